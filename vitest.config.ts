@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 // Three projects: `web` (React, jsdom), `unit` (pure server/shared code, node)
-// and `integration` (real PostgreSQL, the API under Deno, real SMTP to maildev).
+// `db` (policies and SQL rules on a real, migrated PostgreSQL) and `api` (HTTP
+// against the function served by Deno, real PostgreSQL, real SMTP into maildev).
 export default defineConfig({
   test: {
     projects: [
@@ -25,12 +26,22 @@ export default defineConfig({
       },
       {
         test: {
-          name: 'integration',
-          include: ['tests/integration/**/*.test.ts'],
+          name: 'db',
+          include: ['tests/db/**/*.test.ts'],
           environment: 'node',
-          globalSetup: ['tests/setup/global.ts'],
+          globalSetup: ['tests/setup/db.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['tests/api/**/*.test.ts'],
+          environment: 'node',
+          globalSetup: ['tests/setup/api.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
         },
       },
     ],

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import postgres, { type Sql, type TransactionSql } from 'postgres';
 import { inject } from 'vitest';
+import '../setup/context.ts';
 
 export type Claims = {
   role: 'anon' | 'authenticated';
