@@ -97,8 +97,22 @@ export function withSslDisabled(url: string): string {
   return u.toString();
 }
 
-/** Bootstrap + migrations: what every database of ours gets before use. */
-export async function prepareDatabase(url: string): Promise<void> {
-  await bootstrapSupabaseCompat(url);
-  await pushMigrations(url);
+/** True when `url` is already a Supabase database (roles and auth helpers exist). */
+export async function hasSupabaseBasics(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql`
+      select to_regprocedure('auth.uid()') is not null
+         and exists (select from pg_roles where rolname = 'anon')
+         and exists (select from pg_roles where rolname = 'authenticated') as ready`;
+    return Boolean(row?.ready);
+  } finally {
+    await sql.end();
+  }
+}
+
+/** Bootstrap (only where Supabase's basics are missing) + migrations. */
+export async function prepareDatabase(url: string): Promise<string> {
+  if (!(await hasSupabaseBasics(url))) await bootstrapSupabaseCompat(url);
+  return pushMigrations(url);
 }

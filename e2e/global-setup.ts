@@ -1,0 +1,20 @@
+// Starts the whole stack once for the e2e run and stops it afterwards.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { startStack } from '../scripts/lib/stack.ts';
+
+export default async function globalSetup() {
+  const base = Number(process.env.E2E_BASE_PORT);
+  const stack = await startStack({
+    dataDir: path.join(mkdtempSync(path.join(tmpdir(), 'hangplan-e2e-')), 'pg'),
+    persistent: false,
+    ports: { web: base, db: base + 1, api: base + 2, mail: base + 3, smtp: base + 4 },
+    web: 'preview',
+    jwtSecret: 'e2e-secret-that-is-long-enough-0123456789abcdef',
+    quiet: !process.env.DEBUG_STACK,
+  });
+  return async () => {
+    await stack.stop();
+  };
+}

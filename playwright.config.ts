@@ -1,0 +1,46 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// The stack for e2e runs on its own ports (chosen once here; workers inherit
+// the environment), started by e2e/global-setup.ts: embedded PostgreSQL,
+// maildev, the API under Deno, and the production web build via `vite preview`.
+process.env.E2E_BASE_PORT ??= String(55000 + Math.floor(Math.random() * 800) * 5);
+const base = Number(process.env.E2E_BASE_PORT);
+process.env.E2E_WEB_URL = `http://localhost:${base}`;
+process.env.E2E_MAIL_URL = `http://127.0.0.1:${base + 3}`;
+
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
+};
+
+export default defineConfig({
+  testDir: 'e2e',
+  globalSetup: './e2e/global-setup.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/playwright.json' }]],
+  outputDir: 'test-results/e2e',
+  use: {
+    baseURL: process.env.E2E_WEB_URL,
+    launchOptions: chromium,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    {
+      name: 'phone',
+      use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, launchOptions: chromium },
+    },
+  ],
+});

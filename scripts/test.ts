@@ -1,0 +1,78 @@
+// `npm test`: everything, in the order that fails fastest.
+// typecheck -> lint -> vitest (web, unit, db incl. Supabase advisors, api) -> e2e.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT } from './lib/db.ts';
+
+const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
+const reports = path.join(ROOT, 'test-results');
+mkdirSync(reports, { recursive: true });
+
+interface Step {
+  name: string;
+  command: string;
+  args: string[];
+  /** JSON report to read test counts from. */
+  report?: { file: string; kind: 'vitest' | 'playwright' };
+}
+
+const only = process.argv.slice(2);
+const steps: Step[] = [
+  { name: 'typecheck (web, scripts, tests)', command: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
+  {
+    name: 'typecheck (Edge Function, Deno)',
+    command: bin('deno'),
+    args: ['check', '--config', 'supabase/functions/api/deno.json', 'supabase/functions/api/index.ts'],
+  },
+  { name: 'lint', command: bin('eslint'), args: ['.', '--max-warnings=0'] },
+  {
+    name: 'vitest: web, unit, db (+ advisors), api',
+    command: bin('vitest'),
+    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, 'vitest.json')}`],
+    report: { file: path.join(reports, 'vitest.json'), kind: 'vitest' },
+  },
+  {
+    name: 'e2e: Playwright in Chromium',
+    command: bin('playwright'),
+    args: ['test'],
+    report: { file: path.join(reports, 'playwright.json'), kind: 'playwright' },
+  },
+].filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
+
+let passed = 0;
+let failed = 0;
+const results: string[] = [];
+for (const step of steps) {
+  console.log(`\n=== ${step.name}`);
+  if (step.report) rmSync(step.report.file, { force: true });
+  const started = Date.now();
+  const result = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+  const seconds = ((Date.now() - started) / 1000).toFixed(1);
+  const ok = result.status === 0;
+  if (step.report) {
+    const counts = readCounts(step.report.file, step.report.kind);
+    passed += counts.passed;
+    failed += counts.failed;
+  }
+  results.push(`${ok ? 'ok  ' : 'FAIL'} ${step.name} (${seconds} s)`);
+  if (!ok) {
+    failed += step.report ? 0 : 1;
+    console.error(`\n${step.name} failed (exit ${result.status ?? result.signal}).`);
+    break;
+  }
+}
+
+console.log('\n=== Summary');
+for (const line of results) console.log(line);
+if (results.length < steps.length) console.log(`(${steps.length - results.length} step(s) not run)`);
+const allOk = results.length === steps.length && results.every((r) => r.startsWith('ok'));
+console.log(`tests: ${passed} passed, ${failed} failed`);
+process.exit(allOk && failed === 0 ? 0 : 1);
+
+function readCounts(file: string, kind: 'vitest' | 'playwright'): { passed: number; failed: number } {
+  if (!existsSync(file)) return { passed: 0, failed: 0 };
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  if (kind === 'vitest') return { passed: json.numPassedTests ?? 0, failed: json.numFailedTests ?? 0 };
+  return { passed: json.stats?.expected ?? 0, failed: (json.stats?.unexpected ?? 0) + (json.stats?.flaky ?? 0) };
+}
