@@ -1,13 +1,11 @@
 // Starts the whole stack once for the e2e run and stops it afterwards.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { tempDataDir } from '../scripts/lib/db.ts';
 import { startStack } from '../scripts/lib/stack.ts';
 
 export default async function globalSetup() {
   const base = Number(process.env.E2E_BASE_PORT);
   const stack = await startStack({
-    dataDir: path.join(mkdtempSync(path.join(tmpdir(), 'hangplan-e2e-')), 'pg'),
+    dataDir: tempDataDir('e2e'),
     persistent: false,
     ports: { web: base, db: base + 1, api: base + 2, mail: base + 3, smtp: base + 4 },
     web: 'preview',

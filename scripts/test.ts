@@ -18,7 +18,7 @@ interface Step {
 }
 
 const only = process.argv.slice(2);
-const steps: Step[] = [
+const allSteps: Step[] = [
   { name: 'typecheck (web, scripts, tests)', command: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
   {
     name: 'typecheck (Edge Function, Deno)',
@@ -38,7 +38,8 @@ const steps: Step[] = [
     args: ['test'],
     report: { file: path.join(reports, 'playwright.json'), kind: 'playwright' },
   },
-].filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
+];
+const steps = allSteps.filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
 
 let passed = 0;
 let failed = 0;

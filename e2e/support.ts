@@ -1,0 +1,34 @@
+// Helpers for end-to-end tests: unique addresses and codes read from maildev.
+import { expect } from '@playwright/test';
+import { randomUUID } from 'node:crypto';
+
+export const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
+
+interface MaildevMail {
+  to: Array<{ address: string }>;
+  subject: string;
+  text?: string;
+  date: string;
+}
+
+/** The 6-digit code of the newest e-mail to `email` in the mail catcher. */
+export async function latestCode(email: string, after = 0): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${process.env.E2E_MAIL_URL}/email`);
+        const mails = (await res.json()) as MaildevMail[];
+        const mine = mails
+          .filter((m) => m.to.some((t) => t.address.toLowerCase() === email.toLowerCase()))
+          .filter((m) => new Date(m.date).getTime() >= after)
+          .sort((a, b) => new Date(b.date).getTime() - new Date(a.date).getTime());
+        code = mine[0]?.text?.match(/\b(\d{6})\b/)?.[1];
+        return code;
+      },
+      { timeout: 15_000, message: `a sign-in code e-mailed to ${email}` },
+    )
+    .toBeTruthy();
+  return code!;
+}
+

@@ -1,0 +1,64 @@
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { SESSION_SECONDS, signSessionToken, verifySessionToken } from './auth.ts';
+
+const SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
+const USER = '6f1c2f6e-3b7a-4d1e-9a55-0f2f7b8c9d10';
+const key = new TextEncoder().encode(SECRET);
+
+function payloadOf(token: string) {
+  return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
+}
+
+describe('session tokens', () => {
+  it('round-trips the user id', async () => {
+    const token = await signSessionToken(USER, { secret: SECRET });
+    expect(await verifySessionToken(token, SECRET)).toBe(USER);
+  });
+
+  it('lasts 30 days with issuer and audience hangplan', async () => {
+    const now = Date.UTC(2026, 0, 1);
+    const payload = payloadOf(await signSessionToken(USER, { secret: SECRET, now }));
+    expect(payload).toMatchObject({ sub: USER, iss: 'hangplan', aud: 'hangplan', iat: now / 1000 });
+    expect(payload.exp - payload.iat).toBe(SESSION_SECONDS);
+    expect(SESSION_SECONDS).toBe(30 * 24 * 3600);
+  });
+
+  it('rejects an expired token', async () => {
+    const token = await signSessionToken(USER, { secret: SECRET, now: Date.now() - (SESSION_SECONDS + 60) * 1000 });
+    expect(await verifySessionToken(token, SECRET)).toBeNull();
+  });
+
+  it('rejects another secret, a tampered payload and garbage', async () => {
+    const token = await signSessionToken(USER, { secret: SECRET });
+    expect(await verifySessionToken(token, `${SECRET}-other`)).toBeNull();
+    const [h, , s] = token.split('.');
+    const forged = Buffer.from(JSON.stringify({ ...payloadOf(token), sub: crypto.randomUUID() })).toString('base64url');
+    expect(await verifySessionToken(`${h}.${forged}.${s}`, SECRET)).toBeNull();
+    expect(await verifySessionToken('not.a.jwt', SECRET)).toBeNull();
+    expect(await verifySessionToken('', SECRET)).toBeNull();
+  });
+
+  it('rejects alg none, a wrong audience or issuer, and a non-uuid sub', async () => {
+    const none = `${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(
+      JSON.stringify({ sub: USER, iss: 'hangplan', aud: 'hangplan', exp: 9999999999 }),
+    ).toString('base64url')}.`;
+    expect(await verifySessionToken(none, SECRET)).toBeNull();
+    const sign = (claims: { iss: string; aud: string; sub: string }) =>
+      new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256' })
+        .setIssuer(claims.iss)
+        .setAudience(claims.aud)
+        .setSubject(claims.sub)
+        .setExpirationTime('1h')
+        .sign(key);
+    expect(await verifySessionToken(await sign({ iss: 'hangplan', aud: 'other', sub: USER }), SECRET)).toBeNull();
+    expect(await verifySessionToken(await sign({ iss: 'other', aud: 'hangplan', sub: USER }), SECRET)).toBeNull();
+    expect(await verifySessionToken(await sign({ iss: 'hangplan', aud: 'hangplan', sub: 'admin' }), SECRET)).toBeNull();
+  });
+
+  it('rejects a token without exp', async () => {
+    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('hangplan').setAudience('hangplan').setSubject(USER).sign(key);
+    expect(await verifySessionToken(token, SECRET)).toBeNull();
+  });
+});

@@ -1,0 +1,35 @@
+// The auth endpoints' contract (spec §3, §7; decisions.md "Auth").
+import { z } from 'zod';
+import { SIGN_IN_CODE_LENGTH } from '../otp.ts';
+import { body, email, optionalText } from '../validation.ts';
+
+const NAME_MAX = 80;
+const CODE_MESSAGE = `Code must be ${SIGN_IN_CODE_LENGTH} digits`;
+
+export const sendOtpBody = body({ email: email() });
+
+export const verifyOtpBody = body({
+  email: email(),
+  code: z
+    .string({ error: (issue) => (issue.input === undefined ? 'Code is required' : CODE_MESSAGE) })
+    .trim()
+    .regex(new RegExp(`^\\d{${SIGN_IN_CODE_LENGTH}}$`), CODE_MESSAGE),
+});
+
+/** PATCH semantics: a field left out keeps its value; a blank or null name clears it. */
+export const updateProfileBody = body({
+  firstName: optionalText('First name', { max: NAME_MAX }),
+  lastName: optionalText('Last name', { max: NAME_MAX }),
+  email: email().optional(),
+});
+
+export interface AuthUser {
+  id: string;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+export interface TokenResponse {
+  token: string;
+}

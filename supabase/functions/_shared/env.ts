@@ -1,0 +1,69 @@
+// Configuration from the environment. The same files run under Deno (the Edge
+// Function) and under Node (vitest), so read whichever the runtime offers.
+// Values are read on use, not at import, so tests can set them and a missing
+// secret fails the request that needs it rather than the health check.
+
+type Runtime = {
+  Deno?: { env: { get(name: string): string | undefined } };
+  process?: { env: Record<string, string | undefined> };
+};
+const runtime = globalThis as unknown as Runtime;
+
+/** The trimmed value, or undefined when unset or blank. */
+export function readEnv(name: string): string | undefined {
+  const value = runtime.Deno ? runtime.Deno.env.get(name) : runtime.process?.env[name];
+  const trimmed = value?.trim();
+  return trimmed ? trimmed : undefined;
+}
+
+export function requireEnv(name: string): string {
+  const value = readEnv(name);
+  if (!value) throw new Error(`Missing environment variable ${name}`);
+  return value;
+}
+
+/** Hosted Supabase provides SUPABASE_DB_URL; locally we pass DATABASE_URL. */
+export function databaseUrl(): string {
+  const url = readEnv('SUPABASE_DB_URL') ?? readEnv('DATABASE_URL');
+  if (!url) throw new Error('Missing environment variable SUPABASE_DB_URL or DATABASE_URL');
+  return url;
+}
+
+/** HS256 needs a key of at least 256 bits; refuse a short one rather than sign weakly. */
+export function jwtSecret(): string {
+  const secret = requireEnv('JWT_SECRET');
+  if (secret.length < 32) throw new Error('JWT_SECRET must be at least 32 characters');
+  return secret;
+}
+
+/** Origins allowed to call the API from a browser (comma-separated); APP_ORIGIN when unset. */
+export function allowedOrigins(): string[] {
+  const list = readEnv('ALLOWED_ORIGINS') ?? readEnv('APP_ORIGIN') ?? '';
+  return list
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, ''))
+    .filter(Boolean);
+}
+
+export interface SmtpSettings {
+  host: string;
+  port: number;
+  secure: boolean;
+  user?: string;
+  pass?: string;
+  from: string;
+}
+
+/** SMTPS (465, implicit TLS) by default in production: Supabase blocks ports 25 and 587. */
+export function smtpSettings(): SmtpSettings {
+  const secureFlag = readEnv('SMTP_SECURE')?.toLowerCase();
+  const port = Number(readEnv('SMTP_PORT') ?? (secureFlag === 'false' ? 587 : 465));
+  return {
+    host: requireEnv('SMTP_HOST'),
+    port,
+    secure: secureFlag === undefined ? port === 465 : secureFlag === 'true' || secureFlag === '1',
+    user: readEnv('SMTP_USER'),
+    pass: readEnv('SMTP_PASS'),
+    from: readEnv('MAIL_FROM') ?? 'Hangplan <no-reply@hangplan.app>',
+  };
+}

@@ -1,0 +1,83 @@
+// Outgoing e-mail over SMTP, the same path everywhere: maildev locally,
+// SMTPS (465) in production since Supabase blocks outbound 25 and 587.
+import nodemailer from 'nodemailer';
+import { smtpSettings } from './env.ts';
+import { HttpError } from './errors.ts';
+
+export interface MailAttachment {
+  filename: string;
+  /** Text content (an .ics is text); binary would need base64 plus `encoding`. */
+  content: string;
+  contentType?: string;
+}
+
+export interface MailMessage {
+  to: string | string[];
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: MailAttachment[];
+}
+
+type Transport = ReturnType<typeof nodemailer.createTransport>;
+let transport: Transport | undefined;
+
+function transporter(): Transport {
+  if (!transport) {
+    const smtp = smtpSettings();
+    transport = nodemailer.createTransport({
+      host: smtp.host,
+      port: smtp.port,
+      secure: smtp.secure,
+      auth: smtp.user ? { user: smtp.user, pass: smtp.pass ?? '' } : undefined,
+      // A fixed EHLO name: os.hostname() is not reliable inside an Edge Function.
+      name: 'hangplan',
+      // Bounded, because the sign-in code is sent inside the request's transaction.
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 15_000,
+    });
+  }
+  return transport;
+}
+
+/** Send one message from MAIL_FROM. Throws whatever the SMTP server or network said. */
+export async function sendMail(message: MailMessage): Promise<void> {
+  await transporter().sendMail({
+    from: smtpSettings().from,
+    ...message,
+  });
+}
+
+export const SIGN_IN_CODE_MINUTES = 10;
+
+/** The sign-in code e-mail; the code sits in the subject so it shows in notifications. */
+export function signInCodeMail(code: string): Pick<MailMessage, 'subject' | 'text' | 'html'> {
+  return {
+    subject: `Your Hangplan code is ${code}`,
+    text: [
+      `Your Hangplan sign-in code is ${code}.`,
+      '',
+      `It expires in ${SIGN_IN_CODE_MINUTES} minutes. If you did not ask for it, you can ignore this e-mail.`,
+    ].join('\n'),
+    html: [
+      '<div style="font-family: sans-serif; line-height: 1.5">',
+      '<p>Your Hangplan sign-in code is</p>',
+      `<p style="font-size: 28px; font-weight: bold; letter-spacing: 4px">${code}</p>`,
+      `<p>It expires in ${SIGN_IN_CODE_MINUTES} minutes. If you did not ask for it, you can ignore this e-mail.</p>`,
+      '</div>',
+    ].join('\n'),
+  };
+}
+
+export const MAIL_FAILED = 'We could not send the e-mail, please try again';
+
+/** Send the code e-mail; any SMTP failure becomes a 502 (the details are logged, not shown). */
+export async function sendSignInCode(email: string, code: string): Promise<void> {
+  try {
+    await sendMail({ to: email, ...signInCodeMail(code) });
+  } catch (error) {
+    console.error('Sending the sign-in code e-mail failed:', error);
+    throw new HttpError(502, MAIL_FAILED);
+  }
+}

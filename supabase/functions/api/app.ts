@@ -1,0 +1,42 @@
+// The API: one Hono app under /api, one sub-app per resource. A new resource is
+// a routes/<resource>.ts exporting a Hono app, plus one app.route() line below.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { allowedOrigins } from '../_shared/env.ts';
+import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
+import { authRoutes } from './routes/auth.ts';
+import { healthRoutes } from './routes/health.ts';
+
+/** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
+export const MAX_BODY_BYTES = 16 * 1024;
+
+export const app = new Hono().basePath('/api');
+
+app.use(
+  '*',
+  cors({
+    // Only listed origins get CORS headers; others are refused by the browser.
+    origin: (origin) => (allowedOrigins().includes(origin) ? origin : null),
+    credentials: true,
+    allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type'],
+    maxAge: 600,
+  }),
+);
+
+app.use(
+  '*',
+  bodyLimit({
+    maxSize: MAX_BODY_BYTES,
+    onError: () => {
+      throw new HttpError(413, messages.bodyTooLarge);
+    },
+  }),
+);
+
+app.route('/health', healthRoutes);
+app.route('/auth', authRoutes);
+
+app.notFound(() => textResponse(404, messages.notFound));
+app.onError((error, c) => toErrorResponse(error, `${c.req.method} ${c.req.path}`));

@@ -1,0 +1,359 @@
+-- =============================================================================
+-- Users and passwordless sign-in (e-mail + 6-digit code).
+-- =============================================================================
+--
+-- The API (not Supabase Auth) signs users in: it generates the code, stores only
+-- its HMAC-SHA-256 (hex) here through private.issue_sign_in_code, mails the
+-- code, and on verify calls private.verify_sign_in_code, which returns the user
+-- id it then puts as `sub` into its own JWT. Both run under role `anon`, which
+-- has no privilege on the tables: they are SECURITY DEFINER and are the only
+-- way in.
+
+-- -----------------------------------------------------------------------------
+-- Shared trigger helper: updated_at
+-- -----------------------------------------------------------------------------
+-- Trigger functions are not checked for EXECUTE when they fire, so no grant is
+-- needed (and none is given).
+create function private.set_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end;
+$$;
+revoke all on function private.set_updated_at() from public;
+
+-- -----------------------------------------------------------------------------
+-- app.users
+-- -----------------------------------------------------------------------------
+create table app.users (
+  id         uuid primary key default gen_random_uuid(),
+  email      text not null,
+  first_name text,
+  last_name  text,
+  created_at timestamptz not null default now(),
+  updated_at timestamptz not null default now(),
+
+  -- One account per e-mail. PATCH /api/auth/profile with an e-mail taken by
+  -- another account hits this (23505) and the API answers 409.
+  constraint users_email_key unique (email),
+  -- The API normalises (trim + lower-case) before it gets here; the check makes
+  -- a forgotten normalisation a loud bug instead of a duplicate account that
+  -- differs only by case.
+  constraint users_email_normalised check (email = lower(btrim(email))),
+  constraint users_email_length check (char_length(email) between 3 and 254),
+  -- Deliberately loose (the API validates the full syntax): one "@" that is
+  -- neither first nor last, no whitespace anywhere.
+  constraint users_email_shape check (email ~ '^[^@[:space:]]+@[^@[:space:]]+$'),
+  constraint users_first_name_length check (first_name is null or char_length(first_name) between 1 and 80),
+  constraint users_last_name_length check (last_name is null or char_length(last_name) between 1 and 80)
+);
+comment on table app.users is
+  'Accounts. Created only by private.verify_sign_in_code; each user reads and updates only its own row.';
+
+-- Names are trimmed and a blank name becomes null, so that "display name"
+-- ('first last', else first, else e-mail local part) never shows stray spaces
+-- and the profile form may send "" to clear a name.
+create function private.normalise_user_names()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.first_name := nullif(btrim(new.first_name), '');
+  new.last_name := nullif(btrim(new.last_name), '');
+  return new;
+end;
+$$;
+revoke all on function private.normalise_user_names() from public;
+
+create trigger users_normalise_names
+  before insert or update of first_name, last_name on app.users
+  for each row execute function private.normalise_user_names();
+
+create trigger users_set_updated_at
+  before update on app.users
+  for each row execute function private.set_updated_at();
+
+-- The display name of spec §3, in one place for the participants trigger and
+-- for rule functions that join a user to a plan.
+create function private.display_name(p_first_name text, p_last_name text, p_email text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case
+    when nullif(btrim(p_first_name), '') is not null and nullif(btrim(p_last_name), '') is not null
+      then btrim(p_first_name) || ' ' || btrim(p_last_name)
+    when nullif(btrim(p_first_name), '') is not null
+      then btrim(p_first_name)
+    else split_part(p_email, '@', 1)
+  end
+$$;
+comment on function private.display_name(text, text, text) is
+  'Display name of spec §3: ''first last'', else first, else the e-mail local part.';
+revoke all on function private.display_name(text, text, text) from public;
+grant execute on function private.display_name(text, text, text) to anon, authenticated;
+
+-- RLS: a signed-in user sees and edits its own row, nobody else's. anon: nothing.
+alter table app.users enable row level security;
+
+create policy users_select_own on app.users
+  for select to authenticated
+  using (id = (select auth.uid()));
+
+create policy users_update_own on app.users
+  for update to authenticated
+  using (id = (select auth.uid()))
+  with check (id = (select auth.uid()));
+
+-- Column-level UPDATE: the profile form changes names and e-mail; id and
+-- timestamps are not the caller's to change (updated_at is set by trigger).
+grant select on app.users to authenticated;
+grant update (email, first_name, last_name) on app.users to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.sign_in_codes
+-- -----------------------------------------------------------------------------
+-- One row per e-mail. It holds the live code (if any) AND the send-rate
+-- counters. The row outlives a successful sign-in (only the code is cleared),
+-- otherwise signing in would reset the 30 s / hourly limits.
+create table app.sign_in_codes (
+  email           text primary key,
+  -- hex HMAC-SHA-256 of the code, computed by the API with its secret. Null
+  -- means "no live code" (used, or killed after 5 wrong tries).
+  code_hash       text,
+  expires_at      timestamptz,
+  failed_attempts integer not null default 0,
+  last_sent_at    timestamptz not null default now(),
+  hour_started_at timestamptz not null default now(),
+  sends_this_hour integer not null default 1,
+
+  constraint sign_in_codes_email_normalised check (email = lower(btrim(email))),
+  constraint sign_in_codes_email_length check (char_length(email) between 3 and 254),
+  constraint sign_in_codes_code_hash_length check (code_hash is null or char_length(code_hash) between 1 and 512),
+  constraint sign_in_codes_live_code_expires check ((code_hash is null) = (expires_at is null)),
+  constraint sign_in_codes_failed_attempts_range check (failed_attempts between 0 and 5),
+  constraint sign_in_codes_sends_this_hour_range check (sends_this_hour between 0 and 5)
+);
+comment on table app.sign_in_codes is
+  'Hashed one-time sign-in codes and send-rate counters. No grants to anon/authenticated: reached only through private.issue_sign_in_code / private.verify_sign_in_code.';
+
+-- For the housekeeping delete of stale rows in issue_sign_in_code.
+create index sign_in_codes_last_sent_at_idx on app.sign_in_codes (last_sent_at);
+
+alter table app.sign_in_codes enable row level security;
+-- No grants and an explicit deny-all policy: documents that no request role may
+-- touch this table directly (and keeps the advisors from flagging "RLS enabled,
+-- no policy").
+create policy sign_in_codes_no_direct_access on app.sign_in_codes
+  as restrictive
+  for all to anon, authenticated
+  using (false)
+  with check (false);
+
+-- -----------------------------------------------------------------------------
+-- Helpers
+-- -----------------------------------------------------------------------------
+
+-- The rule for a stored e-mail, for the sign-in functions to reject bad input
+-- with HP400 instead of a check violation.
+create function private.is_normalised_email(p_email text)
+returns boolean
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_email is not null
+     and p_email = lower(btrim(p_email))
+     and char_length(p_email) between 3 and 254
+     and p_email ~ '^[^@[:space:]]+@[^@[:space:]]+$'
+$$;
+revoke all on function private.is_normalised_email(text) from public;
+
+-- Constant-time equality of two secrets. Comparing with `=` stops at the first
+-- differing byte, which leaks through timing how much of a guess is right. Here
+-- both sides are first hashed with sha256 (fixed 32 bytes whatever the input,
+-- and an attacker cannot steer the hash prefix), then every byte pair is XORed
+-- and OR-ed together: the loop always runs 32 times.
+create function private.secure_equals(p_a text, p_b text)
+returns boolean
+language plpgsql
+immutable
+set search_path = ''
+as $$
+declare
+  v_a bytea := sha256(convert_to(coalesce(p_a, ''), 'UTF8'));
+  v_b bytea := sha256(convert_to(coalesce(p_b, ''), 'UTF8'));
+  v_diff integer := 0;
+begin
+  for i in 0..31 loop
+    v_diff := v_diff | (get_byte(v_a, i) # get_byte(v_b, i));
+  end loop;
+  return v_diff = 0 and p_a is not null and p_b is not null;
+end;
+$$;
+revoke all on function private.secure_equals(text, text) from public;
+
+-- -----------------------------------------------------------------------------
+-- private.issue_sign_in_code
+-- -----------------------------------------------------------------------------
+-- Returns 'ok' (the API then mails the code), 'too_soon' (< 30 s since the last
+-- send to this e-mail) or 'too_many' (5 sends already in the current hour
+-- window, which starts at the first send of the hour). On 'ok' the new code
+-- replaces the previous one (a new send invalidates the old code), expires in
+-- 10 minutes, and its failed-attempt count starts at 0.
+--
+-- SECURITY DEFINER because anon has no privilege on app.sign_in_codes (nobody
+-- may read hashes or counters); the function checks its own input, and
+-- `search_path = ''` with schema-qualified names makes it immune to objects a
+-- caller could place on the search_path.
+--
+-- Race-free: concurrent sends for one e-mail serialise on the row lock (the
+-- `insert ... on conflict do nothing` waits for a concurrent inserter, then
+-- `select ... for update` locks the row), so two parallel sends cannot both
+-- pass the 30 s check.
+create function private.issue_sign_in_code(p_email text, p_code_hash text)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_now timestamptz := now();
+  v_row app.sign_in_codes;
+begin
+  if not private.is_normalised_email(p_email) then
+    raise exception using errcode = 'HP400', message = 'Enter a valid e-mail address';
+  end if;
+  if p_code_hash is null or char_length(p_code_hash) not between 1 and 512 then
+    raise exception using errcode = 'HP400', message = 'Invalid code hash';
+  end if;
+
+  -- Housekeeping: rows untouched for a day carry no live code (10 min) and no
+  -- rate-limit state (1 h) any more. Rows locked by concurrent calls are
+  -- skipped, so this never waits nor deadlocks.
+  delete from app.sign_in_codes
+  where email in (
+    select s.email from app.sign_in_codes s
+    where s.last_sent_at < v_now - interval '1 day'
+    for update skip locked
+  );
+
+  insert into app.sign_in_codes as s
+    (email, code_hash, expires_at, failed_attempts, last_sent_at, hour_started_at, sends_this_hour)
+  values
+    (p_email, p_code_hash, v_now + interval '10 minutes', 0, v_now, v_now, 1)
+  on conflict (email) do nothing;
+  if found then
+    return 'ok';
+  end if;
+
+  select * into v_row from app.sign_in_codes where email = p_email for update;
+
+  if v_row.last_sent_at > v_now - interval '30 seconds' then
+    return 'too_soon';
+  end if;
+
+  if v_row.hour_started_at > v_now - interval '1 hour' then
+    if v_row.sends_this_hour >= 5 then
+      return 'too_many';
+    end if;
+    update app.sign_in_codes
+       set code_hash = p_code_hash,
+           expires_at = v_now + interval '10 minutes',
+           failed_attempts = 0,
+           last_sent_at = v_now,
+           sends_this_hour = sends_this_hour + 1
+     where email = p_email;
+  else
+    -- The previous hour window is over: this send opens a new one.
+    update app.sign_in_codes
+       set code_hash = p_code_hash,
+           expires_at = v_now + interval '10 minutes',
+           failed_attempts = 0,
+           last_sent_at = v_now,
+           hour_started_at = v_now,
+           sends_this_hour = 1
+     where email = p_email;
+  end if;
+  return 'ok';
+end;
+$$;
+comment on function private.issue_sign_in_code(text, text) is
+  'Stores a new hashed sign-in code for a normalised e-mail. Returns ok | too_soon (30 s) | too_many (5 per hour). HP400 on a malformed e-mail.';
+
+-- -----------------------------------------------------------------------------
+-- private.verify_sign_in_code
+-- -----------------------------------------------------------------------------
+-- Returns the user id (creating the account on first sign-in) when the hash
+-- matches the live, unexpired code; else null. A wrong guess counts: at the 5th
+-- wrong guess the code is cleared, so after that even the right code fails and
+-- a new one must be requested. On success the code is cleared (single use).
+--
+-- The row is locked (`for update`), so parallel guesses are counted one by one
+-- and cannot exceed 5 between them. It never raises for a wrong/expired code:
+-- the attempt counter must be COMMITTED, and a raise would roll it back.
+--
+-- SECURITY DEFINER for the same reason as issue_sign_in_code, and because
+-- creating the account must bypass RLS (anon may not insert into app.users).
+create function private.verify_sign_in_code(p_email text, p_code_hash text)
+returns uuid
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row app.sign_in_codes;
+  v_user_id uuid;
+begin
+  if not private.is_normalised_email(p_email) then
+    raise exception using errcode = 'HP400', message = 'Enter a valid e-mail address';
+  end if;
+
+  select * into v_row from app.sign_in_codes where email = p_email for update;
+  if not found
+     or v_row.code_hash is null
+     or v_row.expires_at <= now()
+     or v_row.failed_attempts >= 5 then
+    return null;
+  end if;
+
+  if not private.secure_equals(v_row.code_hash, p_code_hash) then
+    update app.sign_in_codes
+       set failed_attempts = failed_attempts + 1,
+           -- The 5th wrong try kills the code.
+           code_hash  = case when failed_attempts + 1 >= 5 then null else code_hash end,
+           expires_at = case when failed_attempts + 1 >= 5 then null else expires_at end
+     where email = p_email;
+    return null;
+  end if;
+
+  update app.sign_in_codes
+     set code_hash = null, expires_at = null, failed_attempts = 0
+   where email = p_email;
+
+  -- Find-or-create, race-free against a parallel first sign-in of the same
+  -- e-mail (the unique constraint decides, nobody gets a 500).
+  insert into app.users (email) values (p_email)
+  on conflict (email) do nothing
+  returning id into v_user_id;
+  if v_user_id is null then
+    select u.id into v_user_id from app.users u where u.email = p_email;
+  end if;
+  return v_user_id;
+end;
+$$;
+comment on function private.verify_sign_in_code(text, text) is
+  'Checks a hashed sign-in code in constant time. Returns the (possibly new) user id, or null for a wrong/expired/dead code. 5 wrong tries kill the code.';
+
+revoke all on function private.issue_sign_in_code(text, text) from public;
+revoke all on function private.verify_sign_in_code(text, text) from public;
+grant execute on function private.issue_sign_in_code(text, text) to anon, authenticated;
+grant execute on function private.verify_sign_in_code(text, text) to anon, authenticated;

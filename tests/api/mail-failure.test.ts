@@ -1,0 +1,59 @@
+// When the code e-mail cannot be sent: 502, and nothing of that attempt stays
+// (no new code, no rate-limit count), because the mail is sent before COMMIT.
+// Uses a second function instance whose SMTP port has nobody listening.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { freePort, startApi, type Service } from '../../scripts/lib/services.ts';
+import { api, apiDatabaseAsOwner, testMailbox, uniqueEmail } from '../support/api.ts';
+
+const owner = apiDatabaseAsOwner();
+const mail = testMailbox();
+let brokenApi: Service;
+let brokenUrl: string;
+
+beforeAll(async () => {
+  const [port, deadSmtpPort] = [await freePort(), await freePort()];
+  brokenApi = await startApi({
+    port,
+    env: {
+      DATABASE_URL: inject('apiDbUrl'),
+      JWT_SECRET: inject('jwtSecret'),
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(deadSmtpPort),
+      MAIL_FROM: 'Hangplan <hello@hangplan.test>',
+      APP_ORIGIN: 'http://localhost:5173',
+    },
+  });
+  brokenUrl = `http://127.0.0.1:${port}/functions/v1`;
+});
+
+afterAll(async () => {
+  await brokenApi?.stop();
+  await owner.end();
+});
+
+const sendCode = (email: string, baseUrl?: string) => api('POST', '/api/auth/send-otp', { body: { email }, baseUrl });
+
+describe('send-otp when SMTP fails', () => {
+  it('answers 502 and keeps neither the code nor the rate-limit count', async () => {
+    const email = uniqueEmail('smtp-down');
+    const res = await sendCode(email, brokenUrl);
+    expect(res.status).toBe(502);
+    expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(res.text).toBe('We could not send the e-mail, please try again');
+    expect(await owner`select 1 from app.sign_in_codes where email = ${email}`).toHaveLength(0);
+    // Retrying at once works (not "wait 30 seconds").
+    expect((await sendCode(email)).status).toBe(204);
+  });
+
+  it('leaves the previously sent code valid', async () => {
+    const email = uniqueEmail('smtp-down-prev');
+    await sendCode(email);
+    const code = await mail.latestCodeFor(email);
+    await owner`update app.sign_in_codes set last_sent_at = now() - interval '31 seconds' where email = ${email}`;
+    expect((await sendCode(email, brokenUrl)).status).toBe(502);
+    const [row] = await owner`select sends_this_hour from app.sign_in_codes where email = ${email}`;
+    expect(row.sends_this_hour).toBe(1);
+    expect((await api('POST', '/api/auth/verify-otp', { body: { email, code } })).status).toBe(200);
+  });
+});

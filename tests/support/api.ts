@@ -1,0 +1,63 @@
+// A small HTTP client for the API tests: the function served by Deno at
+// inject('apiUrl') (= http://127.0.0.1:PORT/functions/v1), so paths are '/api/...'.
+import { randomUUID } from 'node:crypto';
+import postgres from 'postgres';
+import { inject } from 'vitest';
+import '../setup/context.ts';
+import { mailbox } from './mail.ts';
+
+export interface ApiResult<T = unknown> {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** Parsed body when the response is JSON, else undefined. */
+  json: T;
+}
+
+export interface ApiOptions {
+  /** Sent as JSON. */
+  body?: unknown;
+  /** Sent verbatim (for malformed or oversized bodies). */
+  rawBody?: string;
+  token?: string;
+  headers?: Record<string, string>;
+  /** Another server than the shared one (same /functions/v1 shape). */
+  baseUrl?: string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function api<T = any>(method: string, path: string, opts: ApiOptions = {}): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) body = JSON.stringify(opts.body);
+  if (body !== undefined) headers['content-type'] ??= 'application/json';
+  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const res = await fetch(`${opts.baseUrl ?? inject('apiUrl')}${path}`, { method, headers, body });
+  const text = await res.text();
+  const isJson = res.headers.get('content-type')?.includes('application/json');
+  return { status: res.status, headers: res.headers, text, json: (isJson && text ? JSON.parse(text) : undefined) as T };
+}
+
+/** A fresh address per test: the server and its database are shared by all test files. */
+export function uniqueEmail(prefix = 't'): string {
+  return `${prefix}-${randomUUID().slice(0, 12)}@example.com`;
+}
+
+export function testMailbox() {
+  return mailbox(inject('mailUrl'));
+}
+
+/** Sign up or in through the real flow (code read from maildev); the session token. */
+export async function signIn(email = uniqueEmail()): Promise<{ email: string; token: string }> {
+  const sent = await api('POST', '/api/auth/send-otp', { body: { email } });
+  if (sent.status !== 204) throw new Error(`send-otp answered ${sent.status}: ${sent.text}`);
+  const code = await testMailbox().latestCodeFor(email);
+  const verified = await api<{ token: string }>('POST', '/api/auth/verify-otp', { body: { email, code } });
+  if (verified.status !== 200) throw new Error(`verify-otp answered ${verified.status}: ${verified.text}`);
+  return { email: email.trim().toLowerCase(), token: verified.json.token };
+}
+
+/** The database the shared server uses, as its owner (bypasses RLS): to arrange and inspect. */
+export function apiDatabaseAsOwner() {
+  return postgres(inject('apiDbUrl'), { max: 2, onnotice: () => {} });
+}

@@ -1,0 +1,27 @@
+import type { ReactNode } from 'react';
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { cssVariablesResolver, theme } from './theme';
+
+interface AppProvidersProps {
+  queryClient: QueryClient;
+  children: ReactNode;
+  /** 'test' turns off transitions and portals (Mantine's advice for jsdom). */
+  env?: 'default' | 'test';
+}
+
+export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
+  return (
+    <MantineProvider
+      theme={theme}
+      cssVariablesResolver={cssVariablesResolver}
+      forceColorScheme="light"
+      env={env}
+    >
+      {/* Spec §9: one toast at a time, shown for 2500 ms. */}
+      <Notifications limit={1} autoClose={2500} position="top-center" />
+      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+    </MantineProvider>
+  );
+}

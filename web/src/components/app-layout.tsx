@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { AppShell, Container, Group } from '@mantine/core';
+import { paths } from '../config/paths';
+import { BottomNav } from './bottom-nav';
+import { Logo } from './logo';
+
+interface AppLayoutProps {
+  children: ReactNode;
+  /** Right side of the header, e.g. the avatar. */
+  headerRight?: ReactNode;
+}
+
+/** The signed-in shell: logo header, centred content column, bottom navigation. */
+export function AppLayout({ children, headerRight }: AppLayoutProps) {
+  return (
+    <AppShell header={{ height: 60 }} footer={{ height: 64 }} padding={0}>
+      <AppShell.Header>
+        <Container size="sm" h="100%">
+          <Group h="100%" justify="space-between" wrap="nowrap">
+            <Logo to={paths.landing.getHref()} />
+            {headerRight}
+          </Group>
+        </Container>
+      </AppShell.Header>
+      <AppShell.Main bg="gray.0">
+        {/* Bottom padding keeps content clear of a floating action button. */}
+        <Container size="sm" py="lg" pb={96}>
+          {children}
+        </Container>
+      </AppShell.Main>
+      <AppShell.Footer>
+        <BottomNav />
+      </AppShell.Footer>
+    </AppShell>
+  );
+}

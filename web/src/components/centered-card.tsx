@@ -1,0 +1,13 @@
+import type { ReactNode } from 'react';
+import { Card, Center } from '@mantine/core';
+
+/** A single card in the middle of the screen: not-found, coming-soon and error states. */
+export function CenteredCard({ children }: { children: ReactNode }) {
+  return (
+    <Center mih="100dvh" p="md" bg="gray.0">
+      <Card withBorder shadow="sm" padding="xl" radius="lg" w="100%" maw={420}>
+        {children}
+      </Card>
+    </Center>
+  );
+}

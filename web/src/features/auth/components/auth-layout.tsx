@@ -1,0 +1,17 @@
+import type { ReactNode } from 'react';
+import { Card, Center, Stack } from '@mantine/core';
+import { paths } from '../../../config/paths';
+import { Logo } from '../../../components/logo';
+
+export function AuthLayout({ children }: { children: ReactNode }) {
+  return (
+    <Center mih="100dvh" p="md" bg="gray.0">
+      <Stack w="100%" maw={420} align="center" gap="lg">
+        <Logo to={paths.landing.getHref()} />
+        <Card component="main" withBorder shadow="sm" radius="lg" padding="xl" w="100%">
+          {children}
+        </Card>
+      </Stack>
+    </Center>
+  );
+}

@@ -1,0 +1,37 @@
+import { Suspense } from 'react';
+import { Button, Stack, Text, Title } from '@mantine/core';
+import { Outlet } from 'react-router-dom';
+import { CenteredCard } from '../../../components/centered-card';
+import { PageLoader } from '../../../components/page-loader';
+import { Splash } from '../../../components/splash';
+import { useCurrentUser } from '../queries';
+
+/**
+ * Root layout route: every screen knows whether someone is signed in before it
+ * renders, so none flashes the wrong state (spec §2: the splash while loading).
+ */
+export function SessionGate() {
+  const { isPending, isError, refetch, isRefetching } = useCurrentUser();
+  if (isPending) return <Splash />;
+  if (isError) {
+    // Not a 401 (that is "signed out"): the API is unreachable or broken.
+    return (
+      <CenteredCard>
+        <Stack align="center" ta="center" gap="sm">
+          <Title order={1} fz="h3">
+            Can't reach Hangplan
+          </Title>
+          <Text c="dimmed">Check your connection and try again.</Text>
+          <Button onClick={() => refetch()} disabled={isRefetching}>
+            {isRefetching ? 'Retrying...' : 'Try again'}
+          </Button>
+        </Stack>
+      </CenteredCard>
+    );
+  }
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Outlet />
+    </Suspense>
+  );
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod/mini';
+
+export const userSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.nullish(z.string()),
+  lastName: z.nullish(z.string()),
+});
+export type User = z.infer<typeof userSchema>;
+
+export const authResponseSchema = z.object({ token: z.string().check(z.minLength(1)) });
+
+/** Spec §5 and §9: the code is exactly 6 digits. */
+export const CODE_LENGTH = 6;
+
+export const emailSchema = z.email();
+
+export type EmailCheck = { ok: true; email: string } | { ok: false; error: string };
+
+/** Trims, then checks. Spec §5: an empty e-mail is never sent. */
+export function checkEmail(raw: string): EmailCheck {
+  const email = raw.trim();
+  if (!email) return { ok: false, error: 'Enter your email address' };
+  const parsed = emailSchema.safeParse(email);
+  return parsed.success ? { ok: true, email } : { ok: false, error: 'Enter a valid email address' };
+}

@@ -1,0 +1,36 @@
+import { Avatar, Group, Stack, Text, Title } from '@mantine/core';
+import { AppLayout } from '../../../components/app-layout';
+import { displayName } from '../../../lib/display-name';
+import { initials } from '../../../lib/initials';
+import { useCurrentUser } from '../../auth/queries';
+import { AccountSettings } from './account-settings';
+import { ProfileForm } from './profile-form';
+
+export function ProfileScreen() {
+  // Rendered under RequireAuth, so the user is known.
+  const { data: user } = useCurrentUser();
+  if (!user) return null;
+
+  return (
+    <AppLayout>
+      <Stack gap="lg">
+        <Group gap="md" wrap="nowrap">
+          <Avatar color="violet" variant="filled" radius="xl" size="lg" aria-hidden="true">
+            {initials(user)}
+          </Avatar>
+          <div style={{ minWidth: 0 }}>
+            <Title order={1} fz="h2">
+              Profile
+            </Title>
+            <Text c="dimmed" truncate>
+              {displayName(user)} · {user.email}
+            </Text>
+          </div>
+        </Group>
+        {/* Re-mounts with what the server stored (it normalises the e-mail). */}
+        <ProfileForm key={`${user.email}|${user.firstName}|${user.lastName}`} user={user} />
+        <AccountSettings />
+      </Stack>
+    </AppLayout>
+  );
+}

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+
+// The API is a Supabase Edge Function named `api`: it receives `/api/...` under
+// `/functions/v1`, so `/api/x` is proxied to `{target}/api/x`.
+function apiProxy(target: string): Record<string, ProxyOptions> {
+  return { '/api': { target, changeOrigin: true } };
+}
+
+export default defineConfig(({ mode }) => {
+  // One `.env` at the repository root serves the API, the scripts and the web app.
+  const fileEnv = loadEnv(mode, repoRoot, '');
+  const setting = (name: string) => process.env[name] ?? fileEnv[name];
+  const proxy = apiProxy(setting('API_PROXY_TARGET') ?? 'http://127.0.0.1:54321/functions/v1');
+
+  return {
+    root: webRoot,
+    envDir: repoRoot,
+    plugins: [react()],
+    server: { port: 5173, strictPort: true, proxy },
+    preview: { port: Number(setting('WEB_PORT') ?? 4173), strictPort: true, proxy },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      rolldownOptions: {
+        output: {
+          // Vendor code changes less often than ours: separate, long-cached chunks.
+          codeSplitting: {
+            groups: [
+              { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui|react-remove-scroll|react-number-format|react-textarea-autosize|use-callback-ref|use-sidecar|react-style-singleton|get-nonce|tslib|clsx)[\\/]/, priority: 2 },
+              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser|@tanstack)[\\/]/, priority: 1 },
+            ],
+          },
+        },
+      },
+    },
+  };
+});
