@@ -8,7 +8,7 @@ import { CodeStep } from './code-step';
 import { EmailStep } from './email-step';
 
 /** Spec §4: the redirect happens about 100 ms after a successful verify. */
-const REDIRECT_DELAY_MS = 150;
+const REDIRECT_DELAY_MS = 100;
 
 /** Landing sends the code first and passes the e-mail in router state. */
 function emailFromState(state: unknown): string {
