@@ -184,8 +184,10 @@ stable
 security definer
 set search_path = ''
 as $$
-  select p_plan_id = (select private.claimed_plan_id())
-      or p_plan_id in (select private.my_plan_ids())
+  -- coalesce: without a plan_id claim the comparison is NULL, and NULL must
+  -- mean "no" here (callers write `if not private.can_read_plan(...)`).
+  select coalesce(p_plan_id = (select private.claimed_plan_id()), false)
+      or coalesce(p_plan_id in (select private.my_plan_ids()), false)
 $$;
 comment on function private.can_read_plan(uuid) is
   'True when the request names the plan (claim plan_id) or the caller participates in / hosts it.';

@@ -11,14 +11,16 @@
 -- Errors use the HP4xx SQLSTATEs of docs/data-model.md; the message is the
 -- sentence the API sends to the user.
 --
--- Race-freedom: the unique constraints (idea_id, user_id) / (idea_id,
--- guest_id) (and the same for slots) make a duplicate vote impossible. The
--- toggle is "delete my vote; if there was none, insert it with ON CONFLICT DO
--- NOTHING". If that insert hits a conflict, a parallel toggle BY THE SAME
--- VOTER inserted the row after our delete and has committed (INSERT waits for
--- it); we loop, so our toggle then removes it: two parallel toggles cancel out
--- exactly as two sequential ones would. Different voters never touch each
--- other's rows, so 50 parallel voters give exactly 50 rows, no waits.
+-- Race-freedom:
+--   * The unique constraints (idea_id, user_id) / (idea_id, guest_id) (and the
+--     same for slots) make a duplicate vote impossible, whatever happens; the
+--     insert uses ON CONFLICT DO NOTHING so it can never fail with 23505.
+--   * Parallel toggles BY THE SAME VOTER on the same target (double click, two
+--     tabs) are serialised by a transaction-scoped advisory lock on
+--     (target, voter): the second waits for the first to commit and then sees
+--     its vote, so two parallel toggles cancel out exactly like two sequential
+--     ones. The lock is per voter, so 50 different voters never wait for each
+--     other, and each adds exactly its one row.
 
 -- -----------------------------------------------------------------------------
 -- private.ensure_participant (invoker): the caller may write in this plan.
@@ -50,6 +52,24 @@ revoke all on function private.ensure_participant(uuid) from public;
 grant execute on function private.ensure_participant(uuid) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
+-- private.lock_vote: serialise one voter's toggles on one target.
+-- -----------------------------------------------------------------------------
+-- Transaction-scoped advisory lock (released at commit/rollback, callable by
+-- any role). Hash collisions between different (target, voter) pairs only
+-- make two unrelated toggles wait for each other: harmless.
+create function private.lock_vote(p_target_id uuid, p_voter_id uuid)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  select pg_advisory_xact_lock(
+    hashtextextended('hangplan.vote:' || p_target_id::text || ':' || p_voter_id::text, 0))
+$$;
+revoke all on function private.lock_vote(uuid, uuid) from public;
+grant execute on function private.lock_vote(uuid, uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
 -- app.toggle_idea_vote
 -- -----------------------------------------------------------------------------
 create function app.toggle_idea_vote(p_idea_id uuid)
@@ -71,27 +91,24 @@ begin
   end if;
 
   perform private.ensure_participant(v_plan_id);
+  perform private.lock_vote(p_idea_id, coalesce(v_user_id, v_guest_id));
 
-  for attempt in 1..10 loop
-    if v_user_id is not null then
-      delete from app.idea_votes v where v.idea_id = p_idea_id and v.user_id = v_user_id;
-    else
-      delete from app.idea_votes v where v.idea_id = p_idea_id and v.guest_id = v_guest_id;
-    end if;
-    if found then
-      return false;
-    end if;
+  if v_user_id is not null then
+    delete from app.idea_votes v where v.idea_id = p_idea_id and v.user_id = v_user_id;
+  else
+    delete from app.idea_votes v where v.idea_id = p_idea_id and v.guest_id = v_guest_id;
+  end if;
+  if found then
+    return false;
+  end if;
 
-    insert into app.idea_votes (idea_id, plan_id, user_id, guest_id)
-    values (p_idea_id, v_plan_id, v_user_id, v_guest_id)
-    on conflict do nothing;
-    if found then
-      return true;
-    end if;
-    -- Conflict: our own parallel toggle just committed a vote. Next pass
-    -- sees it (new snapshot per statement) and removes it.
-  end loop;
-  raise exception using errcode = 'HP409', message = 'Too many votes at once, please try again';
+  insert into app.idea_votes (idea_id, plan_id, user_id, guest_id)
+  values (p_idea_id, v_plan_id, v_user_id, v_guest_id)
+  on conflict do nothing;
+  -- Inserted, or (conflict) the row appeared meanwhile through a path that
+  -- does not take the vote lock, e.g. a guest-vote transfer: either way the
+  -- vote now exists.
+  return true;
 end;
 $$;
 comment on function app.toggle_idea_vote(uuid) is
@@ -117,25 +134,24 @@ begin
   end if;
 
   perform private.ensure_participant(v_plan_id);
+  perform private.lock_vote(p_time_slot_id, coalesce(v_user_id, v_guest_id));
 
-  for attempt in 1..10 loop
-    if v_user_id is not null then
-      delete from app.time_slot_votes v where v.time_slot_id = p_time_slot_id and v.user_id = v_user_id;
-    else
-      delete from app.time_slot_votes v where v.time_slot_id = p_time_slot_id and v.guest_id = v_guest_id;
-    end if;
-    if found then
-      return false;
-    end if;
+  if v_user_id is not null then
+    delete from app.time_slot_votes v where v.time_slot_id = p_time_slot_id and v.user_id = v_user_id;
+  else
+    delete from app.time_slot_votes v where v.time_slot_id = p_time_slot_id and v.guest_id = v_guest_id;
+  end if;
+  if found then
+    return false;
+  end if;
 
-    insert into app.time_slot_votes (time_slot_id, plan_id, user_id, guest_id)
-    values (p_time_slot_id, v_plan_id, v_user_id, v_guest_id)
-    on conflict do nothing;
-    if found then
-      return true;
-    end if;
-  end loop;
-  raise exception using errcode = 'HP409', message = 'Too many votes at once, please try again';
+  insert into app.time_slot_votes (time_slot_id, plan_id, user_id, guest_id)
+  values (p_time_slot_id, v_plan_id, v_user_id, v_guest_id)
+  on conflict do nothing;
+  -- Inserted, or (conflict) the row appeared meanwhile through a path that
+  -- does not take the vote lock, e.g. a guest-vote transfer: either way the
+  -- vote now exists.
+  return true;
 end;
 $$;
 comment on function app.toggle_time_slot_vote(uuid) is

@@ -47,12 +47,14 @@ declare
   v_others      integer;
   v_next_host   uuid;
 begin
+  -- Lock first, read after: a leaver that waited for a parallel leaver must
+  -- see who hosts NOW (it may just have been handed the plan).
+  perform private.lock_plan_membership(p_plan_id);
+
   select * into v_plan from app.plans p where p.id = p_plan_id;
   if not found then
     raise exception using errcode = 'HP404', message = 'Plan not found';
   end if;
-
-  perform private.lock_plan_membership(p_plan_id);
 
   select * into v_me from app.participants pa
    where pa.plan_id = p_plan_id
@@ -142,10 +144,14 @@ begin
   end if;
 
   select * into v_guest from app.guests g where g.id = p_guest_id;
+  if found then
+    perform private.lock_plan_membership(v_guest.plan_id);
+    -- Re-read under the lock: the guest may have left meanwhile.
+    select * into v_guest from app.guests g where g.id = p_guest_id for update;
+  end if;
   if not found then
     raise exception using errcode = 'HP404', message = 'Guest not found';
   end if;
-  perform private.lock_plan_membership(v_guest.plan_id);
 
   select pa.joined_at into v_joined_at
     from app.participants pa where pa.guest_id = p_guest_id;

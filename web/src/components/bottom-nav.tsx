@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Container, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { Link, useMatch } from 'react-router-dom';
 import { paths } from '../config/paths';
 import { IconHeart, IconHome, IconUser } from './icons';
@@ -40,10 +40,12 @@ function BottomNavTab({ label, to, icon }: Tab) {
 
 export function BottomNav() {
   return (
-    <Group component="nav" aria-label="Main" h="100%" grow gap={0} px="xs">
-      {tabs.map((tab) => (
-        <BottomNavTab key={tab.to} {...tab} />
-      ))}
-    </Group>
+    <Container component="nav" aria-label="Main" size="sm" h="100%" px="xs">
+      <Group h="100%" grow gap={0}>
+        {tabs.map((tab) => (
+          <BottomNavTab key={tab.to} {...tab} />
+        ))}
+      </Group>
+    </Container>
   );
 }

@@ -8,7 +8,7 @@ import { createQueryClient } from '../lib/query-client';
 /** Prints where the router is, so tests can assert redirects. */
 function LocationProbe() {
   const { pathname, search } = useLocation();
-  return <output data-testid="location">{`${pathname}${search}`}</output>;
+  return <div data-testid="location" hidden>{`${pathname}${search}`}</div>;
 }
 
 interface Options {

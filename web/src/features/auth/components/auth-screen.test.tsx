@@ -54,6 +54,7 @@ describe('sign-in screen', () => {
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
     const verifyButton = screen.getByRole('button', { name: 'Verify & Continue' });
     expect(verifyButton).toBeDisabled();
+    expect(screen.getByRole('group', { name: 'Verification code' })).toBeInTheDocument();
     expect(digitInputs()).toHaveLength(6);
     expect(digitInputs()[0]).toHaveAttribute('autocomplete', 'one-time-code');
     expect(digitInputs()[0]).toHaveAttribute('inputmode', 'numeric');

@@ -1,4 +1,4 @@
-import { Affix, Avatar, Button, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Affix, Avatar, Button, Container, Group, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
@@ -33,18 +33,23 @@ export function HomeScreen() {
         </div>
         <PlansSection />
       </Stack>
-      {/* Above the bottom navigation (64 px) with a gap. */}
-      <Affix position={{ bottom: 84, right: 16 }} zIndex={150}>
-        <Button
-          component={Link}
-          to={paths.createPlan.getHref()}
-          size="md"
-          radius="xl"
-          leftSection={<IconPlus size={20} />}
-          style={{ boxShadow: 'var(--mantine-shadow-lg)' }}
-        >
-          Create Plan
-        </Button>
+      {/* Above the bottom navigation (64 px), at the right edge of the content column.
+          The full-width strip lets clicks through; only the button takes them. */}
+      <Affix position={{ bottom: 84, left: 0, right: 0 }} zIndex={150} style={{ pointerEvents: 'none' }}>
+        <Container size="sm">
+          <Group justify="flex-end">
+            <Button
+              component={Link}
+              to={paths.createPlan.getHref()}
+              size="md"
+              radius="xl"
+              leftSection={<IconPlus size={20} />}
+              style={{ boxShadow: 'var(--mantine-shadow-lg)', pointerEvents: 'auto' }}
+            >
+              Create Plan
+            </Button>
+          </Group>
+        </Container>
       </Affix>
     </AppLayout>
   );

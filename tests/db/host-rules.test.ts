@@ -1,0 +1,161 @@
+// lock_date, set_event_time, unlock_plan, pick_idea, set_location, delete_plan.
+import { afterAll, beforeEach, beforeAll, describe, expect, it } from 'vitest';
+import { expectPgError, freshDatabase, type Claims, type TestDatabase } from '../support/db.ts';
+import { seedPlan, type ActorName, type PlanWorld } from '../support/plan-fixture.ts';
+
+let db: TestDatabase;
+let w: PlanWorld;
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+// Every test gets its own two plans (and users), so status changes never leak.
+beforeEach(async () => {
+  w = await seedPlan(db.owner);
+});
+afterAll(() => db?.close());
+
+const call = (claims: Claims, query: string, ...args: unknown[]) =>
+  db.as(claims, (sql) => sql.unsafe(query, args as never[]));
+const plan = async (id = w.planA) =>
+  (await db.owner`select status, locked_time_slot_date::text as date, locked_time_slot_id, event_time, locked_idea_id, location
+                  from app.plans where id = ${id}`)[0];
+const day = async (offset: number) => (await db.owner`select (current_date + ${offset}::int)::text as d`)[0].d as string;
+
+const nonHosts: ActorName[] = ['member', 'guest', 'strangerWithLink', 'anonWithLink'];
+
+describe('lock_date', () => {
+  it('the host locks a date: status time_range_locked', async () => {
+    const d = await day(4);
+    await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, d);
+    expect(await plan()).toMatchObject({ status: 'time_range_locked', date: d, event_time: null });
+  });
+  it('403 for everyone else who can see the plan, 404 for those who cannot', async () => {
+    const d = await day(4);
+    for (const actor of nonHosts) {
+      await expectPgError(call(w.actors[actor], 'select app.lock_date($1, $2::date)', w.planA, d), 'HP403', 'Only the host can lock a date');
+    }
+    await expectPgError(call(w.actors.stranger, 'select app.lock_date($1, $2::date)', w.planA, d), 'HP404', 'Plan not found');
+    await expectPgError(call(w.actors.host, 'select app.lock_date($1, $2::date)', crypto.randomUUID(), d), 'HP404', 'Plan not found');
+    expect((await plan()).status).toBe('planning');
+  });
+  it('400 for a date before yesterday', async () => {
+    await expectPgError(call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(-2)), 'HP400');
+  });
+});
+
+describe('set_event_time', () => {
+  it('needs a locked date (409)', async () => {
+    await expectPgError(
+      call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, '19:30'),
+      'HP409',
+      'Lock a date before setting the event time',
+    );
+  });
+
+  it("stores 'h:mm AM/PM', finds or creates the (date, 'H:mm') slot and completes the plan", async () => {
+    const d = await day(3);
+    await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, d);
+    for (const [input, shown, period] of [
+      ['19:30', '7:30 PM', '19:30'],
+      ['07:05', '7:05 AM', '7:05'],
+      ['00:00', '12:00 AM', '0:00'],
+      ['12:15', '12:15 PM', '12:15'],
+      ['9:00', '9:00 AM', '9:00'],
+    ]) {
+      await call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, input);
+      const p = await plan();
+      expect(p, input).toMatchObject({ status: 'completed', date: d, event_time: shown });
+      const [slot] = await db.owner`select date::text, period from app.time_slots where id = ${p.locked_time_slot_id}`;
+      expect(slot, input).toEqual({ date: d, period });
+    }
+  });
+
+  it('reuses an existing slot of that time', async () => {
+    const d = await day(3);
+    await call(w.actors.member, 'select app.vote_date($1, $2::date, $3)', w.planA, d, '18:00');
+    await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, d);
+    await call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, '18:00');
+    const slots = await db.owner`select id from app.time_slots where plan_id = ${w.planA} and date = ${d} and period = '18:00'`;
+    expect(slots).toHaveLength(1);
+    expect((await plan()).locked_time_slot_id).toBe(slots[0].id);
+  });
+
+  it('400 for anything but HH:mm 24-hour, 403 for non-hosts', async () => {
+    await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(3));
+    for (const bad of ['24:00', '7pm', '7:5', '19:30:00', '']) {
+      await expectPgError(call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, bad), 'HP400');
+    }
+    await expectPgError(
+      call(w.actors.member, 'select app.set_event_time($1, $2)', w.planA, '19:00'),
+      'HP403',
+      'Only the host can set the event time',
+    );
+  });
+
+  it('a completed plan must be unlocked before locking another date', async () => {
+    await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(3));
+    await call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, '20:00');
+    await expectPgError(call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(4)), 'HP409');
+  });
+});
+
+describe('unlock_plan', () => {
+  it('clears date, slot and time, back to planning; the picked idea, location and votes stay', async () => {
+    await call(w.actors.host, 'select app.pick_idea($1, $2)', w.planA, w.ideaA);
+    await call(w.actors.host, 'select app.set_location($1, $2)', w.planA, 'The park');
+    await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(3));
+    await call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, '20:00');
+    const votesBefore = await db.owner`select count(*)::int as n from app.time_slot_votes where plan_id = ${w.planA}`;
+    await call(w.actors.host, 'select app.unlock_plan($1)', w.planA);
+    expect(await plan()).toEqual({
+      status: 'planning',
+      date: null,
+      locked_time_slot_id: null,
+      event_time: null,
+      locked_idea_id: w.ideaA,
+      location: 'The park',
+    });
+    expect(await db.owner`select count(*)::int as n from app.time_slot_votes where plan_id = ${w.planA}`).toEqual(votesBefore);
+  });
+  it('403 for non-hosts', async () => {
+    for (const actor of nonHosts) {
+      await expectPgError(call(w.actors[actor], 'select app.unlock_plan($1)', w.planA), 'HP403', 'Only the host can unlock the plan');
+    }
+  });
+});
+
+describe('pick_idea', () => {
+  it('picks, and picking the picked idea again un-picks it', async () => {
+    await call(w.actors.host, 'select app.pick_idea($1, $2)', w.planA, w.ideaA);
+    expect((await plan()).locked_idea_id).toBe(w.ideaA);
+    await call(w.actors.host, 'select app.pick_idea($1, $2)', w.planA, w.ideaA);
+    expect((await plan()).locked_idea_id).toBeNull();
+  });
+  it('the idea must belong to the plan', async () => {
+    await expectPgError(call(w.actors.host, 'select app.pick_idea($1, $2)', w.planA, w.ideaB), 'HP404', 'Idea not found');
+    await expectPgError(call(w.actors.host, 'select app.pick_idea($1, $2)', w.planA, crypto.randomUUID()), 'HP404', 'Idea not found');
+  });
+  it('403 for non-hosts', async () => {
+    for (const actor of nonHosts) {
+      await expectPgError(call(w.actors[actor], 'select app.pick_idea($1, $2)', w.planA, w.ideaA), 'HP403', 'Only the host can pick an idea');
+    }
+  });
+});
+
+describe('set_location and delete_plan', () => {
+  it('location is trimmed, an empty string clears it, over 500 characters is 400', async () => {
+    await call(w.actors.host, 'select app.set_location($1, $2)', w.planA, '  https://maps.example/x  ');
+    expect((await plan()).location).toBe('https://maps.example/x');
+    await call(w.actors.host, 'select app.set_location($1, $2)', w.planA, '');
+    expect((await plan()).location).toBeNull();
+    await expectPgError(call(w.actors.host, 'select app.set_location($1, $2)', w.planA, 'l'.repeat(501)), 'HP400');
+    await expectPgError(call(w.actors.member, 'select app.set_location($1, $2)', w.planA, 'x'), 'HP403', 'Only the host can set the location');
+  });
+  it('only the host deletes', async () => {
+    for (const actor of nonHosts) {
+      await expectPgError(call(w.actors[actor], 'select app.delete_plan($1)', w.planA), 'HP403', 'Only the host can delete the plan');
+    }
+    await call(w.actors.host, 'select app.delete_plan($1)', w.planA);
+    expect(await db.owner`select 1 from app.plans where id = ${w.planA}`).toHaveLength(0);
+  });
+});

@@ -1,0 +1,110 @@
+// Properties of the whole schema that no single table test would notice when
+// a later migration forgets them.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshDatabase, type TestDatabase } from '../support/db.ts';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await freshDatabase();
+});
+afterAll(() => db?.close());
+
+describe('schema hygiene', () => {
+  it('every table in app has row-level security enabled', async () => {
+    const rows = await db.owner`
+      select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = 'app' and c.relkind in ('r', 'p') and not c.relrowsecurity`;
+    expect(rows.map((r) => r.relname)).toEqual([]);
+  });
+
+  it('there are the tables of docs/data-model.md', async () => {
+    const rows = await db.owner`
+      select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = 'app' and c.relkind = 'r' order by 1`;
+    expect(rows.map((r) => r.relname)).toEqual([
+      'guests', 'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'participants', 'plans',
+      'sign_in_codes', 'time_slot_votes', 'time_slots', 'user_interests', 'users',
+    ]);
+  });
+
+  it('PUBLIC has no privilege on the schemas, their tables or their functions', async () => {
+    const schemas = await db.owner`
+      select nspname from pg_namespace
+       where nspname in ('app', 'private') and has_schema_privilege('public', oid, 'usage')`;
+    expect(schemas).toEqual([]);
+    const tables = await db.owner`
+      select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname in ('app', 'private') and coalesce(array_to_string(c.relacl, ','), '') ~ '(^|,)='`;
+    expect(tables).toEqual([]);
+    const functions = await db.owner`
+      select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname in ('app', 'private') and (p.proacl is null or array_to_string(p.proacl, ',') ~ '(^|,)=X')`;
+    expect(functions).toEqual([]);
+  });
+
+  it('every function pins search_path, and SECURITY DEFINER ones live in private', async () => {
+    const unpinned = await db.owner`
+      select n.nspname || '.' || p.proname as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname in ('app', 'private')
+         and not exists (select 1 from unnest(coalesce(p.proconfig, '{}')) c where c like 'search_path=%')`;
+    expect(unpinned).toEqual([]);
+    const definersOutsidePrivate = await db.owner`
+      select n.nspname || '.' || p.proname as fn from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where p.prosecdef and n.nspname <> 'private' and n.nspname in ('app', 'public')`;
+    expect(definersOutsidePrivate).toEqual([]);
+  });
+
+  it('every policy names its roles (no policy for PUBLIC) and there is one permissive policy per table, role and command', async () => {
+    const forPublic = await db.owner`
+      select tablename, policyname from pg_policies where schemaname = 'app' and 'public' = any(roles)`;
+    expect(forPublic).toEqual([]);
+    const duplicates = await db.owner`
+      select tablename, r as role, cmd, count(*)::int as n
+        from pg_policies, unnest(roles) r
+       where schemaname = 'app' and permissive = 'PERMISSIVE'
+       group by 1, 2, 3 having count(*) > 1`;
+    expect(duplicates).toEqual([]);
+  });
+
+  it('nothing of ours is in schema public (PostgREST exposes it)', async () => {
+    const rows = await db.owner`
+      select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public'
+      union all
+      select p.proname from pg_proc p join pg_namespace n on n.oid = p.pronamespace where n.nspname = 'public'`;
+    expect(rows).toEqual([]);
+  });
+
+  it('the rule functions of the contract exist with their signatures', async () => {
+    const rows = await db.owner`
+      select n.nspname || '.' || p.proname || '(' || pg_get_function_identity_arguments(p.oid) || ') -> ' ||
+             pg_get_function_result(p.oid) as sig
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = 'app' or p.proname in ('issue_sign_in_code', 'verify_sign_in_code', 'claimed_guest_id',
+             'claimed_plan_id', 'claimed_plan_slug', 'is_participant', 'is_host', 'can_read_plan',
+             'plan_id_of_idea', 'plan_id_of_time_slot')
+       order by 1`;
+    expect(rows.map((r) => r.sig)).toEqual([
+      'app.delete_plan(p_plan_id uuid) -> void',
+      'app.leave_plan(p_plan_id uuid) -> boolean',
+      'app.lock_date(p_plan_id uuid, p_date date) -> void',
+      'app.pick_idea(p_plan_id uuid, p_idea_id uuid) -> void',
+      'app.set_event_time(p_plan_id uuid, p_time text) -> void',
+      'app.set_location(p_plan_id uuid, p_location text) -> void',
+      'app.toggle_idea_vote(p_idea_id uuid) -> boolean',
+      'app.toggle_time_slot_vote(p_time_slot_id uuid) -> boolean',
+      'app.transfer_guest_votes(p_guest_id uuid) -> TABLE(transferred_idea_votes integer, transferred_time_votes integer)',
+      'app.unlock_plan(p_plan_id uuid) -> void',
+      'app.vote_date(p_plan_id uuid, p_date date, p_period text) -> boolean',
+      'private.can_read_plan(p_plan_id uuid) -> boolean',
+      'private.claimed_guest_id() -> uuid',
+      'private.claimed_plan_id() -> uuid',
+      'private.claimed_plan_slug() -> text',
+      'private.is_host(p_plan_id uuid) -> boolean',
+      'private.is_participant(p_plan_id uuid) -> boolean',
+      'private.issue_sign_in_code(p_email text, p_code_hash text) -> text',
+      'private.plan_id_of_idea(p_idea_id uuid) -> uuid',
+      'private.plan_id_of_time_slot(p_time_slot_id uuid) -> uuid',
+      'private.verify_sign_in_code(p_email text, p_code_hash text) -> uuid',
+    ]);
+  });
+});

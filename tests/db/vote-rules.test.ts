@@ -1,0 +1,129 @@
+// app.toggle_idea_vote, app.toggle_time_slot_vote, app.vote_date (sequential
+// behaviour; the parallel behaviour is in concurrency.test.ts).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectPgError, freshDatabase, type Claims, type TestDatabase } from '../support/db.ts';
+import { addIdea, seedPlan, type PlanWorld } from '../support/plan-fixture.ts';
+
+let db: TestDatabase;
+let w: PlanWorld;
+beforeAll(async () => {
+  db = await freshDatabase();
+  w = await seedPlan(db.owner);
+});
+afterAll(() => db?.close());
+
+const toggleIdea = (claims: Claims, ideaId: string) =>
+  db.as(claims, async (sql) => (await sql`select app.toggle_idea_vote(${ideaId}) as v`)[0].v as boolean);
+const toggleSlot = (claims: Claims, slotId: string) =>
+  db.as(claims, async (sql) => (await sql`select app.toggle_time_slot_vote(${slotId}) as v`)[0].v as boolean);
+const voteDate = (claims: Claims, planId: string, date: string, period: string | null = null) =>
+  db.as(claims, async (sql) => (await sql`select app.vote_date(${planId}, ${date}::date, ${period}) as v`)[0].v as boolean);
+const isoDay = async (offset: number) =>
+  (await db.owner`select (current_date + ${offset}::int)::text as d`)[0].d as string;
+const ideaVotes = async (ideaId: string) =>
+  (await db.owner`select coalesce(user_id, guest_id) as voter from app.idea_votes where idea_id = ${ideaId}`).map((r) => r.voter);
+
+describe('toggle_idea_vote', () => {
+  it('a member toggles on, off, on: one row at most', async () => {
+    const idea = await addIdea(db.owner, w.planA, 'Escape room', { userId: w.users.host });
+    expect(await toggleIdea(w.actors.member, idea)).toBe(true);
+    expect(await ideaVotes(idea)).toEqual([w.users.member]);
+    expect(await toggleIdea(w.actors.member, idea)).toBe(false);
+    expect(await ideaVotes(idea)).toEqual([]);
+    expect(await toggleIdea(w.actors.member, idea)).toBe(true);
+    expect(await ideaVotes(idea)).toEqual([w.users.member]);
+  });
+
+  it("a guest's toggle touches only the guest's vote", async () => {
+    const idea = await addIdea(db.owner, w.planA, 'Museum', { userId: w.users.host });
+    await toggleIdea(w.actors.member, idea);
+    expect(await toggleIdea(w.actors.guest, idea)).toBe(true);
+    expect((await ideaVotes(idea)).sort()).toEqual([w.users.member, w.guest].sort());
+    expect(await toggleIdea(w.actors.guest, idea)).toBe(false);
+    expect(await ideaVotes(idea)).toEqual([w.users.member]);
+  });
+
+  it('a signed-in caller votes as itself even when a guest_id claim is present', async () => {
+    const idea = await addIdea(db.owner, w.planA, 'Zoo', { userId: w.users.host });
+    expect(await toggleIdea({ ...w.actors.member, guest_id: w.guest }, idea)).toBe(true);
+    expect(await ideaVotes(idea)).toEqual([w.users.member]);
+  });
+
+  it('a signed-in link holder is joined on first vote', async () => {
+    const idea = await addIdea(db.owner, w.planA, 'Bouldering', { userId: w.users.host });
+    const stranger = { role: 'authenticated', sub: w.users.stranger, plan_id: w.planA } as const;
+    expect(await toggleIdea(stranger, idea)).toBe(true);
+    const rows = await db.owner`select name from app.participants where plan_id = ${w.planA} and user_id = ${w.users.stranger}`;
+    expect(rows).toEqual([{ name: 'Sam Stranger' }]);
+    await db.owner`delete from app.idea_votes where user_id = ${w.users.stranger}`;
+    await db.owner`delete from app.participants where user_id = ${w.users.stranger}`;
+  });
+
+  it('Idea not found for unknown ids and for ideas the caller cannot see', async () => {
+    await expectPgError(toggleIdea(w.actors.member, crypto.randomUUID()), 'HP404', 'Idea not found');
+    await expectPgError(toggleIdea(w.actors.stranger, w.ideaA), 'HP404', 'Idea not found');
+    await expectPgError(toggleIdea(w.actors.member, w.ideaB), 'HP404', 'Idea not found');
+  });
+
+  it('403 for a guest of another plan and for anon without a guest', async () => {
+    await expectPgError(toggleIdea(w.actors.otherGuestWithLink, w.ideaA), 'HP403', 'Please join the plan first to vote');
+    await expectPgError(toggleIdea(w.actors.anonWithLink, w.ideaA), 'HP403', 'Please join the plan first to vote');
+    expect(await ideaVotes(w.ideaA)).toHaveLength(2);
+  });
+});
+
+describe('toggle_time_slot_vote', () => {
+  it('toggles the caller\'s vote on a slot', async () => {
+    expect(await toggleSlot(w.actors.member, w.slotA)).toBe(true);
+    expect(await toggleSlot(w.actors.guest, w.slotA)).toBe(false); // Gus had voted in the fixture
+    const rows = await db.owner`select user_id, guest_id from app.time_slot_votes where time_slot_id = ${w.slotA}`;
+    expect(rows).toEqual([{ user_id: w.users.member, guest_id: null }]);
+    expect(await toggleSlot(w.actors.member, w.slotA)).toBe(false);
+    expect(await toggleSlot(w.actors.guest, w.slotA)).toBe(true);
+  });
+  it('Time slot not found / 403 like idea votes', async () => {
+    await expectPgError(toggleSlot(w.actors.member, crypto.randomUUID()), 'HP404', 'Time slot not found');
+    await expectPgError(toggleSlot(w.actors.member, w.slotB), 'HP404', 'Time slot not found');
+    await expectPgError(toggleSlot(w.actors.otherGuestWithLink, w.slotA), 'HP403');
+  });
+});
+
+describe('vote_date', () => {
+  it('finds or creates the slot of (date, period) and toggles; the slot stays when the vote goes', async () => {
+    const day = await isoDay(5);
+    expect(await voteDate(w.actors.guest, w.planA, day, 'Morning')).toBe(true);
+    expect(await voteDate(w.actors.member, w.planA, day, 'Morning')).toBe(true);
+    const slots = await db.owner`select id from app.time_slots where plan_id = ${w.planA} and date = ${day} and period = 'Morning'`;
+    expect(slots).toHaveLength(1);
+    const [{ count }] = await db.owner`select count(*)::int from app.time_slot_votes where time_slot_id = ${slots[0].id}`;
+    expect(count).toBe(2);
+    expect(await voteDate(w.actors.guest, w.planA, day, 'Morning')).toBe(false);
+    expect(await db.owner`select 1 from app.time_slots where id = ${slots[0].id}`).toHaveLength(1);
+  });
+
+  it('no period, null and blank all mean the whole day: one slot', async () => {
+    const day = await isoDay(6);
+    expect(await voteDate(w.actors.member, w.planA, day)).toBe(true);
+    expect(await voteDate(w.actors.member, w.planA, day, '')).toBe(false);
+    expect(await voteDate(w.actors.member, w.planA, day, '  ')).toBe(true);
+    const slots = await db.owner`select period from app.time_slots where plan_id = ${w.planA} and date = ${day}`;
+    expect(slots).toEqual([{ period: null }]);
+  });
+
+  it('accepts yesterday through 366 days ahead; 400 outside', async () => {
+    expect(await voteDate(w.actors.member, w.planA, await isoDay(-1))).toBe(true);
+    expect(await voteDate(w.actors.member, w.planA, await isoDay(366))).toBe(true);
+    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(-2)), 'HP400', 'date must not be in the past');
+    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(367)), 'HP400', 'date must be at most 366 days ahead');
+  });
+
+  it('400 for a period that is neither named nor H:mm', async () => {
+    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(2), 'Brunch'), 'HP400', /^period must be/);
+  });
+
+  it('404 for plans the caller cannot see, 403 for a guest of another plan', async () => {
+    await expectPgError(voteDate(w.actors.member, crypto.randomUUID(), await isoDay(1)), 'HP404', 'Plan not found');
+    await expectPgError(voteDate(w.actors.stranger, w.planA, await isoDay(1)), 'HP404', 'Plan not found');
+    await expectPgError(voteDate(w.actors.otherGuestWithLink, w.planA, await isoDay(1)), 'HP403');
+  });
+});

@@ -1,0 +1,95 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { deferred, json, meRoute, mockFetch, text } from '../test/mock-fetch';
+import { renderWithProviders } from '../test/test-utils';
+import { AppRoutes } from './app-routes';
+
+const ada = { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: null };
+const signedOut = { 'GET /api/auth/me': () => text('Not signed in', 401) };
+const signedIn = () => {
+  localStorage.setItem('authToken', 'test-token');
+  return { 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => json([]) };
+};
+
+describe('app routes', () => {
+  it('shows the splash while the session loads', async () => {
+    const me = deferred();
+    mockFetch({ 'GET /api/auth/me': () => me.promise });
+    renderWithProviders(<AppRoutes />, { route: '/' });
+    expect(screen.getByRole('status')).toHaveTextContent('Loading Hangplan...');
+    me.resolve(text('Not signed in', 401));
+    expect(await screen.findByRole('button', { name: 'Start Planning' })).toBeInTheDocument();
+    expect(screen.queryByText('Loading Hangplan...')).not.toBeInTheDocument();
+  });
+
+  it('treats a 401 from me as signed out and drops the refused token', async () => {
+    localStorage.setItem('authToken', 'expired');
+    const { calls } = mockFetch(signedOut);
+    renderWithProviders(<AppRoutes />, { route: '/' });
+    expect(await screen.findByRole('link', { name: 'Sign In' })).toHaveAttribute('href', '/auth');
+    expect(calls('GET', '/api/auth/me')).toHaveLength(1);
+    expect(calls('GET', '/api/auth/me')[0]!.headers.get('Authorization')).toBe('Bearer expired');
+    expect(localStorage.getItem('authToken')).toBeNull();
+  });
+
+  it('offers a retry when the session cannot be loaded', async () => {
+    let answer = text('Something went wrong', 500);
+    const { calls } = mockFetch({ 'GET /api/auth/me': () => answer });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/' });
+    expect(await screen.findByRole('heading', { name: "Can't reach Hangplan" })).toBeInTheDocument();
+    answer = text('Not signed in', 401);
+    await user.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByRole('button', { name: 'Start Planning' })).toBeInTheDocument();
+    expect(calls('GET', '/api/auth/me')).toHaveLength(2);
+  });
+
+  it('sends a signed-in visitor from / to /home', async () => {
+    mockFetch(signedIn());
+    const { location } = renderWithProviders(<AppRoutes />, { route: '/' });
+    await waitFor(() => expect(location()).toBe('/home'));
+    expect(await screen.findByRole('heading', { name: 'Your Plans' })).toBeInTheDocument();
+  });
+
+  it.each(['/home', '/create-plan', '/plan/p1/share', '/plan/p1', '/plan/p1/ideas', '/plan/p1/availability', '/profile', '/interests', '/interests/manage'])(
+    'sends a signed-out visitor from %s to sign in with returnTo',
+    async (path) => {
+      mockFetch(signedOut);
+      const { location } = renderWithProviders(<AppRoutes />, { route: path });
+      expect(await screen.findByRole('button', { name: 'Send Verification Code' })).toBeInTheDocument();
+      expect(location()).toBe(`/auth?returnTo=${path}`);
+    },
+  );
+
+  it('keeps the query string in returnTo', async () => {
+    mockFetch(signedOut);
+    const { location } = renderWithProviders(<AppRoutes />, { route: '/plan/p1?tab=ideas' });
+    await screen.findByRole('button', { name: 'Send Verification Code' });
+    expect(location()).toBe('/auth?returnTo=/plan/p1%3Ftab%3Dideas');
+  });
+
+  it.each(['/create-plan', '/plan/p1/share', '/plan/p1', '/interests'])('shows a placeholder at %s when signed in', async (path) => {
+    mockFetch(signedIn());
+    const { location } = renderWithProviders(<AppRoutes />, { route: path });
+    expect(await screen.findByText('Coming soon')).toBeInTheDocument();
+    expect(location()).toBe(path);
+  });
+
+  it.each(['/l/abcDEF12', '/l/abcDEF12/dashboard', '/l/abcDEF12/ideas', '/l/abcDEF12/availability'])(
+    'lets a signed-out visitor open %s',
+    async (path) => {
+      mockFetch(signedOut);
+      const { location } = renderWithProviders(<AppRoutes />, { route: path });
+      expect(await screen.findByText('Coming soon')).toBeInTheDocument();
+      expect(location()).toBe(path);
+    },
+  );
+
+  it('shows the 404 card with a way home for unknown paths', async () => {
+    mockFetch(signedOut);
+    const { user, location } = renderWithProviders(<AppRoutes />, { route: '/no/such/page' });
+    expect(await screen.findByRole('heading', { name: '404 Page Not Found' })).toBeInTheDocument();
+    await user.click(screen.getByRole('link', { name: 'Go Home' }));
+    expect(location()).toBe('/');
+    expect(await screen.findByRole('button', { name: 'Start Planning' })).toBeInTheDocument();
+  });
+});
