@@ -6,12 +6,12 @@ test('sign up with an e-mailed code, edit the profile, sign out and sign in agai
 
   // Landing page: the hero sends the code and moves on to code entry.
   await page.goto('/');
-  await expect(page.getByRole('button', { name: 'Sign In' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Sign In' })).toBeVisible();
   let sentAfter = Date.now() - 1000;
   await page.getByRole('textbox', { name: /email/i }).first().fill(email);
   await page.getByRole('button', { name: 'Start Planning' }).click();
   await expect(page.getByText('Code sent!')).toBeVisible();
-  await expect(page).toHaveURL(/\/auth\?returnTo=%2Fhome|\/auth\?returnTo=\/home/);
+  await expect(page).toHaveURL(/\/auth\?returnTo=(%2F|\/)home$/);
   await expect(page.getByRole('button', { name: 'Verify & Continue' })).toBeDisabled();
 
   const code = await latestCode(email, sentAfter);
@@ -42,7 +42,7 @@ test('sign up with an e-mailed code, edit the profile, sign out and sign in agai
 
   // Signed-in-only pages send visitors to sign in and back.
   await page.goto('/profile');
-  await expect(page).toHaveURL(/\/auth\?returnTo=%2Fprofile/);
+  await expect(page).toHaveURL(/\/auth\?returnTo=(%2F|\/)profile$/);
 
   // Sign in again: same account, same name.
   sentAfter = Date.now() - 1000;
@@ -66,7 +66,6 @@ test('a wrong code is refused with the spec\'s message', async ({ page }) => {
   const wrong = code === '000000' ? '111111' : '000000';
   await page.getByRole('textbox').first().click();
   await page.keyboard.type(wrong);
-  await page.getByRole('button', { name: /Verify & Continue/ }).click().catch(() => {});
   await expect(page.getByText('Invalid code')).toBeVisible();
   await expect(page).toHaveURL(/\/auth/);
 });

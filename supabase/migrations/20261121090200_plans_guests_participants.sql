@@ -101,7 +101,8 @@ create table app.participants (
   constraint participants_guest_fkey foreign key (guest_id, plan_id)
     references app.guests (id, plan_id) on delete cascade,
   constraint participants_one_identity check (num_nonnulls(user_id, guest_id) = 1),
-  constraint participants_name_length check (char_length(name) between 1 and 200),
+  -- 254: a display name can be a whole e-mail local part (e-mails are <= 254).
+  constraint participants_name_length check (char_length(name) between 1 and 254),
   -- No double joins (the API inserts with `on conflict do nothing`).
   constraint participants_plan_id_user_id_key unique (plan_id, user_id),
   constraint participants_guest_id_plan_id_key unique (guest_id, plan_id)

@@ -27,7 +27,7 @@ create table app.ideas (
   constraint ideas_guest_fkey foreign key (guest_id, plan_id)
     references app.guests (id, plan_id) on delete set null (guest_id),
   constraint ideas_text_length check (char_length(btrim(text)) between 1 and 280),
-  constraint ideas_author_name_length check (char_length(author_name) between 1 and 200),
+  constraint ideas_author_name_length check (char_length(author_name) between 1 and 254),
   constraint ideas_at_most_one_author check (num_nonnulls(user_id, guest_id) <= 1),
   -- Target of the composite FKs from votes, comments and plans.locked_idea_id.
   constraint ideas_id_plan_id_key unique (id, plan_id)
@@ -63,7 +63,7 @@ create table app.idea_comments (
   constraint idea_comments_guest_fkey foreign key (guest_id, plan_id)
     references app.guests (id, plan_id) on delete set null (guest_id),
   constraint idea_comments_text_length check (char_length(btrim(text)) between 1 and 1000),
-  constraint idea_comments_author_name_length check (char_length(author_name) between 1 and 200),
+  constraint idea_comments_author_name_length check (char_length(author_name) between 1 and 254),
   constraint idea_comments_at_most_one_author check (num_nonnulls(user_id, guest_id) <= 1)
 );
 comment on table app.idea_comments is 'Comments on ideas, returned oldest first.';

@@ -77,7 +77,9 @@ describe('writing ideas', () => {
     await expectDenied(addAs('member', w.planA, { guest: w.guest }));
   });
   it('non-participants cannot write: link holders, strangers, a guest of another plan', async () => {
+    await expectDenied(addAs('anon', w.planA, {}));
     await expectDenied(addAs('anonWithLink', w.planA, {}));
+    await expectDenied(addAs('stranger', w.planA, { user: w.users.stranger }));
     await expectDenied(addAs('strangerWithLink', w.planA, { user: w.users.stranger }));
     await expectDenied(addAs('otherGuestWithLink', w.planA, { guest: w.otherGuest }));
     await expectDenied(addAs('guest', w.planB, { guest: w.guest }));
@@ -151,6 +153,8 @@ describe('writing idea votes', () => {
     await expectDenied(voteAs('otherGuestWithLink', ideaA2, w.planA, { guest: w.otherGuest }));
     await expectDenied(voteAs('guest', ideaA2, w.planA, { user: w.users.member }));
     await expectDenied(voteAs('anonWithLink', ideaA2, w.planA, {}));
+    await expectDenied(voteAs('anon', ideaA2, w.planA, {}));
+    await expectDenied(voteAs('stranger', ideaA2, w.planA, { user: w.users.stranger }));
   });
   it("a vote's idea must belong to the vote's plan", async () => {
     await expectPgError(voteAs('member', w.ideaB, w.planA, { user: w.users.member }), '23503');

@@ -58,6 +58,11 @@ describe('updating users (PATCH /api/auth/profile)', () => {
       '23505',
     );
   });
+  it('anon updates no user, with any claims', async () => {
+    for (const actor of ['anon', 'anonWithLink', 'guest'] as const) {
+      await expectDenied(db.as(w.actors[actor], (sql) => sql`update app.users set first_name = 'X'`));
+    }
+  });
   it('nobody inserts or deletes users through the API roles', async () => {
     await expectDenied(db.as(w.actors.stranger, (sql) => sql`insert into app.users (email) values ('new@example.test')`));
     await expectDenied(db.as(w.actors.stranger, (sql) => sql`delete from app.users where id = (select auth.uid())`));
@@ -93,6 +98,16 @@ describe('display name on participants rows', () => {
     expect(await names()).toEqual(['mia.m']);
     await db.as(w.actors.member, (sql) => sql`update app.users set first_name = 'Mia' where id = (select auth.uid())`);
     expect(await names()).toEqual(['Mia']);
+  });
+  it('a long e-mail local part still makes a valid participant name', async () => {
+    const local = 'l'.repeat(240);
+    const [{ id }] = await db.owner`insert into app.users (email) values (${local + '@ex.io'}) returning id`;
+    const [row] = await db.as(
+      { role: 'authenticated', sub: id, plan_id: w.planA },
+      (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${id}, '-') returning name`,
+      { rollback: true },
+    );
+    expect(row.name).toBe(local);
   });
   it('a last name alone does not make a display name', async () => {
     const [r] = await db.owner`select private.display_name(null, 'Only', 'x.y@z.t') as n`;
