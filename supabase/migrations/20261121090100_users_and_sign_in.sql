@@ -256,7 +256,11 @@ begin
 
   select * into v_row from app.sign_in_codes where email = p_email for update;
 
-  if v_row.last_sent_at > v_now - interval '30 seconds' then
+  -- The 30 s pause guards against resend spam while a code is pending. Once
+  -- the code was used (or killed by wrong tries) there is nothing to resend,
+  -- so someone who just signed out can sign in again at once; the hourly cap
+  -- still bounds the e-mails.
+  if v_row.code_hash is not null and v_row.last_sent_at > v_now - interval '30 seconds' then
     return 'too_soon';
   end if;
 

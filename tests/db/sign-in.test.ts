@@ -47,6 +47,14 @@ describe('issue_sign_in_code', () => {
     expect(await issue(e, OTHER)).toBe('ok');
   });
 
+  it('no 30 s pause once the pending code was used: sign out, sign in again at once', async () => {
+    const e = email();
+    expect(await issue(e)).toBe('ok');
+    expect(await verify(e)).not.toBeNull();
+    expect(await issue(e, OTHER)).toBe('ok');
+    expect(await issue(e, HASH)).toBe('too_soon'); // OTHER is pending again
+  });
+
   it('allows 5 sends per hour window, then too_many until the hour is over', async () => {
     const e = email();
     for (let i = 0; i < 5; i++) {
