@@ -96,7 +96,7 @@ export async function runAdvisors(url: string): Promise<{ ok: boolean; output: s
   try {
     const { stdout, stderr } = await run(
       path.join(BIN, 'supabase'),
-      ['db', 'advisors', `--remote=${withSslDisabled(url)}`, '--fail-on', 'warn', '--level', 'info', '--workdir', ROOT],
+      ['db', 'advisors', '--db-url', withSslDisabled(url), '--fail-on', 'warn', '--level', 'info', '--workdir', ROOT],
       { cwd: ROOT, env: { ...process.env, SUPABASE_TELEMETRY_DISABLED: '1', DO_NOT_TRACK: '1' } },
     );
     return { ok: true, output: stdout + stderr };
