@@ -32,3 +32,42 @@ export async function latestCode(email: string, after = 0): Promise<string> {
   return code!;
 }
 
+
+/**
+ * Sign in through the API (the UI path is covered by account.spec.ts) and
+ * store the token where the app keeps it, before any page script runs.
+ */
+export async function signInViaApi(
+  page: import('@playwright/test').Page,
+  email: string,
+  name?: { firstName: string; lastName: string },
+): Promise<string> {
+  const base = process.env.E2E_WEB_URL;
+  const sentAfter = Date.now() - 1000;
+  const sent = await fetch(`${base}/api/auth/send-otp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email }),
+  });
+  expect(sent.status).toBe(204);
+  const code = await latestCode(email, sentAfter);
+  const verified = await fetch(`${base}/api/auth/verify-otp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, code }),
+  });
+  expect(verified.status).toBe(200);
+  const { token } = (await verified.json()) as { token: string };
+  if (name) {
+    const profile = await fetch(`${base}/api/auth/profile`, {
+      method: 'PATCH',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ ...name, email }),
+    });
+    expect(profile.status).toBe(200);
+  }
+  await page.addInitScript((t) => {
+    if (!localStorage.getItem('authToken')) localStorage.setItem('authToken', t);
+  }, token);
+  return token;
+}

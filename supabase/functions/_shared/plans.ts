@@ -1,0 +1,149 @@
+// The plan JSON (decisions.md "Plans"), built in SQL so every endpoint that
+// answers with a plan gets exactly the same shape in the same round trip:
+//
+//   const [row] = await tx<{ plan: Plan }[]>`
+//     select ${planJson(tx)} as plan from app.plans p where p.id = ${id}::uuid`;
+//
+// Built as jsonb in the database on purpose: a `date` column read through
+// postgres.js becomes a JS Date at local midnight (a time-zone shift waiting to
+// happen), while to_jsonb(date) is the plain 'YYYY-MM-DD' text of spec §3.
+//
+// Everything here runs under the request's role (withRequest), so RLS decides
+// what is visible: a plan the caller may not read is simply not found.
+import type { LockedTimeSlot, Participant, Plan, PlanListItem, PlanListParticipant } from './contract/plans.ts';
+import { PLAN_NOT_FOUND } from './contract/plans.ts';
+import type { Tx } from './db.ts';
+import { HttpError } from './errors.ts';
+
+export type { LockedTimeSlot, Participant, Plan, PlanListItem, PlanListParticipant };
+
+/** A piece of SQL built with the request's `tx`, to embed in another query. */
+export type SqlFragment = ReturnType<Tx['unsafe']>;
+type Fragment = SqlFragment;
+
+const ALIAS = /^[a-z_][a-z0-9_]*$/;
+
+function identifier(tx: Tx, alias: string) {
+  // tx(name) quotes an identifier; the check keeps callers to plain aliases.
+  if (!ALIAS.test(alias)) throw new Error(`Not a table alias: ${alias}`);
+  return tx(alias);
+}
+
+/**
+ * participantCount of the plan row aliased `alias`: private.plan_participant_count
+ * (migration 20261121091000), which also counts for a caller who holds only
+ * the slug (claim plan_slug), whom the participants policies would show nothing.
+ */
+export function participantCount(tx: Tx, alias = 'p'): Fragment {
+  const p = identifier(tx, alias);
+  return tx`coalesce(private.plan_participant_count(${p}.id), 0)`;
+}
+
+/**
+ * The plan JSON of the app.plans row aliased `alias` (default `p`), as one jsonb
+ * value. `count` overrides participantCount with an integer SQL expression, e.g.
+ * a count the query has already computed (the plans list), or the rows a CTE
+ * just inserted (a sub-select of the same statement cannot see those).
+ */
+export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
+  const p = identifier(tx, alias);
+  return tx`jsonb_build_object(
+      'id', ${p}.id,
+      'slug', ${p}.slug,
+      'title', ${p}.title,
+      'description', ${p}.description,
+      'isOpenInvite', ${p}.is_open_invite,
+      'status', ${p}.status,
+      'hostId', ${p}.host_id,
+      'location', ${p}.location,
+      'eventTime', ${p}.event_time,
+      'lockedIdeaId', ${p}.locked_idea_id,
+      'lockedTimeSlotId', ${p}.locked_time_slot_id,
+      'lockedTimeSlotDate', ${p}.locked_time_slot_date,
+      'participantCount', ${count ?? participantCount(tx, alias)}
+    )`;
+}
+
+/** The plan with this id, if the caller can read it (claim plan_id, or a participant). */
+export async function findPlanById(tx: Tx, planId: string): Promise<Plan | undefined> {
+  const [row] = await tx<{ plan: Plan }[]>`
+    select ${planJson(tx)} as plan from app.plans p where p.id = ${planId}::uuid`;
+  return row?.plan;
+}
+
+/** The plan with this slug, if the caller can read it (claim plan_slug, or a participant). */
+export async function findPlanBySlug(tx: Tx, slug: string): Promise<Plan | undefined> {
+  const [row] = await tx<{ plan: Plan }[]>`
+    select ${planJson(tx)} as plan from app.plans p where p.slug = ${slug}`;
+  return row?.plan;
+}
+
+/** findPlanById, or the 404 "Plan not found". */
+export async function requirePlanById(tx: Tx, planId: string): Promise<Plan> {
+  const plan = await findPlanById(tx, planId);
+  if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
+  return plan;
+}
+
+/**
+ * The plan's participants in join order (joined_at, then id), spec §3
+ * Participant; `null` when the caller cannot read the plan (so that an empty
+ * list and an unknown plan can be told apart in ONE statement).
+ */
+export async function findParticipants(tx: Tx, planId: string): Promise<Participant[] | null> {
+  const [row] = await tx<{ participants: Participant[] }[]>`
+    select (
+      select coalesce(jsonb_agg(jsonb_build_object(
+               'id', pa.id,
+               'name', pa.name,
+               'userId', pa.user_id,
+               'guestId', pa.guest_id,
+               'isGuest', pa.guest_id is not null
+             ) order by pa.joined_at, pa.id), '[]'::jsonb)
+        from app.participants pa
+       where pa.plan_id = p.id
+    ) as participants
+    from app.plans p
+    where p.id = ${planId}::uuid`;
+  return row ? row.participants : null;
+}
+
+/**
+ * GET /api/plans: the plans `userId` takes part in, in ONE statement (no N+1):
+ * participants of each plan aggregated in a lateral sub-select (participants
+ * unique index (plan_id, user_id)), the locked idea and slot by primary key,
+ * the caller's rows by participants_user_id_idx.
+ *
+ * Order (spec §4): a locked slot date first, earliest first; then a picked
+ * idea; then more participants first; then newest first, then id (stable).
+ */
+export async function listPlansOf(tx: Tx, userId: string): Promise<PlanListItem[]> {
+  const rows = await tx<{ plan: PlanListItem }[]>`
+    select ${planJson(tx, 'p', tx`pp.count`)} || jsonb_build_object(
+             'lockedIdeaText', i.text,
+             'lockedTimeSlot', case when ts.id is null then null
+                                    else jsonb_build_object('id', ts.id, 'date', ts.date, 'period', ts.period) end,
+             'participants', pp.list
+           ) as plan
+      from app.participants me
+      join app.plans p on p.id = me.plan_id
+     cross join lateral (
+           select count(*)::int as count,
+                  coalesce(jsonb_agg(jsonb_build_object(
+                    'id', pa.id,
+                    'name', pa.name,
+                    'isGuest', pa.guest_id is not null
+                  ) order by pa.joined_at, pa.id), '[]'::jsonb) as list
+             from app.participants pa
+            where pa.plan_id = p.id
+           ) pp
+      left join app.ideas i on i.id = p.locked_idea_id
+      left join app.time_slots ts on ts.id = p.locked_time_slot_id
+     where me.user_id = ${userId}::uuid
+     order by p.locked_time_slot_date asc nulls last,
+              (p.locked_idea_id is not null) desc,
+              pp.count desc,
+              p.created_at desc,
+              p.id`;
+  return rows.map((row) => row.plan);
+}

@@ -1,0 +1,134 @@
+// /api/plans: create, list mine, read by id or slug, participants, delete, leave
+// (spec §7; decisions.md "Plans", "Leaving and deleting"). Mounted on /plans next
+// to the joining routes. Every parameter is validated before the database is
+// touched; a malformed id or slug is "Plan not found" like an unknown one.
+import { Hono } from 'hono';
+import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
+import {
+  createPlanBody,
+  guestIdSchema,
+  type LeavePlanResponse,
+  leavePlanBody,
+  ONLY_HOST_CAN_DELETE,
+  type Plan,
+  PLAN_NOT_FOUND,
+  planIdParam,
+  planSlugParam,
+} from '../../_shared/contract/plans.ts';
+import { withRequest } from '../../_shared/db.ts';
+import { HttpError, messages } from '../../_shared/errors.ts';
+import { findParticipants, findPlanById, findPlanBySlug, listPlansOf, planJson } from '../../_shared/plans.ts';
+import { parseBody, validate } from '../../_shared/validation.ts';
+
+const GUEST_ID_MISMATCH = 'guestId in the URL and in the body must be the same';
+
+export const planRoutes = new Hono()
+  // The caller's plans, spec §4 order, one statement.
+  .get('/', async (c) => {
+    const userId = await requireUserId(c);
+    const plans = await withRequest({ userId }, (tx) => listPlansOf(tx, userId));
+    return c.json(plans);
+  })
+
+  // The creator is host and first participant, in ONE statement: the plan id is
+  // chosen here so that the request's plan_id claim already names the new plan,
+  // which is what lets the participants insert policy accept the host's row
+  // inside the same statement (a sub-select cannot see the CTE's new plan).
+  .post('/', async (c) => {
+    const userId = await requireUserId(c);
+    const { title, isOpenInvite } = await parseBody(c, createPlanBody);
+    const planId = crypto.randomUUID();
+    const plan = await withRequest({ userId, planId }, async (tx) => {
+      const [row] = await tx<{ plan: Plan }[]>`
+        with plan as (
+          -- Only for an account that still exists (the users policy shows the
+          -- caller its own row): a valid token of a deleted account is a dead
+          -- session, not a foreign-key error.
+          insert into app.plans (id, title, is_open_invite, host_id)
+          select ${planId}::uuid, ${title}, ${isOpenInvite ?? true}, u.id
+            from app.users u where u.id = ${userId}::uuid
+          returning *
+        ), host as (
+          -- The name is derived from the account by trigger; '-' is a placeholder.
+          insert into app.participants (plan_id, user_id, name)
+          select plan.id, plan.host_id, '-' from plan
+          returning id
+        )
+        select ${planJson(tx, 'plan', tx`(select count(*)::int from host)`)} as plan
+          from plan`;
+      return row?.plan;
+    });
+    if (!plan) throw new HttpError(401, messages.sessionExpired);
+    return c.json(plan, 201);
+  })
+
+  // Registered before '/:id/...' so that a plan whose slug is e.g. "participants"
+  // is still found by its slug.
+  .get('/slug/:slug', async (c) => {
+    const planSlug = planSlugParam(c.req.param('slug'));
+    const userId = await optionalUserId(c);
+    const plan = await withRequest({ userId, planSlug }, (tx) => findPlanBySlug(tx, planSlug));
+    if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
+    return c.json(plan);
+  })
+
+  .get('/:id', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await optionalUserId(c);
+    const plan = await withRequest({ userId, planId }, (tx) => findPlanById(tx, planId));
+    if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
+    return c.json(plan);
+  })
+
+  .get('/:id/participants', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await optionalUserId(c);
+    const participants = await withRequest({ userId, planId }, (tx) => findParticipants(tx, planId));
+    if (!participants) throw new HttpError(404, PLAN_NOT_FOUND);
+    return c.json(participants);
+  })
+
+  // Host only; everything of the plan goes with it (ON DELETE CASCADE). One
+  // statement tells the three outcomes apart: no such plan, not the host, deleted.
+  .delete('/:id', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await requireUserId(c);
+    const outcome = await withRequest({ userId, planId }, async (tx) => {
+      const [row] = await tx<{ isHost: boolean; deleted: boolean }[]>`
+        with target as (
+          select p.id, p.host_id = ${userId}::uuid as is_host
+            from app.plans p where p.id = ${planId}::uuid
+        ), deleted as (
+          delete from app.plans p using target t
+           where p.id = t.id and t.is_host
+          returning p.id
+        )
+        select t.is_host as "isHost", exists (select 1 from deleted) as deleted from target t`;
+      return row;
+    });
+    if (outcome?.deleted) return c.body(null, 204);
+    // Not the host: 403. Gone (or handed over) between the read and the delete: 404.
+    if (outcome && !outcome.isHost) throw new HttpError(403, ONLY_HOST_CAN_DELETE);
+    throw new HttpError(404, PLAN_NOT_FOUND);
+  })
+
+  // A member leaves with its token; a guest names itself with ?guestId=… (or a
+  // JSON body {guestId}). A valid token wins over a guestId (decisions.md).
+  .delete('/:id/leave', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await optionalUserId(c);
+    const fromQuery = c.req.query('guestId');
+    const queryGuestId = fromQuery === undefined ? undefined : validate(guestIdSchema, fromQuery);
+    const { guestId: bodyGuestId } = await parseBody(c, leavePlanBody);
+    if (queryGuestId && bodyGuestId && queryGuestId.toLowerCase() !== bodyGuestId.toLowerCase()) {
+      throw new HttpError(400, GUEST_ID_MISMATCH);
+    }
+    const guestId = userId ? null : (queryGuestId ?? bodyGuestId ?? null);
+    if (!userId && !guestId) throw new HttpError(401, messages.notSignedIn);
+    const planDeleted = await withRequest({ userId, guestId, planId }, async (tx) => {
+      const [row] = await tx<{ planDeleted: boolean }[]>`select app.leave_plan(${planId}::uuid) as "planDeleted"`;
+      return row.planDeleted;
+    });
+    const response: LeavePlanResponse = { planDeleted };
+    return c.json(response);
+  });
