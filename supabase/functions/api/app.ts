@@ -6,7 +6,10 @@ import { cors } from 'hono/cors';
 import { allowedOrigins } from '../_shared/env.ts';
 import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
 import { authRoutes } from './routes/auth.ts';
+import { guestRoutes } from './routes/guests.ts';
 import { healthRoutes } from './routes/health.ts';
+import { joiningRoutes } from './routes/joining.ts';
+import { planRoutes } from './routes/plans.ts';
 
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -37,6 +40,9 @@ app.use(
 
 app.route('/health', healthRoutes);
 app.route('/auth', authRoutes);
+app.route('/guest-session', guestRoutes);
+app.route('/plans', joiningRoutes);
+app.route('/plans', planRoutes);
 
 app.notFound(() => textResponse(404, messages.notFound));
 app.onError((error, c) => toErrorResponse(error, `${c.req.method} ${c.req.path}`));

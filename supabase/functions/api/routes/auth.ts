@@ -2,6 +2,7 @@
 import { Hono } from 'hono';
 import { requireUserId, signSessionToken } from '../../_shared/auth.ts';
 import { type AuthUser, sendOtpBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth.ts';
+import { type TransferResult, transferGuestVotesBody } from '../../_shared/contract/guests.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, isUniqueViolation, messages } from '../../_shared/errors.ts';
 import { sendSignInCode } from '../../_shared/mail.ts';
@@ -84,4 +85,23 @@ export const authRoutes = new Hono()
     });
     if (!user) throw new HttpError(401, messages.sessionExpired);
     return c.json(user);
+  })
+
+  // After signing in on a device that holds a guest session: the guest's votes
+  // (minus those the account already has), ideas and comments become the
+  // account's, the account replaces the guest in the plan, and the guest is
+  // deleted (app.transfer_guest_votes). Holding the guest id is the proof, as
+  // for any guest request. A second call answers 404: the guest is gone.
+  .post('/transfer-guest-votes', async (c) => {
+    const userId = await requireUserId(c);
+    const { guestId } = await parseBody(c, transferGuestVotesBody);
+    const counts = await withRequest({ userId }, async (tx) => {
+      // A valid token whose account no longer exists is a dead session (as /me answers).
+      if (!(await findUser(tx, userId))) throw new HttpError(401, messages.sessionExpired);
+      const [row] = await tx<TransferResult[]>`
+        select transferred_idea_votes as "transferredIdeaVotes", transferred_time_votes as "transferredTimeVotes"
+          from app.transfer_guest_votes(${guestId}::uuid)`;
+      return row;
+    });
+    return c.json(counts);
   });

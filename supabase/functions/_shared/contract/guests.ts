@@ -1,0 +1,81 @@
+// The guest and joining endpoints' contract (spec §3 "Guest session", "Guest
+// check result", "Transfer response"; §7; decisions.md "Guests", "Auth").
+import { z } from 'zod';
+import { HttpError } from '../errors.ts';
+import { body, text, uuid } from '../validation.ts';
+
+/** decisions.md: guest names are trimmed, 1-80 characters. */
+export const GUEST_NAME_MAX = 80;
+
+export const PLAN_NOT_FOUND = 'Plan not found';
+export const GUEST_NOT_FOUND = 'Guest not found';
+export const GUEST_OF_ANOTHER_PLAN = 'This guest belongs to another plan';
+export const JOIN_NEEDS_IDENTITY = 'Sign in or continue as a guest to join this plan';
+export const JOIN_ONLY_AS_YOURSELF = 'You can only join a plan as yourself';
+
+export function guestNameTaken(name: string): string {
+  return `Someone named ${name} already joined this plan`;
+}
+
+const guestName = () => text('Name', { max: GUEST_NAME_MAX });
+
+/** POST /api/plans/{id}/check-guest */
+export const checkGuestBody = body({ name: guestName() });
+
+/** POST /api/guest-session */
+export const createGuestSessionBody = body({ name: guestName(), planId: uuid('Plan id') });
+
+/**
+ * POST /api/plans/{id}/join. Signed in: `{name, userId}`, where name is ignored
+ * (the participant's name comes from the account) and userId, when sent, must
+ * be the token's. As a guest: `{name, guestId}`, name ignored likewise (the
+ * guest's stored name is used).
+ */
+export const joinPlanBody = body({
+  userId: z.union([z.string(), z.null()], { error: 'User id must be text' }).optional(),
+  guestId: uuid('Guest id').nullable().optional(),
+});
+
+/** POST /api/auth/transfer-guest-votes */
+export const transferGuestVotesBody = body({ guestId: uuid('Guest id') });
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * An id taken from the URL. Anything that is not a uuid cannot name a row, so
+ * it is answered like an unknown id (404 with `notFound`), never a 500 from a
+ * failed cast.
+ */
+export function pathId(value: string | undefined, notFound: string): string {
+  if (!value || !UUID.test(value)) throw new HttpError(404, notFound);
+  return value.toLowerCase();
+}
+
+/** Spec §3 "Guest check result". */
+export interface GuestCheckResult {
+  exists: boolean;
+  guestId: string | null;
+  name: string;
+  ideaVotes: string[];
+  timeSlotVotes: string[];
+}
+
+/** POST /api/guest-session answers `{id, name}`; GET adds planId. */
+export interface GuestSession {
+  id: string;
+  name: string;
+  planId: string;
+}
+
+export interface JoinResult {
+  joined: true;
+  participantId: string;
+  /** True when the caller already was a participant (joining is idempotent). */
+  alreadyJoined: boolean;
+}
+
+/** Spec §3 "Transfer response". */
+export interface TransferResult {
+  transferredIdeaVotes: number;
+  transferredTimeVotes: number;
+}

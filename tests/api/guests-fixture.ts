@@ -1,0 +1,91 @@
+// Arranging data for the guest, join and transfer API tests. The server and its
+// database are shared by all test files, so everything here is fresh and
+// uniquely named. Users and tokens are made directly (as the owner, token
+// signed with the server's secret) rather than through the e-mail flow, which
+// tests/api/auth-*.test.ts covers. Votes are cast with the SQL rules
+// (app.toggle_idea_vote / app.toggle_time_slot_vote) under the claims the API
+// would send, since the vote endpoints are not built yet.
+import { randomUUID } from 'node:crypto';
+import { SignJWT } from 'jose';
+import type { Sql } from 'postgres';
+import { inject } from 'vitest';
+import { api } from '../support/api.ts';
+import { runAs, type Claims } from '../support/db.ts';
+
+export interface Member {
+  id: string;
+  email: string;
+  token: string;
+}
+
+export function uniqueName(prefix = 'Guest'): string {
+  return `${prefix} ${randomUUID().slice(0, 8)}`;
+}
+
+export async function tokenFor(userId: string): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({})
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setIssuer('hangplan')
+    .setAudience('hangplan')
+    .setIssuedAt(now)
+    .setExpirationTime(now + 3600)
+    .sign(new TextEncoder().encode(inject('jwtSecret')));
+}
+
+/** A signed-in user with a session token. */
+export async function newMember(owner: Sql, firstName: string | null = 'Mia', lastName: string | null = null): Promise<Member> {
+  const email = `join-${randomUUID().slice(0, 12)}@example.com`;
+  const [{ id }] = await owner<{ id: string }[]>`
+    insert into app.users (email, first_name, last_name) values (${email}, ${firstName}, ${lastName}) returning id`;
+  return { id, email, token: await tokenFor(id) };
+}
+
+/** A plan created through the API (POST /api/plans): `host` is its host and first participant. */
+export async function newPlan(host: Member, title = 'Friday hangout'): Promise<string> {
+  const res = await api<{ id: string }>('POST', '/api/plans', { body: { title }, token: host.token });
+  if (res.status !== 201) throw new Error(`POST /api/plans answered ${res.status}: ${res.text}`);
+  return res.json.id;
+}
+
+export async function newIdea(owner: Sql, planId: string, authorId: string, text = 'Bowling'): Promise<string> {
+  const [{ id }] = await owner<{ id: string }[]>`
+    insert into app.ideas (plan_id, text, author_name, user_id) values (${planId}, ${text}, '-', ${authorId}) returning id`;
+  return id;
+}
+
+export async function newSlot(owner: Sql, planId: string, daysAhead: number, period: string | null = null): Promise<string> {
+  const [{ id }] = await owner<{ id: string }[]>`
+    insert into app.time_slots (plan_id, date, period)
+    values (${planId}, current_date + ${daysAhead}::int, ${period}) returning id`;
+  return id;
+}
+
+/** A guest through the API: POST /api/guest-session. */
+export async function newGuest(planId: string, name = uniqueName()): Promise<{ id: string; name: string }> {
+  const res = await api<{ id: string; name: string }>('POST', '/api/guest-session', { body: { name, planId } });
+  if (res.status !== 201) throw new Error(`guest-session answered ${res.status}: ${res.text}`);
+  return res.json;
+}
+
+export const guestClaims = (guestId: string, planId: string): Claims => ({ role: 'anon', guest_id: guestId, plan_id: planId });
+export const memberClaims = (userId: string, planId: string): Claims => ({ role: 'authenticated', sub: userId, plan_id: planId });
+
+/** Toggle a vote with the SQL rule, exactly as the vote endpoints will; true when the vote now exists. */
+export async function toggleIdeaVote(owner: Sql, claims: Claims, ideaId: string): Promise<boolean> {
+  return runAs(owner, claims, async (tx) => (await tx`select app.toggle_idea_vote(${ideaId}) as voted`)[0].voted as boolean);
+}
+
+export async function toggleSlotVote(owner: Sql, claims: Claims, slotId: string): Promise<boolean> {
+  return runAs(owner, claims, async (tx) => (await tx`select app.toggle_time_slot_vote(${slotId}) as voted`)[0].voted as boolean);
+}
+
+/** The plan's participants as the owner sees them, ordered by name. */
+export async function participantsOf(owner: Sql, planId: string) {
+  return owner<{ id: string; name: string; userId: string | null; guestId: string | null }[]>`
+    select id, name, user_id as "userId", guest_id as "guestId"
+      from app.participants where plan_id = ${planId} order by name, id`;
+}
+
+export const sorted = (ids: string[]) => [...ids].sort();

@@ -1,0 +1,180 @@
+// POST /api/guest-session, GET /api/guest-session/{guestId} and
+// POST /api/plans/{id}/check-guest over HTTP.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiDatabaseAsOwner } from '../support/api.ts';
+import {
+  guestClaims,
+  memberClaims,
+  newGuest,
+  newIdea,
+  newMember,
+  newPlan,
+  newSlot,
+  participantsOf,
+  sorted,
+  toggleIdeaVote,
+  toggleSlotVote,
+  uniqueName,
+  type Member,
+} from './guests-fixture.ts';
+
+const owner = apiDatabaseAsOwner();
+let host: Member;
+let planId: string;
+let otherPlanId: string;
+
+beforeAll(async () => {
+  host = await newMember(owner, 'Hanna', 'Host');
+  planId = await newPlan(host, 'Guests');
+  otherPlanId = await newPlan(host, 'Other guests');
+});
+afterAll(async () => {
+  await owner`delete from app.plans where host_id = ${host.id}`;
+  await owner.end();
+});
+
+const createGuest = (body: unknown, token?: string) => api('POST', '/api/guest-session', { body, token });
+const getGuest = (guestId: string) => api('GET', `/api/guest-session/${guestId}`);
+const checkGuest = (plan: string, body: unknown) => api('POST', `/api/plans/${plan}/check-guest`, { body });
+
+function expectText(res: { status: number; text: string; headers: Headers }, status: number, text: string) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  expect(res.text).toBe(text);
+}
+
+describe('POST /api/guest-session', () => {
+  it('creates the guest, trimmed, and joins it to the plan in the same request', async () => {
+    const name = uniqueName('Zoe');
+    const res = await createGuest({ name: `  ${name}\t`, planId });
+    expect(res.status, res.text).toBe(201);
+    expect(res.json).toEqual({ id: expect.any(String), name, planId });
+    const row = (await participantsOf(owner, planId)).find((p) => p.guestId === res.json.id);
+    expect(row).toMatchObject({ name, userId: null });
+  });
+
+  it('validates the name and the plan id with one sentence each', async () => {
+    expectText(await createGuest({ planId }), 400, 'Name is required');
+    expectText(await createGuest({ name: '   ', planId }), 400, 'Name must not be empty');
+    expectText(await createGuest({ name: 42, planId }), 400, 'Name must be text');
+    expectText(await createGuest({ name: 'n'.repeat(81), planId }), 400, 'Name must be at most 80 characters');
+    expectText(await createGuest({ name: 'Ann' }), 400, 'Plan id is required');
+    expectText(await createGuest({ name: 'Ann', planId: 'nope' }), 400, 'Plan id must be a valid id');
+    expectText(await createGuest([]), 400, 'Request body must be a JSON object');
+    const longest = uniqueName('Long').padEnd(80, 'n');
+    expect((await createGuest({ name: `  ${longest}  `, planId })).status).toBe(201);
+  });
+
+  it('answers 404 for an unknown plan and creates nothing', async () => {
+    const name = uniqueName('Nobody');
+    expectText(await createGuest({ name, planId: crypto.randomUUID() }), 404, 'Plan not found');
+    expect(await owner`select 1 from app.guests where name = ${name}`).toHaveLength(0);
+  });
+
+  it('refuses a second guest of the same name (trimmed, any case) with 409; other plans are separate', async () => {
+    const name = uniqueName('Alice');
+    expect((await createGuest({ name, planId })).status).toBe(201);
+    for (const variant of [name, name.toUpperCase(), `  ${name.toLowerCase()} `]) {
+      expectText(await createGuest({ name: variant, planId }), 409, `Someone named ${variant.trim()} already joined this plan`);
+    }
+    expect((await createGuest({ name, planId: otherPlanId })).status).toBe(201);
+    const [{ n }] = await owner`select count(*)::int as n from app.guests where plan_id = ${planId} and lower(name) = lower(${name})`;
+    expect(n).toBe(1);
+  });
+
+  it('compares non-ASCII names case-insensitively too', async () => {
+    const name = uniqueName('Élise Øster');
+    expect((await createGuest({ name, planId })).status).toBe(201);
+    expectText(await createGuest({ name: name.toLowerCase(), planId }), 409, `Someone named ${name.toLowerCase()} already joined this plan`);
+    expect((await checkGuest(planId, { name: name.toUpperCase() })).json).toMatchObject({ exists: true, name });
+  });
+
+  it('two concurrent creates of the same name: one 201, one 409, one guest and one participant', async () => {
+    for (let round = 0; round < 5; round++) {
+      const name = uniqueName('Racer');
+      const results = await Promise.all([
+        createGuest({ name, planId }),
+        createGuest({ name: ` ${name.toUpperCase()} `, planId }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+      const loser = results.find((r) => r.status === 409)!;
+      expect(loser.text).toMatch(/^Someone named .+ already joined this plan$/);
+      const guests = await owner`select id from app.guests where plan_id = ${planId} and lower(name) = lower(${name})`;
+      expect(guests).toHaveLength(1);
+      expect(await owner`select 1 from app.participants where guest_id = ${guests[0].id}`).toHaveLength(1);
+    }
+  });
+
+  it('acts as a guest even when a token is sent (only guests are created here)', async () => {
+    const member = await newMember(owner);
+    const name = uniqueName('Token');
+    const res = await createGuest({ name, planId }, member.token);
+    expect(res.status, res.text).toBe(201);
+    expect(await owner`select 1 from app.participants where plan_id = ${planId} and user_id = ${member.id}`).toHaveLength(0);
+  });
+});
+
+describe('GET /api/guest-session/{guestId}', () => {
+  it('reads the guest session back by its id alone', async () => {
+    const guest = await newGuest(planId);
+    const res = await getGuest(guest.id);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ id: guest.id, name: guest.name, planId });
+    expect((await getGuest(guest.id.toUpperCase())).json).toEqual({ id: guest.id, name: guest.name, planId });
+  });
+
+  it('answers 404 Guest not found for unknown and malformed ids', async () => {
+    expectText(await getGuest(crypto.randomUUID()), 404, 'Guest not found');
+    expectText(await getGuest('not-a-uuid'), 404, 'Guest not found');
+    expectText(await getGuest(`${crypto.randomUUID()}x`), 404, 'Guest not found');
+  });
+});
+
+describe('POST /api/plans/{id}/check-guest', () => {
+  it('finds nobody: exists false, the name as typed (trimmed), empty lists', async () => {
+    const res = await checkGuest(planId, { name: '  Nobody Here  ' });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ exists: false, guestId: null, name: 'Nobody Here', ideaVotes: [], timeSlotVotes: [] });
+  });
+
+  it('finds a guest by trimmed, case-insensitive name, with exactly its own votes', async () => {
+    const guest = await newGuest(planId, uniqueName('Bob'));
+    const rival = await newGuest(planId, uniqueName('Rita'));
+    const member = await newMember(owner);
+    const [idea1, idea2, idea3] = [await newIdea(owner, planId, host.id, 'Bowling'), await newIdea(owner, planId, host.id, 'Picnic'), await newIdea(owner, planId, host.id, 'Cinema')];
+    const [slot1, slot2] = [await newSlot(owner, planId, 2, 'Evening'), await newSlot(owner, planId, 3)];
+    for (const idea of [idea1, idea2]) expect(await toggleIdeaVote(owner, guestClaims(guest.id, planId), idea)).toBe(true);
+    expect(await toggleSlotVote(owner, guestClaims(guest.id, planId), slot2)).toBe(true);
+    // Toggled on and off again: not a vote.
+    await toggleIdeaVote(owner, guestClaims(guest.id, planId), idea3);
+    await toggleIdeaVote(owner, guestClaims(guest.id, planId), idea3);
+    // Other people's votes are not the guest's.
+    await toggleIdeaVote(owner, guestClaims(rival.id, planId), idea3);
+    await toggleSlotVote(owner, guestClaims(rival.id, planId), slot1);
+    await toggleSlotVote(owner, memberClaims(member.id, planId), slot1);
+
+    for (const typed of [guest.name, guest.name.toLowerCase(), `  ${guest.name.toUpperCase()}  `]) {
+      const res = await checkGuest(planId, { name: typed });
+      expect(res.status).toBe(200);
+      expect(res.json).toMatchObject({ exists: true, guestId: guest.id, name: guest.name });
+      expect(sorted(res.json.ideaVotes)).toEqual(sorted([idea1, idea2]));
+      expect(res.json.timeSlotVotes).toEqual([slot2]);
+    }
+    const rivalRes = await checkGuest(planId, { name: rival.name });
+    expect(rivalRes.json).toEqual({ exists: true, guestId: rival.id, name: rival.name, ideaVotes: [idea3], timeSlotVotes: [slot1] });
+  });
+
+  it('only looks in the plan the URL names', async () => {
+    const guest = await newGuest(otherPlanId, uniqueName('Elsewhere'));
+    const res = await checkGuest(planId, { name: guest.name });
+    expect(res.json).toMatchObject({ exists: false, guestId: null });
+  });
+
+  it('answers 404 for unknown or malformed plan ids and 400 for a bad name', async () => {
+    expectText(await checkGuest(crypto.randomUUID(), { name: 'Bob' }), 404, 'Plan not found');
+    expectText(await checkGuest('nope', { name: 'Bob' }), 404, 'Plan not found');
+    expectText(await checkGuest(planId, {}), 400, 'Name is required');
+    expectText(await checkGuest(planId, { name: ' ' }), 400, 'Name must not be empty');
+    expectText(await checkGuest(planId, { name: 'n'.repeat(81) }), 400, 'Name must be at most 80 characters');
+  });
+});

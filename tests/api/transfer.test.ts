@@ -1,0 +1,150 @@
+// POST /api/auth/transfer-guest-votes over HTTP: counts, no double votes, the
+// guest's participants row replaced by the member's, and the error answers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, apiDatabaseAsOwner } from '../support/api.ts';
+import {
+  guestClaims,
+  memberClaims,
+  newGuest,
+  newIdea,
+  newMember,
+  newPlan,
+  newSlot,
+  participantsOf,
+  sorted,
+  toggleIdeaVote,
+  toggleSlotVote,
+  type Member,
+} from './guests-fixture.ts';
+
+const owner = apiDatabaseAsOwner();
+let host: Member;
+
+beforeAll(async () => {
+  host = await newMember(owner, 'Hanna', 'Host');
+});
+afterAll(async () => {
+  await owner`delete from app.plans where host_id = ${host.id}`;
+  await owner.end();
+});
+
+const transfer = (body: unknown, token?: string) => api('POST', '/api/auth/transfer-guest-votes', { body, token });
+
+function expectText(res: { status: number; text: string; headers: Headers }, status: number, text: string) {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  expect(res.text).toBe(text);
+}
+
+const ideaVotesOf = async (planId: string, who: { userId?: string; guestId?: string }) =>
+  (
+    await owner`select idea_id from app.idea_votes
+                 where plan_id = ${planId} and (user_id = ${who.userId ?? null} or guest_id = ${who.guestId ?? null})`
+  ).map((r) => r.idea_id as string);
+const slotVotesOf = async (planId: string, who: { userId?: string; guestId?: string }) =>
+  (
+    await owner`select time_slot_id from app.time_slot_votes
+                 where plan_id = ${planId} and (user_id = ${who.userId ?? null} or guest_id = ${who.guestId ?? null})`
+  ).map((r) => r.time_slot_id as string);
+
+/** A plan with three ideas and two slots, and a guest who voted on ideas 1, 2 and slots 1, 2. */
+async function planWithGuestVotes() {
+  const planId = await newPlan(host, 'Transfer');
+  const ideas = [await newIdea(owner, planId, host.id, 'Bowling'), await newIdea(owner, planId, host.id, 'Picnic'), await newIdea(owner, planId, host.id, 'Cinema')];
+  const slots = [await newSlot(owner, planId, 1, 'Evening'), await newSlot(owner, planId, 2)];
+  const guest = await newGuest(planId);
+  for (const idea of ideas.slice(0, 2)) await toggleIdeaVote(owner, guestClaims(guest.id, planId), idea);
+  for (const slot of slots) await toggleSlotVote(owner, guestClaims(guest.id, planId), slot);
+  return { planId, ideas, slots, guest };
+}
+
+describe('POST /api/auth/transfer-guest-votes', () => {
+  it('moves the votes to a member who was not in the plan, replacing the guest in the participants', async () => {
+    const { planId, ideas, slots, guest } = await planWithGuestVotes();
+    const member = await newMember(owner, 'Gina', 'Guest');
+    const [{ joined_at: guestJoinedAt }] = await owner`select joined_at from app.participants where guest_id = ${guest.id}`;
+
+    const res = await transfer({ guestId: guest.id }, member.token);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
+
+    expect(sorted(await ideaVotesOf(planId, { userId: member.id }))).toEqual(sorted(ideas.slice(0, 2)));
+    expect(sorted(await slotVotesOf(planId, { userId: member.id }))).toEqual(sorted(slots));
+    expect(await ideaVotesOf(planId, { guestId: guest.id })).toEqual([]);
+    const participants = await participantsOf(owner, planId);
+    expect(participants.map((p) => p.name)).toEqual(['Gina Guest', 'Hanna Host']);
+    expect(participants.some((p) => p.guestId)).toBe(false);
+    const [{ joined_at }] = await owner`select joined_at from app.participants where plan_id = ${planId} and user_id = ${member.id}`;
+    expect(joined_at).toEqual(guestJoinedAt);
+  });
+
+  it("drops votes the member already has: no double votes, only what moved is counted", async () => {
+    const { planId, ideas, slots, guest } = await planWithGuestVotes();
+    const member = await newMember(owner, 'Max', null);
+    expect((await api('POST', `/api/plans/${planId}/join`, { body: {}, token: member.token })).status).toBe(200);
+    // On another device the member had already voted idea 1 and slot 1 (and idea 3).
+    await toggleIdeaVote(owner, memberClaims(member.id, planId), ideas[0]);
+    await toggleIdeaVote(owner, memberClaims(member.id, planId), ideas[2]);
+    await toggleSlotVote(owner, memberClaims(member.id, planId), slots[0]);
+
+    const res = await transfer({ guestId: guest.id }, member.token);
+    expect(res.json).toEqual({ transferredIdeaVotes: 1, transferredTimeVotes: 1 });
+
+    expect(sorted(await ideaVotesOf(planId, { userId: member.id }))).toEqual(sorted(ideas));
+    expect(sorted(await slotVotesOf(planId, { userId: member.id }))).toEqual(sorted(slots));
+    // One vote per idea and slot in total: the guest's are gone, none doubled.
+    const [{ n: ideaVotes }] = await owner`select count(*)::int as n from app.idea_votes where plan_id = ${planId}`;
+    const [{ n: slotVotes }] = await owner`select count(*)::int as n from app.time_slot_votes where plan_id = ${planId}`;
+    expect([ideaVotes, slotVotes]).toEqual([3, 2]);
+    const participants = await participantsOf(owner, planId);
+    expect(participants.map((p) => p.name)).toEqual(['Hanna Host', 'Max']);
+  });
+
+  it('the guest is gone afterwards: a second transfer, the session and the name check all say so', async () => {
+    const { planId, guest } = await planWithGuestVotes();
+    const member = await newMember(owner);
+    expect((await transfer({ guestId: guest.id }, member.token)).status).toBe(200);
+    expectText(await transfer({ guestId: guest.id }, member.token), 404, 'Guest not found');
+    expectText(await api('GET', `/api/guest-session/${guest.id}`), 404, 'Guest not found');
+    expect((await api('POST', `/api/plans/${planId}/check-guest`, { body: { name: guest.name } })).json).toMatchObject({
+      exists: false,
+    });
+  });
+
+  it('two transfers of the same guest at once: one moves the votes, the other is 404', async () => {
+    for (let round = 0; round < 3; round++) {
+      const { planId, guest } = await planWithGuestVotes();
+      const member = await newMember(owner);
+      const results = await Promise.all([transfer({ guestId: guest.id }, member.token), transfer({ guestId: guest.id }, member.token)]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
+      expect(results.find((r) => r.status === 200)?.json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
+      expect(await ideaVotesOf(planId, { userId: member.id })).toHaveLength(2);
+      expect((await participantsOf(owner, planId)).filter((p) => p.userId === member.id)).toHaveLength(1);
+    }
+  });
+
+  it('a guest without votes transfers nothing but still hands its place to the member', async () => {
+    const planId = await newPlan(host, 'Quiet guest');
+    const guest = await newGuest(planId);
+    const member = await newMember(owner, 'Quinn', null);
+    const res = await transfer({ guestId: guest.id }, member.token);
+    expect(res.json).toEqual({ transferredIdeaVotes: 0, transferredTimeVotes: 0 });
+    expect((await participantsOf(owner, planId)).map((p) => p.name)).toEqual(['Hanna Host', 'Quinn']);
+  });
+
+  it('needs a valid token (401) and a guest id (400); unknown guests are 404', async () => {
+    const planId = await newPlan(host, 'Refusals');
+    const guest = await newGuest(planId);
+    expectText(await transfer({ guestId: guest.id }), 401, 'Not signed in');
+    expectText(await transfer({ guestId: guest.id }, 'garbage'), 401, 'Your session has expired, please sign in again');
+    const gone = await newMember(owner);
+    await owner`delete from app.users where id = ${gone.id}`;
+    expectText(await transfer({ guestId: guest.id }, gone.token), 401, 'Your session has expired, please sign in again');
+    const member = await newMember(owner);
+    expectText(await transfer({}, member.token), 400, 'Guest id is required');
+    expectText(await transfer({ guestId: 'nope' }, member.token), 400, 'Guest id must be a valid id');
+    expectText(await transfer({ guestId: crypto.randomUUID() }, member.token), 404, 'Guest not found');
+    // Nothing happened to the guest.
+    expect((await api('GET', `/api/guest-session/${guest.id}`)).status).toBe(200);
+  });
+});
