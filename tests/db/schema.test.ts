@@ -84,6 +84,8 @@ describe('schema hygiene', () => {
              'plan_id_of_idea', 'plan_id_of_time_slot')
        order by 1`;
     expect(rows.map((r) => r.sig)).toEqual([
+      'app.add_idea(p_plan_id uuid, p_text text) -> app.ideas',
+      'app.add_idea_comment(p_idea_id uuid, p_text text) -> app.idea_comments',
       'app.delete_plan(p_plan_id uuid) -> void',
       'app.leave_plan(p_plan_id uuid) -> boolean',
       'app.lock_date(p_plan_id uuid, p_date date) -> void',
@@ -95,6 +97,7 @@ describe('schema hygiene', () => {
       'app.transfer_guest_votes(p_guest_id uuid) -> TABLE(transferred_idea_votes integer, transferred_time_votes integer)',
       'app.unlock_plan(p_plan_id uuid) -> void',
       'app.vote_date(p_plan_id uuid, p_date date, p_period text) -> boolean',
+      'app.vote_on_idea(p_idea_id uuid) -> TABLE(voted boolean, vote_count integer)',
       'private.can_read_plan(p_plan_id uuid) -> boolean',
       'private.claimed_guest_id() -> uuid',
       'private.claimed_plan_id() -> uuid',

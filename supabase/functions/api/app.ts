@@ -8,8 +8,13 @@ import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/e
 import { authRoutes } from './routes/auth.ts';
 import { guestRoutes } from './routes/guests.ts';
 import { healthRoutes } from './routes/health.ts';
+import { ideaRoutes } from './routes/ideas.ts';
+import { interestCatalogRoutes, myInterestRoutes } from './routes/interests.ts';
 import { joiningRoutes } from './routes/joining.ts';
+import { planDateRoutes } from './routes/plan-dates.ts';
+import { planIdeaRoutes } from './routes/plan-ideas.ts';
 import { planRoutes } from './routes/plans.ts';
+import { timeSlotRoutes } from './routes/timeslots.ts';
 
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
 export const MAX_BODY_BYTES = 16 * 1024;
@@ -43,6 +48,12 @@ app.route('/auth', authRoutes);
 app.route('/guest-session', guestRoutes);
 app.route('/plans', joiningRoutes);
 app.route('/plans', planRoutes);
+app.route('/plans', planIdeaRoutes);
+app.route('/plans', planDateRoutes);
+app.route('/timeslots', timeSlotRoutes);
+app.route('/ideas', ideaRoutes);
+app.route('/interests', interestCatalogRoutes);
+app.route('/users/me/interests', myInterestRoutes);
 
 app.notFound(() => textResponse(404, messages.notFound));
 app.onError((error, c) => toErrorResponse(error, `${c.req.method} ${c.req.path}`));

@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { buildCalendarEvent, type CalendarEventInput, googleCalendarUrl, icsDateTime, icsFileName, toIcs } from './calendar.ts';
+
+const PLAN_URL = 'https://hangplan.example/plan/0b6f2a4e-8c1d-4e5f-9a7b-3c2d1e0f9a8b';
+
+const input = (extra: Partial<CalendarEventInput> = {}): CalendarEventInput => ({
+  planTitle: 'Friday hangout',
+  planUrl: PLAN_URL,
+  date: '2026-03-14',
+  ...extra,
+});
+
+/** Unfold (RFC 5545 §3.1) and read an .ics back: the VEVENT's properties, text values unescaped. */
+function parseIcs(ics: string): { lines: string[]; event: Record<string, { params: string; value: string }> } {
+  const lines = ics.replace(/\r\n[ \t]/g, '').split('\r\n').filter(Boolean);
+  const start = lines.indexOf('BEGIN:VEVENT');
+  const end = lines.indexOf('END:VEVENT');
+  const event: Record<string, { params: string; value: string }> = {};
+  for (const line of lines.slice(start + 1, end)) {
+    const colon = line.indexOf(':');
+    const [name, ...params] = line.slice(0, colon).split(';');
+    const value = line
+      .slice(colon + 1)
+      .replace(/\\([\\;,nN])/g, (_, ch: string) => (ch === 'n' || ch === 'N' ? '\n' : ch));
+    event[name] = { params: params.join(';'), value };
+  }
+  return { lines, event };
+}
+
+describe('buildCalendarEvent (decisions.md "Dates, times and calendar")', () => {
+  it('title is the picked idea, else the plan title; description names and links the plan', () => {
+    const withIdea = buildCalendarEvent(input({ ideaText: '  Bowling  ', eventTime: '7:00 PM' }));
+    expect(withIdea.title).toBe('Bowling');
+    expect(withIdea.description).toContain('Friday hangout');
+    expect(withIdea.description).toContain(PLAN_URL);
+    expect(withIdea.url).toBe(PLAN_URL);
+    expect(buildCalendarEvent(input({ ideaText: null })).title).toBe('Friday hangout');
+    expect(buildCalendarEvent(input({ ideaText: '   ' })).title).toBe('Friday hangout');
+  });
+
+  it('location is the plan location, or null', () => {
+    expect(buildCalendarEvent(input({ location: " Joe's Lanes " })).location).toBe("Joe's Lanes");
+    expect(buildCalendarEvent(input({ location: '' })).location).toBeNull();
+    expect(buildCalendarEvent(input()).location).toBeNull();
+  });
+
+  it('an event time gives 2 hours and wins over the period', () => {
+    const e = buildCalendarEvent(input({ eventTime: '7:30 PM', period: 'Morning' }));
+    expect(icsDateTime(e.start)).toBe('20260314T193000');
+    expect(icsDateTime(e.end)).toBe('20260314T213000');
+  });
+
+  it('period hours when there is no event time (spec §9)', () => {
+    const hours = (period: string | null) => {
+      const e = buildCalendarEvent(input({ period }));
+      return `${icsDateTime(e.start)}-${icsDateTime(e.end)}`;
+    };
+    expect(hours('Morning')).toBe('20260314T090000-20260314T120000');
+    expect(hours('Afternoon')).toBe('20260314T130000-20260314T170000');
+    expect(hours('Evening')).toBe('20260314T180000-20260314T220000');
+    expect(hours('Night')).toBe('20260314T190000-20260314T230000');
+    expect(hours('18:15')).toBe('20260314T181500-20260314T201500');
+    expect(hours(null)).toBe('20260314T090000-20260314T120000');
+  });
+
+  it('an unparsable event time starts at 19:00', () => {
+    const e = buildCalendarEvent(input({ eventTime: 'after work' }));
+    expect(icsDateTime(e.start)).toBe('20260314T190000');
+    expect(icsDateTime(e.end)).toBe('20260314T210000');
+  });
+
+  it('an event that runs past midnight ends the next day (also across a year)', () => {
+    const e = buildCalendarEvent(input({ date: '2026-12-31', eventTime: '11:30 PM' }));
+    expect(icsDateTime(e.start)).toBe('20261231T233000');
+    expect(icsDateTime(e.end)).toBe('20270101T013000');
+  });
+
+  it('refuses a date that is not YYYY-MM-DD', () => {
+    expect(() => buildCalendarEvent(input({ date: '2026-02-30' }))).toThrow();
+  });
+});
+
+describe('toIcs', () => {
+  const event = buildCalendarEvent(
+    input({ ideaText: 'Bowling, pizza; & more', location: "Joe's Lanes, 12 Main St", eventTime: '7:00 PM' }),
+  );
+  const ics = toIcs(event, { uid: 'plan-1@hangplan', timestamp: Date.UTC(2026, 2, 1, 12, 0, 0) });
+  const { lines, event: props } = parseIcs(ics);
+
+  it('is one VEVENT in a VCALENDAR, CRLF line ends, lines at most 75 characters', () => {
+    expect(lines[0]).toBe('BEGIN:VCALENDAR');
+    expect(lines.at(-1)).toBe('END:VCALENDAR');
+    expect(lines.filter((l) => l === 'BEGIN:VEVENT')).toHaveLength(1);
+    expect(ics.endsWith('\r\n')).toBe(true);
+    for (const raw of ics.split('\r\n')) expect(raw.length).toBeLessThanOrEqual(75);
+  });
+
+  it('DTSTART/DTEND are floating local times (no Z, no TZID)', () => {
+    expect(props.DTSTART).toEqual({ params: '', value: '20260314T190000' });
+    expect(props.DTEND).toEqual({ params: '', value: '20260314T210000' });
+  });
+
+  it('SUMMARY, LOCATION and DESCRIPTION (with the link) read back exactly', () => {
+    expect(props.SUMMARY.value).toBe('Bowling, pizza; & more');
+    expect(props.LOCATION.value).toBe("Joe's Lanes, 12 Main St");
+    expect(props.DESCRIPTION.value).toContain('Friday hangout');
+    expect(props.DESCRIPTION.value).toContain(PLAN_URL);
+    expect(props.URL.value).toBe(PLAN_URL);
+  });
+
+  it('keeps the given UID and DTSTAMP', () => {
+    expect(props.UID.value).toBe('plan-1@hangplan');
+    expect(props.DTSTAMP.value).toBe('20260301T120000Z');
+  });
+
+  it('has a UID of its own when none is given, and no LOCATION without a location', () => {
+    const { event: plain } = parseIcs(toIcs(buildCalendarEvent(input({ period: 'Evening' }))));
+    expect(plain.UID.value).not.toBe('');
+    expect(plain.LOCATION).toBeUndefined();
+    expect(plain.SUMMARY.value).toBe('Friday hangout');
+    expect(plain.DTSTART.value).toBe('20260314T180000');
+  });
+
+  it('does not depend on the time zone of the machine (times are built as text)', () => {
+    const a = toIcs(event, { uid: 'x', timestamp: 0 });
+    const previous = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      expect(toIcs(event, { uid: 'x', timestamp: 0 })).toBe(a);
+    } finally {
+      process.env.TZ = previous;
+    }
+  });
+});
+
+describe('googleCalendarUrl and icsFileName', () => {
+  const event = buildCalendarEvent(input({ ideaText: 'Bowling Night!', location: 'Lanes', eventTime: '7:00 PM' }));
+  it('links to Google Calendar with the same floating times', () => {
+    const url = new URL(googleCalendarUrl(event));
+    expect(url.origin).toBe('https://calendar.google.com');
+    expect(url.searchParams.get('action')).toBe('TEMPLATE');
+    expect(url.searchParams.get('text')).toBe('Bowling Night!');
+    expect(url.searchParams.get('dates')).toBe('20260314T190000/20260314T210000');
+    expect(url.searchParams.get('location')).toBe('Lanes');
+    expect(url.searchParams.get('details')).toContain(PLAN_URL);
+  });
+  it('names the file after the title', () => {
+    expect(icsFileName(event)).toBe('bowling-night.ics');
+    expect(icsFileName({ ...event, title: '🎳🎳' })).toBe('hangplan-event.ics');
+  });
+});

@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { HttpError } from '../errors.ts';
+import { validate } from '../validation.ts';
+import {
+  DATE_INVALID,
+  lockDateBody,
+  PERIOD_INVALID,
+  setEventTimeBody,
+  setLocationBody,
+  TIME_INVALID,
+  timeSlotIdParam,
+  timeSlotVoteBody,
+  voteDateBody,
+} from './dates.ts';
+
+function rejection(schema: Parameters<typeof validate>[0], value: unknown): string {
+  try {
+    validate(schema, value);
+  } catch (error) {
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(400);
+    return (error as HttpError).message;
+  }
+  throw new Error(`expected ${JSON.stringify(value)} to be rejected`);
+}
+
+const GUEST = '0B6F2A4E-8C1D-4E5F-9A7B-3C2D1E0F9A8B';
+
+describe('vote-date body', () => {
+  it('date required and real; period normalised; guestId lower-cased', () => {
+    expect(validate(voteDateBody, { date: '2026-03-14' })).toEqual({ date: '2026-03-14', period: null, guestId: null });
+    expect(validate(voteDateBody, { date: ' 2026-03-14 ', period: 'evening', guestId: GUEST })).toEqual({
+      date: '2026-03-14',
+      period: 'Evening',
+      guestId: GUEST.toLowerCase(),
+    });
+    expect(validate(voteDateBody, { date: '2026-03-14', period: '07:30', guestId: null }).period).toBe('7:30');
+    expect(validate(voteDateBody, { date: '2026-03-14', period: '' }).period).toBeNull();
+    expect(rejection(voteDateBody, {})).toBe('Date is required');
+    for (const date of ['2026-02-30', '2026-13-01', '14/03/2026', '2026-3-14', 20260314, '']) {
+      expect(rejection(voteDateBody, { date })).toBe(DATE_INVALID);
+    }
+    expect(rejection(voteDateBody, { date: '2026-03-14', period: 'Brunch' })).toBe(PERIOD_INVALID);
+    expect(rejection(voteDateBody, { date: '2026-03-14', period: 7 })).toBe(PERIOD_INVALID);
+    expect(rejection(voteDateBody, { date: '2026-03-14', guestId: 'nope' })).toBe('guestId must be a valid id');
+  });
+  it('timeslot vote body', () => {
+    expect(validate(timeSlotVoteBody, {})).toEqual({ guestId: null });
+    expect(rejection(timeSlotVoteBody, { guestId: 5 })).toBe('guestId must be a valid id');
+  });
+});
+
+describe('host bodies', () => {
+  it('lock-date', () => {
+    expect(validate(lockDateBody, { date: '2028-02-29' })).toEqual({ date: '2028-02-29' });
+    expect(rejection(lockDateBody, { date: '2027-02-29' })).toBe(DATE_INVALID);
+  });
+  it("set-event-time: 'HH:mm' 24-hour, normalised to H:mm", () => {
+    expect(validate(setEventTimeBody, { time: '19:30' })).toEqual({ time: '19:30' });
+    expect(validate(setEventTimeBody, { time: '07:05' })).toEqual({ time: '7:05' });
+    expect(rejection(setEventTimeBody, {})).toBe('Time is required');
+    for (const time of ['7:00 PM', '24:00', '19:60', '1930', '', 19]) expect(rejection(setEventTimeBody, { time })).toBe(TIME_INVALID);
+  });
+  it('location: trimmed, 0-500, empty or null clears', () => {
+    expect(validate(setLocationBody, { location: '  Park  ' })).toEqual({ location: 'Park' });
+    expect(validate(setLocationBody, { location: '' })).toEqual({ location: '' });
+    expect(validate(setLocationBody, { location: null })).toEqual({ location: '' });
+    expect(validate(setLocationBody, { location: ` ${'x'.repeat(500)} ` }).location).toHaveLength(500);
+    expect(rejection(setLocationBody, { location: 'x'.repeat(501) })).toBe('Location must be at most 500 characters');
+    expect(rejection(setLocationBody, {})).toBe('Location is required');
+    expect(rejection(setLocationBody, { location: 5 })).toBe('Location must be text');
+  });
+});
+
+describe('timeSlotIdParam', () => {
+  it('404 for anything but a uuid', () => {
+    expect(timeSlotIdParam(GUEST)).toBe(GUEST.toLowerCase());
+    expect(() => timeSlotIdParam('nope')).toThrow('Time slot not found');
+    expect(() => timeSlotIdParam(undefined)).toThrow(HttpError);
+  });
+});

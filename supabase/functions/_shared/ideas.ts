@@ -1,0 +1,76 @@
+// SQL building blocks of the idea endpoints (routes/ideas.ts, routes/plan-ideas.ts):
+// the Idea / comment JSON built in the database (one statement per request, no
+// N+1), and the mapping of the errors the idea rules raise beyond the shared
+// HP4xx set. Everything runs under the request's role (withRequest), so RLS
+// decides what is visible.
+import type { Tx } from './db.ts';
+import { HttpError } from './errors.ts';
+
+/** A piece of SQL built with the request's `tx`, to embed in another query. */
+type Fragment = ReturnType<Tx['unsafe']>;
+
+const ALIAS = /^[a-z_][a-z0-9_]*$/;
+
+function identifier(tx: Tx, alias: string) {
+  if (!ALIAS.test(alias)) throw new Error(`Not a table alias: ${alias}`);
+  return tx(alias);
+}
+
+/**
+ * A timestamptz column as ISO 8601 in UTC with milliseconds, exactly what
+ * `Date.prototype.toISOString()` prints ('2026-11-21T08:00:00.000Z'), whatever
+ * the session's time zone.
+ */
+export function isoTime(tx: Tx, alias: string, column = 'created_at'): Fragment {
+  return tx`to_char(${identifier(tx, alias)}.${tx(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+}
+
+/** Spec §3 Idea of the app.ideas row aliased `alias`, with the counts given as SQL. */
+export function ideaJson(tx: Tx, alias: string, counts: { voteCount: Fragment; hasUserVoted: Fragment; commentCount: Fragment }): Fragment {
+  const i = identifier(tx, alias);
+  return tx`jsonb_build_object(
+      'id', ${i}.id,
+      'text', ${i}.text,
+      'authorName', ${i}.author_name,
+      'userId', ${i}.user_id,
+      'guestId', ${i}.guest_id,
+      'voteCount', ${counts.voteCount},
+      'hasUserVoted', ${counts.hasUserVoted},
+      'commentCount', ${counts.commentCount},
+      'createdAt', ${isoTime(tx, alias)}
+    )`;
+}
+
+/** Spec §3 Idea comment of the app.idea_comments row aliased `alias`. */
+export function commentJson(tx: Tx, alias: string): Fragment {
+  const c = identifier(tx, alias);
+  return tx`jsonb_build_object(
+      'id', ${c}.id,
+      'text', ${c}.text,
+      'authorName', ${c}.author_name,
+      'createdAt', ${isoTime(tx, alias)}
+    )`;
+}
+
+function sqlState(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * Await a write through an idea rule (app.add_idea, app.add_idea_comment,
+ * app.vote_on_idea) and turn what the shared error mapping does not know into
+ * answers: HP401 (no participant identity, dead session; see migration
+ * 20261121093000) is a 401 with the rule's sentence, and a failed foreign key
+ * means the plan or idea was deleted while we wrote (`gone`, 404).
+ */
+export async function asWriter<T>(work: Promise<T>, gone: string): Promise<T> {
+  try {
+    return await work;
+  } catch (error) {
+    const state = sqlState(error);
+    if (state === 'HP401' && error instanceof Error) throw new HttpError(401, error.message);
+    if (state === '23503') throw new HttpError(404, gone);
+    throw error;
+  }
+}

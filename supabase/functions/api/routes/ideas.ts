@@ -1,0 +1,115 @@
+// /api/ideas/{id}/vote, /voters and /comments (spec §7; decisions.md "Ideas,
+// comments, votes"). The URL names an idea, so the request's plan_id claim is
+// the idea's plan, resolved in the claims statement (withRequest's ideaId):
+// whoever holds an idea id may read its voters and comments, like the plan's.
+//
+// Writes need a participant: the signed-in caller (a valid token wins, joined
+// on first write) or, without a token, a guest of the idea's plan named by the
+// body's guestId (another plan's guest: 403). Every parameter and body is
+// validated before the database is touched; a malformed idea id is "Idea not
+// found" like an unknown one. One transaction and one statement per request.
+import { Hono } from 'hono';
+import { optionalUserId } from '../../_shared/auth.ts';
+import {
+  createCommentBody,
+  IDEA_NOT_FOUND,
+  type IdeaComment,
+  idParam,
+  JOIN_TO_COMMENT,
+  JOIN_TO_VOTE,
+  voteBody,
+  type Voter,
+  type VoteResult,
+} from '../../_shared/contract/ideas.ts';
+import { withRequest } from '../../_shared/db.ts';
+import { HttpError } from '../../_shared/errors.ts';
+import { asWriter, commentJson } from '../../_shared/ideas.ts';
+import { parseBody } from '../../_shared/validation.ts';
+
+/** The writer: a valid token wins; else the body's guest; else 401 `denied`. */
+function writer(userId: string | null, guestId: string | null, denied: string) {
+  if (userId) return { userId, guestId: null };
+  if (guestId) return { userId: null, guestId };
+  throw new HttpError(401, denied);
+}
+
+export const ideaRoutes = new Hono()
+  // Toggle (spec §4): voting again removes the vote. app.vote_on_idea wraps
+  // app.toggle_idea_vote (race-free: unique keys + a per-voter lock) and
+  // counts the idea's votes after the toggle.
+  .post('/:id/vote', async (c) => {
+    const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
+    const { guestId } = await parseBody(c, voteBody);
+    const identity = writer(await optionalUserId(c), guestId, JOIN_TO_VOTE);
+    const result = await asWriter(
+      withRequest({ ...identity, ideaId }, async (tx) => {
+        const [row] = await tx<VoteResult[]>`
+          select voted, vote_count as "voteCount" from app.vote_on_idea(${ideaId}::uuid)`;
+        return row;
+      }),
+      IDEA_NOT_FOUND,
+    );
+    return c.json(result);
+  })
+
+  // Spec §3 Voter, oldest vote first: id = the member's user id or the guest's
+  // id, name = the voter's participants row (kept right by triggers).
+  .get('/:id/voters', async (c) => {
+    const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
+    const userId = await optionalUserId(c);
+    const voters = await withRequest({ userId, ideaId }, async (tx) => {
+      const [row] = await tx<{ voters: Voter[] }[]>`
+        select (
+          select coalesce(jsonb_agg(jsonb_build_object(
+                   'id', coalesce(v.user_id, v.guest_id),
+                   'name', coalesce(member.name, guest.name, 'Someone'),
+                   'isGuest', v.guest_id is not null
+                 ) order by v.created_at, v.id), '[]'::jsonb)
+            from app.idea_votes v
+            left join app.participants member on member.plan_id = v.plan_id and member.user_id = v.user_id
+            left join app.participants guest on guest.guest_id = v.guest_id and guest.plan_id = v.plan_id
+           where v.idea_id = i.id and v.plan_id = i.plan_id
+        ) as voters
+        from app.ideas i
+        where i.id = ${ideaId}::uuid`;
+      return row?.voters;
+    });
+    if (!voters) throw new HttpError(404, IDEA_NOT_FOUND);
+    return c.json(voters);
+  })
+
+  // Oldest first (index (idea_id, plan_id, created_at)).
+  .get('/:id/comments', async (c) => {
+    const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
+    const userId = await optionalUserId(c);
+    const comments = await withRequest({ userId, ideaId }, async (tx) => {
+      const [row] = await tx<{ comments: IdeaComment[] }[]>`
+        select (
+          select coalesce(jsonb_agg(${commentJson(tx, 'ic')} order by ic.created_at, ic.id), '[]'::jsonb)
+            from app.idea_comments ic
+           where ic.idea_id = i.id and ic.plan_id = i.plan_id
+        ) as comments
+        from app.ideas i
+        where i.id = ${ideaId}::uuid`;
+      return row?.comments;
+    });
+    if (!comments) throw new HttpError(404, IDEA_NOT_FOUND);
+    return c.json(comments);
+  })
+
+  // app.add_idea_comment; authorName in the body is ignored (set by trigger).
+  .post('/:id/comments', async (c) => {
+    const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
+    const { text, guestId } = await parseBody(c, createCommentBody);
+    const identity = writer(await optionalUserId(c), guestId, JOIN_TO_COMMENT);
+    const comment = await asWriter(
+      withRequest({ ...identity, ideaId }, async (tx) => {
+        const [row] = await tx<{ comment: IdeaComment }[]>`
+          select ${commentJson(tx, 'ic')} as comment
+            from app.add_idea_comment(${ideaId}::uuid, ${text}) ic`;
+        return row.comment;
+      }),
+      IDEA_NOT_FOUND,
+    );
+    return c.json(comment, 201);
+  });

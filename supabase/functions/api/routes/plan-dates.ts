@@ -1,0 +1,224 @@
+// /api/plans/{id}/...: the plan's time slots, date votes and the host's lock
+// flow (spec §7; decisions.md "Time slots and the lock flow"). Mounted on
+// /plans next to the plan and joining routes (Hono merges sub-apps on one prefix).
+//
+// Every parameter and body is validated before the database is touched (a
+// malformed plan id is "Plan not found", an impossible date a 400). Each
+// request is ONE transaction; the rules themselves (date window, who may vote,
+// host only, status flow) are the SQL functions of the vote and host rules
+// migrations, whose HP4xx sentences reach the client.
+import { Hono } from 'hono';
+import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
+import {
+  guestIdQuery,
+  JOIN_FIRST_TO_SEE_VOTES,
+  JOIN_FIRST_TO_VOTE,
+  lockDateBody,
+  setEventTimeBody,
+  setLocationBody,
+  type TimeSlot,
+  unlockBody,
+  type VoteDateResult,
+  voteDateBody,
+} from '../../_shared/contract/dates.ts';
+import { GUEST_NOT_FOUND, GUEST_OF_ANOTHER_PLAN } from '../../_shared/contract/guests.ts';
+import { type Plan, PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
+import { type Tx, withRequest } from '../../_shared/db.ts';
+import { HttpError } from '../../_shared/errors.ts';
+import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../../_shared/notify.ts';
+import { periodSortMinutes } from '../../_shared/periods.ts';
+import { planJson, requirePlanById } from '../../_shared/plans.ts';
+import { parseBody, validate } from '../../_shared/validation.ts';
+
+/**
+ * The rule functions' HP400 sentences start in lower case ('date must not be
+ * in the past'); the API answers with a capitalised sentence like every other
+ * 400. The status and the rest of the text are kept.
+ */
+export async function withSentenceCase<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const e = error as { code?: unknown; message?: unknown } | null;
+    if (e?.code === 'HP400' && typeof e.message === 'string' && e.message) {
+      throw new HttpError(400, e.message[0].toUpperCase() + e.message.slice(1));
+    }
+    throw error;
+  }
+}
+
+/** Slots in the order of spec §3 "sorted by date then period": whole day, then by time of day. */
+export function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
+  return [...slots].sort(
+    (a, b) =>
+      a.date.localeCompare(b.date) ||
+      periodSortMinutes(a.period) - periodSortMinutes(b.period) ||
+      (a.period ?? '').localeCompare(b.period ?? '') ||
+      a.id.localeCompare(b.id),
+  );
+}
+
+/**
+ * The plan's slots with their vote counts, or null when the caller cannot see
+ * the plan (unknown id), in ONE statement (votes counted by the
+ * (time_slot_id, plan_id) index). `date` goes through jsonb: 'YYYY-MM-DD', no
+ * time-zone shift.
+ */
+async function findTimeSlots(tx: Tx, planId: string): Promise<TimeSlot[] | null> {
+  const [row] = await tx<{ slots: TimeSlot[] }[]>`
+    select (
+      select coalesce(jsonb_agg(jsonb_build_object(
+               'id', s.id,
+               'date', s.date,
+               'period', s.period,
+               'voteCount', (select count(*)::int from app.time_slot_votes v
+                              where v.time_slot_id = s.id and v.plan_id = s.plan_id)
+             ) order by s.date, s.id), '[]'::jsonb)
+        from app.time_slots s
+       where s.plan_id = p.id
+    ) as slots
+    from app.plans p
+    where p.id = ${planId}::uuid`;
+  return row ? sortTimeSlots(row.slots) : null;
+}
+
+/** The plan JSON after a host action (the action's own errors come first). */
+async function hostAction(userId: string, planId: string, action: (tx: Tx) => Promise<unknown>): Promise<Plan> {
+  return await withSentenceCase(() =>
+    withRequest({ userId, planId }, async (tx) => {
+      await action(tx);
+      return await requirePlanById(tx, planId);
+    }),
+  );
+}
+
+interface EventTimeRow {
+  plan: Plan;
+  details: Omit<EventTimeDetails, 'planId'>;
+  recipients: Recipient[];
+}
+
+export const planDateRoutes = new Hono()
+  // Anyone holding the plan's link may look (decisions.md "Plans").
+  .get('/:id/timeslots', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await optionalUserId(c);
+    const slots = await withRequest({ userId, planId }, (tx) => findTimeSlots(tx, planId));
+    if (!slots) throw new HttpError(404, PLAN_NOT_FOUND);
+    return c.json(slots);
+  })
+
+  // The caller's votes: a member by token, a guest by ?guestId= (a valid token wins).
+  .get('/:id/my-votes', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await optionalUserId(c);
+    const rawGuestId = c.req.query('guestId');
+    const guestId = rawGuestId === undefined || rawGuestId === '' ? null : validate(guestIdQuery, rawGuestId);
+    if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_SEE_VOTES);
+    const ids = await withRequest({ userId, guestId: userId ? null : guestId, planId }, async (tx) => {
+      const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
+      if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
+      if (userId) {
+        const rows = await tx<{ id: string }[]>`
+          select v.time_slot_id as id from app.time_slot_votes v
+           where v.plan_id = ${planId}::uuid and v.user_id = ${userId}::uuid
+           order by v.created_at, v.id`;
+        return rows.map((r) => r.id);
+      }
+      // The guest's own row is visible through the guest_id claim, whatever its plan.
+      const [guest] = await tx<{ planId: string }[]>`select plan_id as "planId" from app.guests where id = ${guestId}::uuid`;
+      if (!guest) throw new HttpError(404, GUEST_NOT_FOUND);
+      if (guest.planId !== planId) throw new HttpError(403, GUEST_OF_ANOTHER_PLAN);
+      const rows = await tx<{ id: string }[]>`
+        select v.time_slot_id as id from app.time_slot_votes v
+         where v.plan_id = ${planId}::uuid and v.guest_id = ${guestId}::uuid
+         order by v.created_at, v.id`;
+      return rows.map((r) => r.id);
+    });
+    return c.json(ids);
+  })
+
+  // Find-or-create the (date, period) slot and toggle the caller's vote on it.
+  // A member is joined on first vote; a guest must be a guest of this plan.
+  .post('/:id/vote-date', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await optionalUserId(c);
+    const { date, period, guestId } = await parseBody(c, voteDateBody);
+    if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
+    const result = await withSentenceCase(() =>
+      withRequest({ userId, guestId: userId ? null : guestId, planId }, async (tx): Promise<VoteDateResult> => {
+        // Pipelined, run in order: the second statement sees the first's slot and vote.
+        const [[{ voted }], [slot]] = await Promise.all([
+          tx<{ voted: boolean }[]>`select app.vote_date(${planId}::uuid, ${date}::date, ${period}) as voted`,
+          tx<{ id: string; voteCount: number }[]>`
+            select s.id,
+                   (select count(*)::int from app.time_slot_votes v
+                     where v.time_slot_id = s.id and v.plan_id = s.plan_id) as "voteCount"
+              from app.time_slots s
+             where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
+        ]);
+        return { voted, timeSlotId: slot.id, voteCount: slot.voteCount };
+      }),
+    );
+    return c.json(result);
+  })
+
+  // Host: lock a date (status time_range_locked). 409 once the time is set.
+  .post('/:id/lock-date', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await requireUserId(c);
+    const { date } = await parseBody(c, lockDateBody);
+    const plan = await hostAction(userId, planId, (tx) => tx`select app.lock_date(${planId}::uuid, ${date}::date)`);
+    return c.json(plan);
+  })
+
+  // Host: set the time on the locked date (status completed), then e-mail the
+  // members. The mail goes out after COMMIT: a failure is logged, not undone.
+  .post('/:id/set-event-time', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await requireUserId(c);
+    const { time } = await parseBody(c, setEventTimeBody);
+    const row = await withSentenceCase(() =>
+      withRequest({ userId, planId }, async (tx) => {
+        await tx`select app.set_event_time(${planId}::uuid, ${time})`;
+        const [result] = await tx<EventTimeRow[]>`
+          select ${planJson(tx)} as plan,
+                 jsonb_build_object(
+                   'planTitle', p.title,
+                   'ideaText', i.text,
+                   'location', p.location,
+                   'date', p.locked_time_slot_date,
+                   'eventTime', p.event_time,
+                   'period', ts.period
+                 ) as details,
+                 (select coalesce(jsonb_agg(jsonb_build_object('email', r.email, 'name', r.name)), '[]'::jsonb)
+                    from private.event_time_recipients(p.id) r) as recipients
+            from app.plans p
+            left join app.ideas i on i.id = p.locked_idea_id
+            left join app.time_slots ts on ts.id = p.locked_time_slot_id
+           where p.id = ${planId}::uuid`;
+        if (!result) throw new HttpError(404, PLAN_NOT_FOUND);
+        return result;
+      }),
+    );
+    await notifyEventTimeSet({ planId, ...row.details }, row.recipients);
+    return c.json(row.plan);
+  })
+
+  // Host: back to planning; the picked idea, the location and all votes stay.
+  .post('/:id/unlock', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await requireUserId(c);
+    await parseBody(c, unlockBody);
+    const plan = await hostAction(userId, planId, (tx) => tx`select app.unlock_plan(${planId}::uuid)`);
+    return c.json(plan);
+  })
+
+  // Host: set the location ('' clears it).
+  .post('/:id/location', async (c) => {
+    const planId = planIdParam(c.req.param('id'));
+    const userId = await requireUserId(c);
+    const { location } = await parseBody(c, setLocationBody);
+    const plan = await hostAction(userId, planId, (tx) => tx`select app.set_location(${planId}::uuid, ${location})`);
+    return c.json(plan);
+  });

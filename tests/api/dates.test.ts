@@ -1,0 +1,289 @@
+// Date voting over HTTP: GET /api/plans/{id}/timeslots, GET .../my-votes,
+// POST .../vote-date, POST /api/timeslots/{id}/vote, GET /api/timeslots/{id}/voters
+// (spec §7; decisions.md "Time slots and the lock flow", "Plans" identity rules).
+import { randomUUID } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api, apiDatabaseAsOwner } from '../support/api.ts';
+import { datesWorld, day, expectText, type SlotJson } from './dates-fixture.ts';
+
+const owner = apiDatabaseAsOwner();
+const world = datesWorld(owner);
+afterAll(async () => {
+  await world.cleanUp();
+  await owner.end();
+});
+
+const DATE_INVALID = 'Date must be a real calendar date (YYYY-MM-DD)';
+
+interface VoteDateJson {
+  voted: boolean;
+  timeSlotId: string;
+  voteCount: number;
+}
+
+const voteDate = (planId: string, body: unknown, token?: string) =>
+  api<VoteDateJson>('POST', `/api/plans/${planId}/vote-date`, { body, token });
+const voteSlot = (slotId: string, body: unknown, token?: string) =>
+  api<{ voted: boolean; voteCount: number }>('POST', `/api/timeslots/${slotId}/vote`, { body, token });
+const slotsOf = (planId: string) => api<SlotJson[]>('GET', `/api/plans/${planId}/timeslots`);
+
+describe('POST /api/plans/{id}/vote-date', () => {
+  it('finds or creates the slot and toggles the caller’s vote', async () => {
+    const host = await world.newUser('Hana');
+    const plan = await world.newPlan(host);
+    const date = await day(owner, 3);
+
+    const first = await voteDate(plan.id, { date }, host.token);
+    expect(first.status).toBe(200);
+    expect(first.json).toEqual({ voted: true, timeSlotId: expect.any(String), voteCount: 1 });
+
+    const again = await voteDate(plan.id, { date }, host.token);
+    expect(again.json).toEqual({ voted: false, timeSlotId: first.json.timeSlotId, voteCount: 0 });
+
+    // Another period is another slot; the whole-day slot stays (with 0 votes).
+    const evening = await voteDate(plan.id, { date, period: 'Evening' }, host.token);
+    expect(evening.json.timeSlotId).not.toBe(first.json.timeSlotId);
+    expect((await slotsOf(plan.id)).json).toEqual([
+      { id: first.json.timeSlotId, date, period: null, voteCount: 0 },
+      { id: evening.json.timeSlotId, date, period: 'Evening', voteCount: 1 },
+    ]);
+  });
+
+  it('normalises the period: letter case, a leading zero, blank = whole day', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const date = await day(owner, 2);
+    const a = await voteDate(plan.id, { date, period: 'evening' }, host.token);
+    const b = await voteDate(plan.id, { date, period: 'Evening' }, host.token);
+    expect(b.json).toEqual({ voted: false, timeSlotId: a.json.timeSlotId, voteCount: 0 });
+    const clock = await voteDate(plan.id, { date, period: '07:30' }, host.token);
+    const blank = await voteDate(plan.id, { date, period: '  ' }, host.token);
+    const periods = (await slotsOf(plan.id)).json.map((s) => [s.id, s.period]);
+    expect(periods).toEqual(
+      expect.arrayContaining([
+        [clock.json.timeSlotId, '7:30'],
+        [blank.json.timeSlotId, null],
+      ]),
+    );
+    expectText(await voteDate(plan.id, { date, period: 'Brunch' }, host.token), 400, 'Period must be Morning, Afternoon, Evening, Night or a time like 19:30');
+  });
+
+  it('members and guests count together; a guest votes with its guestId', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const guest = await world.newGuest(plan.id);
+    const date = await day(owner, 5);
+    await voteDate(plan.id, { date }, host.token);
+    const res = await voteDate(plan.id, { date, guestId: guest.id });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ voted: true, voteCount: 2 });
+    const [row] = await owner`select count(*)::int as n from app.time_slot_votes where guest_id = ${guest.id}`;
+    expect(row.n).toBe(1);
+  });
+
+  it('joins a signed-in user on first vote (whoever holds the link)', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const friend = await world.newUser('Fred');
+    const res = await voteDate(plan.id, { date: await day(owner, 1) }, friend.token);
+    expect(res.status).toBe(200);
+    const [row] = await owner`select count(*)::int as n from app.participants where plan_id = ${plan.id} and user_id = ${friend.id}`;
+    expect(row.n).toBe(1);
+  });
+
+  it('a valid token wins over a guestId in the body', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const guest = await world.newGuest(plan.id);
+    const res = await voteDate(plan.id, { date: await day(owner, 1), guestId: guest.id }, host.token);
+    expect(res.status).toBe(200);
+    const votes = await owner`select user_id, guest_id from app.time_slot_votes where time_slot_id = ${res.json.timeSlotId}`;
+    expect(votes).toEqual([{ user_id: host.id, guest_id: null }]);
+  });
+
+  it('401 without a token or guestId; 403 for a guest of another plan or an unknown guest; 401 for a bad token', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const other = await world.newPlan(host);
+    const otherGuest = await world.newGuest(other.id);
+    const date = await day(owner, 1);
+    expectText(await voteDate(plan.id, { date }), 401, 'Join the plan first to vote');
+    expectText(await voteDate(plan.id, { date, guestId: null }), 401, 'Join the plan first to vote');
+    expectText(await voteDate(plan.id, { date, guestId: otherGuest.id }), 403, 'Please join the plan first to vote');
+    expectText(await voteDate(plan.id, { date, guestId: randomUUID() }), 403, 'Please join the plan first to vote');
+    expect((await voteDate(plan.id, { date }, 'not-a-token')).status).toBe(401);
+    expect((await slotsOf(plan.id)).json).toEqual([]);
+  });
+
+  it('date rules: a real YYYY-MM-DD, from yesterday to 366 days ahead', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const t = host.token;
+    expectText(await voteDate(plan.id, {}, t), 400, 'Date is required');
+    for (const date of ['2026-02-30', '2027-02-29', '2026-13-01', '2026-04-31', 'tomorrow', '2026-3-1', 20260301, '']) {
+      expectText(await voteDate(plan.id, { date }, t), 400, DATE_INVALID);
+    }
+    expectText(await voteDate(plan.id, { date: await day(owner, -2) }, t), 400, 'Date must not be in the past');
+    expectText(await voteDate(plan.id, { date: await day(owner, 367) }, t), 400, 'Date must be at most 366 days ahead');
+    expect((await voteDate(plan.id, { date: await day(owner, -1) }, t)).status).toBe(200);
+    expect((await voteDate(plan.id, { date: await day(owner, 366) }, t)).status).toBe(200);
+    expect((await voteDate(plan.id, { date: await day(owner, 0) }, t)).status).toBe(200);
+  });
+
+  it('bad bodies are 400, unknown and malformed plans 404', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    expectText(await api('POST', `/api/plans/${plan.id}/vote-date`, { rawBody: '{nope', token: host.token }), 400, 'Request body must be valid JSON');
+    expectText(await voteDate(plan.id, [], host.token), 400, 'Request body must be a JSON object');
+    expectText(await voteDate(plan.id, { date: await day(owner, 1), guestId: 'x' }), 400, 'guestId must be a valid id');
+    expectText(await voteDate(randomUUID(), { date: await day(owner, 1) }, host.token), 404, 'Plan not found');
+    expectText(await voteDate('not-a-uuid', { date: await day(owner, 1) }, host.token), 404, 'Plan not found');
+  });
+});
+
+describe('GET /api/plans/{id}/timeslots', () => {
+  it('lists {id, date, period, voteCount} by date, then whole day first and by time of day', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const guest = await world.newGuest(plan.id);
+    const [d1, d3] = [await day(owner, 1), await day(owner, 3)];
+    const order: [string, string | null][] = [
+      [d3, 'Night'],
+      [d3, '19:30'],
+      [d3, null],
+      [d1, 'Morning'],
+      [d3, 'Evening'],
+      [d3, '8:00'],
+      [d3, 'Afternoon'],
+    ];
+    for (const [date, period] of order) await voteDate(plan.id, { date, period }, host.token);
+    await voteDate(plan.id, { date: d3, period: 'Evening', guestId: guest.id });
+
+    const res = await slotsOf(plan.id);
+    expect(res.status).toBe(200);
+    expect(res.json.map((s) => [s.date, s.period, s.voteCount])).toEqual([
+      [d1, 'Morning', 1],
+      [d3, null, 1],
+      [d3, '8:00', 1],
+      [d3, 'Afternoon', 1],
+      [d3, 'Evening', 2],
+      [d3, '19:30', 1],
+      [d3, 'Night', 1],
+    ]);
+    expect(Object.keys(res.json[0]).sort()).toEqual(['date', 'id', 'period', 'voteCount']);
+  });
+
+  it('readable with the link alone; [] for a plan without slots; 404 for unknown or malformed ids', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const res = await slotsOf(plan.id);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual([]);
+    expectText(await slotsOf(randomUUID()), 404, 'Plan not found');
+    expectText(await slotsOf('1234'), 404, 'Plan not found');
+  });
+});
+
+describe('POST /api/timeslots/{id}/vote', () => {
+  it('toggles a member’s and a guest’s vote and answers the count', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const guest = await world.newGuest(plan.id);
+    const slot = (await voteDate(plan.id, { date: await day(owner, 4), period: 'Night' }, host.token)).json.timeSlotId;
+
+    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual({ voted: true, voteCount: 2 });
+    expect((await voteSlot(slot, {}, host.token)).json).toEqual({ voted: false, voteCount: 1 });
+    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual({ voted: false, voteCount: 0 });
+    expect((await voteSlot(slot, undefined, host.token)).json).toEqual({ voted: true, voteCount: 1 });
+  });
+
+  it('joins a signed-in user on first vote', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const slot = (await voteDate(plan.id, { date: await day(owner, 4) }, host.token)).json.timeSlotId;
+    const friend = await world.newUser('Fay');
+    expect((await voteSlot(slot, {}, friend.token)).json).toEqual({ voted: true, voteCount: 2 });
+    expect((await api(`GET`, `/api/plans/${plan.id}`)).json.participantCount).toBe(2);
+  });
+
+  it('401 without identity, 403 for a guest of another plan, 404 for unknown or malformed slots', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const other = await world.newPlan(host);
+    const otherGuest = await world.newGuest(other.id);
+    const slot = (await voteDate(plan.id, { date: await day(owner, 4) }, host.token)).json.timeSlotId;
+    expectText(await voteSlot(slot, {}), 401, 'Join the plan first to vote');
+    expectText(await voteSlot(slot, { guestId: otherGuest.id }), 403, 'Please join the plan first to vote');
+    expectText(await voteSlot(randomUUID(), {}, host.token), 404, 'Time slot not found');
+    expectText(await voteSlot('slot-1', {}, host.token), 404, 'Time slot not found');
+    expectText(await voteSlot(slot, { guestId: 12 }), 400, 'guestId must be a valid id');
+    expect((await slotsOf(plan.id)).json[0].voteCount).toBe(1);
+  });
+});
+
+describe('GET /api/timeslots/{id}/voters', () => {
+  it('lists voters oldest first: members by user id, guests by guest id', async () => {
+    const host = await world.newUser('Hana', 'Host');
+    const plan = await world.newPlan(host);
+    const guest = await world.newGuest(plan.id);
+    const member = await world.newMember(plan.id, 'Mia');
+    const slot = (await voteDate(plan.id, { date: await day(owner, 6) }, host.token)).json.timeSlotId;
+    await voteSlot(slot, { guestId: guest.id });
+    await voteSlot(slot, {}, member.token);
+
+    const res = await api('GET', `/api/timeslots/${slot}/voters`);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual([
+      { id: host.id, name: 'Hana Host', isGuest: false },
+      { id: guest.id, name: guest.name, isGuest: true },
+      { id: member.id, name: 'Mia', isGuest: false },
+    ]);
+
+    await voteSlot(slot, { guestId: guest.id });
+    expect((await api('GET', `/api/timeslots/${slot}/voters`)).json.map((v: { id: string }) => v.id)).toEqual([host.id, member.id]);
+  });
+
+  it('[] for a slot without votes; 404 for unknown or malformed ids', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const date = await day(owner, 6);
+    const slot = (await voteDate(plan.id, { date }, host.token)).json.timeSlotId;
+    await voteDate(plan.id, { date }, host.token);
+    expect((await api('GET', `/api/timeslots/${slot}/voters`)).json).toEqual([]);
+    expectText(await api('GET', `/api/timeslots/${randomUUID()}/voters`), 404, 'Time slot not found');
+    expectText(await api('GET', '/api/timeslots/nope/voters'), 404, 'Time slot not found');
+  });
+});
+
+describe('GET /api/plans/{id}/my-votes', () => {
+  it('the signed-in caller’s slot ids, or a guest’s by ?guestId=', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const guest = await world.newGuest(plan.id);
+    const [d1, d2] = [await day(owner, 1), await day(owner, 2)];
+    const a = (await voteDate(plan.id, { date: d1 }, host.token)).json.timeSlotId;
+    const b = (await voteDate(plan.id, { date: d2 }, host.token)).json.timeSlotId;
+    await voteDate(plan.id, { date: d2, guestId: guest.id });
+
+    const mine = await api('GET', `/api/plans/${plan.id}/my-votes`, { token: host.token });
+    expect(mine.status).toBe(200);
+    expect(mine.json).toEqual([a, b]);
+    expect((await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${guest.id}`)).json).toEqual([b]);
+    expect((await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${guest.id.toUpperCase()}`)).json).toEqual([b]);
+
+    const stranger = await world.newUser();
+    expect((await api('GET', `/api/plans/${plan.id}/my-votes`, { token: stranger.token })).json).toEqual([]);
+  });
+
+  it('401 without identity; 403 for a guest of another plan; 404 unknown guest or plan; 400 malformed guestId', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const other = await world.newPlan(host);
+    const otherGuest = await world.newGuest(other.id);
+    expectText(await api('GET', `/api/plans/${plan.id}/my-votes`), 401, 'Join the plan first to see your votes');
+    expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${otherGuest.id}`), 403, 'This guest belongs to another plan');
+    expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${randomUUID()}`), 404, 'Guest not found');
+    expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=abc`), 400, 'guestId must be a valid id');
+    expectText(await api('GET', `/api/plans/${randomUUID()}/my-votes`, { token: host.token }), 404, 'Plan not found');
+  });
+});
