@@ -19,6 +19,7 @@ describe('toErrorResponse', () => {
 
   it.each([
     ['HP400', 400],
+    ['HP401', 401],
     ['HP403', 403],
     ['HP404', 404],
     ['HP409', 409],

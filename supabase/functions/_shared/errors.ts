@@ -33,7 +33,7 @@ export function textResponse(status: number, message: string): Response {
 }
 
 /** SQLSTATEs our SQL functions raise for rule violations; the message is user-facing. */
-const DB_RULE_STATUS: Record<string, ErrorStatus> = { HP400: 400, HP403: 403, HP404: 404, HP409: 409 };
+const DB_RULE_STATUS: Record<string, ErrorStatus> = { HP400: 400, HP401: 401, HP403: 403, HP404: 404, HP409: 409 };
 
 /** Error object shape of postgres.js (PostgresError) without importing the driver. */
 function sqlState(error: unknown): string | undefined {

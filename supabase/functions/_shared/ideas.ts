@@ -59,17 +59,15 @@ function sqlState(error: unknown): string | undefined {
 
 /**
  * Await a write through an idea rule (app.add_idea, app.add_idea_comment,
- * app.vote_on_idea) and turn what the shared error mapping does not know into
- * answers: HP401 (no participant identity, dead session; see migration
- * 20261121093000) is a 401 with the rule's sentence, and a failed foreign key
- * means the plan or idea was deleted while we wrote (`gone`, 404).
+ * app.vote_on_idea): a failed foreign key means the plan or idea was deleted
+ * while we wrote (`gone`, 404). HP401 and the other rule states are mapped by
+ * the shared error handler.
  */
 export async function asWriter<T>(work: Promise<T>, gone: string): Promise<T> {
   try {
     return await work;
   } catch (error) {
     const state = sqlState(error);
-    if (state === 'HP401' && error instanceof Error) throw new HttpError(401, error.message);
     if (state === '23503') throw new HttpError(404, gone);
     throw error;
   }
