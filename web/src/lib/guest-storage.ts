@@ -1,0 +1,128 @@
+// The guest's two localStorage items (spec §3: a guest session and the guest
+// votes; the third item is `authToken`, see auth-token.ts). One session per
+// device: joining another plan as a guest replaces it. Components read them
+// through useGuestSession()/useGuestVotes(), which re-render on every change,
+// also from another tab.
+import { useSyncExternalStore } from 'react';
+
+export const GUEST_SESSION_KEY = 'guestSession';
+export const GUEST_VOTES_KEY = 'guestVotes';
+
+export interface GuestSession {
+  id: string;
+  name: string;
+  planId: string;
+}
+
+export interface GuestVotes {
+  planIdeaIds: string[];
+  timeSlotIds: string[];
+}
+
+const EMPTY_VOTES: GuestVotes = Object.freeze({ planIdeaIds: [], timeSlotIds: [] }) as GuestVotes;
+const listeners = new Set<() => void>();
+
+function read(key: string): unknown {
+  try {
+    const raw = localStorage.getItem(key);
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null; // unreadable or corrupt: treat as absent
+  }
+}
+
+function write(key: string, value: unknown): void {
+  if (value === null) localStorage.removeItem(key);
+  else localStorage.setItem(key, JSON.stringify(value));
+  cache.clear();
+  for (const listener of listeners) listener();
+}
+
+const isStringArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === 'string');
+const unique = (ids: string[]) => [...new Set(ids)];
+
+// Snapshots must be referentially stable between changes for useSyncExternalStore.
+const cache = new Map<string, unknown>();
+
+export function getGuestSession(): GuestSession | null {
+  if (!cache.has(GUEST_SESSION_KEY)) {
+    const v = read(GUEST_SESSION_KEY) as Partial<GuestSession> | null;
+    const ok = v && typeof v.id === 'string' && typeof v.name === 'string' && typeof v.planId === 'string';
+    cache.set(GUEST_SESSION_KEY, ok ? { id: v.id, name: v.name, planId: v.planId } : null);
+  }
+  return cache.get(GUEST_SESSION_KEY) as GuestSession | null;
+}
+
+/** The stored session when it belongs to `planId`, else null. */
+export function getGuestSessionFor(planId: string | undefined): GuestSession | null {
+  const session = getGuestSession();
+  return session && planId && session.planId === planId ? session : null;
+}
+
+export function setGuestSession(session: GuestSession): void {
+  const previous = getGuestSession();
+  // Votes mirror one guest's choices; a different guest starts from none.
+  if (previous && previous.id !== session.id) write(GUEST_VOTES_KEY, null);
+  write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId });
+}
+
+export function getGuestVotes(): GuestVotes {
+  if (!cache.has(GUEST_VOTES_KEY)) {
+    const v = read(GUEST_VOTES_KEY) as Partial<GuestVotes> | null;
+    cache.set(
+      GUEST_VOTES_KEY,
+      v && isStringArray(v.planIdeaIds) && isStringArray(v.timeSlotIds)
+        ? { planIdeaIds: unique(v.planIdeaIds), timeSlotIds: unique(v.timeSlotIds) }
+        : EMPTY_VOTES,
+    );
+  }
+  return cache.get(GUEST_VOTES_KEY) as GuestVotes;
+}
+
+export function setGuestVotes(votes: GuestVotes): void {
+  write(GUEST_VOTES_KEY, { planIdeaIds: unique(votes.planIdeaIds), timeSlotIds: unique(votes.timeSlotIds) });
+}
+
+function toggle(ids: string[], id: string): string[] {
+  return ids.includes(id) ? ids.filter((x) => x !== id) : [...ids, id];
+}
+
+/** Spec §4: the local record is removed if it existed, else added. */
+export function toggleGuestIdeaVote(ideaId: string): void {
+  const votes = getGuestVotes();
+  setGuestVotes({ ...votes, planIdeaIds: toggle(votes.planIdeaIds, ideaId) });
+}
+
+export function toggleGuestTimeSlotVote(timeSlotId: string): void {
+  const votes = getGuestVotes();
+  setGuestVotes({ ...votes, timeSlotIds: toggle(votes.timeSlotIds, timeSlotId) });
+}
+
+/** After a successful transfer to an account, or when the guest is gone. */
+export function clearGuest(): void {
+  write(GUEST_SESSION_KEY, null);
+  write(GUEST_VOTES_KEY, null);
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  const onStorage = (event: StorageEvent) => {
+    if (event.key === null || event.key === GUEST_SESSION_KEY || event.key === GUEST_VOTES_KEY) {
+      cache.clear();
+      listener();
+    }
+  };
+  window.addEventListener('storage', onStorage);
+  return () => {
+    listeners.delete(listener);
+    window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function useGuestSession(): GuestSession | null {
+  return useSyncExternalStore(subscribe, getGuestSession);
+}
+
+export function useGuestVotes(): GuestVotes {
+  return useSyncExternalStore(subscribe, getGuestVotes);
+}
