@@ -67,10 +67,21 @@ describe('app routes', () => {
     expect(location()).toBe('/auth?returnTo=/plan/p1%3Ftab%3Dideas');
   });
 
-  it.each(['/create-plan', '/plan/p1/share', '/plan/p1', '/interests'])('shows a placeholder at %s when signed in', async (path) => {
+  it.each(['/plan/p1/ideas', '/plan/p1/availability', '/interests', '/interests/manage'])('shows a placeholder at %s when signed in', async (path) => {
     mockFetch(signedIn());
     const { location } = renderWithProviders(<AppRoutes />, { route: path });
     expect(await screen.findByText('Coming soon')).toBeInTheDocument();
+    expect(location()).toBe(path);
+  });
+
+  it.each([
+    ['/create-plan', 'Create New Plan'],
+    ['/plan/p1/share', 'Plan not found'],
+    ['/plan/p1', 'Plan not found'],
+  ])('opens the screen at %s when signed in', async (path, heading) => {
+    mockFetch(signedIn());
+    const { location } = renderWithProviders(<AppRoutes />, { route: path });
+    expect(await screen.findByRole('heading', { name: heading })).toBeInTheDocument();
     expect(location()).toBe(path);
   });
 

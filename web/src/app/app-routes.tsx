@@ -4,7 +4,7 @@ import { ComingSoonScreen } from '../components/coming-soon-screen';
 import { NotFoundScreen } from '../components/not-found-screen';
 import { RequireAuth } from '../features/auth/components/require-auth';
 import { SessionGate } from '../features/auth/components/session-gate';
-import { AuthScreen, HomeScreen, ProfileScreen } from './lazy-screens';
+import { AuthScreen, CreatePlanScreen, HomeScreen, PlanScreen, planTabs, ProfileScreen, ShareScreen } from './lazy-screens';
 import { RootRoute } from './root-route';
 
 // Every route of spec §2. `ComingSoonScreen` marks screens of later issues.
@@ -19,9 +19,9 @@ export function AppRoutes() {
         <Route element={<RequireAuth />}>
           <Route path={paths.home.path} element={<HomeScreen />} />
           <Route path={paths.profile.path} element={<ProfileScreen />} />
-          <Route path={paths.createPlan.path} element={<ComingSoonScreen title="Create New Plan" />} />
-          <Route path={paths.planShare.path} element={<ComingSoonScreen title="Share Plan" />} />
-          <Route path={paths.plan.path} element={<ComingSoonScreen title="Plan details" />} />
+          <Route path={paths.createPlan.path} element={<CreatePlanScreen />} />
+          <Route path={paths.planShare.path} element={<ShareScreen />} />
+          <Route path={paths.plan.path} element={<PlanScreen tabs={planTabs} />} />
           <Route path={paths.planIdeas.path} element={<ComingSoonScreen title="Plan Ideas" />} />
           <Route path={paths.planAvailability.path} element={<ComingSoonScreen title="Availability" />} />
           <Route path={paths.interests.path} element={<ComingSoonScreen title="Interests" />} />

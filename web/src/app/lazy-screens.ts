@@ -14,3 +14,22 @@ export const HomeScreen = lazy(() =>
 export const ProfileScreen = lazy(() =>
   import('../features/profile/components/profile-screen').then((m) => ({ default: m.ProfileScreen })),
 );
+export const CreatePlanScreen = lazy(() =>
+  import('../features/plans/components/create-plan-screen').then((m) => ({ default: m.CreatePlanScreen })),
+);
+// The share page alone carries the QR code library.
+export const ShareScreen = lazy(() =>
+  import('../features/plans/components/share-screen').then((m) => ({ default: m.ShareScreen })),
+);
+export const PlanScreen = lazy(() =>
+  import('../features/plans/components/plan-screen').then((m) => ({ default: m.PlanScreen })),
+);
+
+// The plan page's tab panels belong to their own features and load with the
+// tab: the app layer hands them to the plans feature (imports flow one way).
+export const planTabs = {
+  ideas: lazy(() => import('../features/ideas/components/ideas-tab').then((m) => ({ default: m.IdeasTab }))),
+  availability: lazy(() =>
+    import('../features/availability/components/availability-tab').then((m) => ({ default: m.AvailabilityTab })),
+  ),
+};

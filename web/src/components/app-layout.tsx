@@ -8,16 +8,18 @@ interface AppLayoutProps {
   children: ReactNode;
   /** Right side of the header, e.g. the avatar. */
   headerRight?: ReactNode;
+  /** Where the logo leads: the landing route by default (spec §2 Home). */
+  logoTo?: string;
 }
 
 /** The signed-in shell: logo header, centred content column, bottom navigation. */
-export function AppLayout({ children, headerRight }: AppLayoutProps) {
+export function AppLayout({ children, headerRight, logoTo = paths.landing.getHref() }: AppLayoutProps) {
   return (
     <AppShell header={{ height: 60 }} footer={{ height: 64 }} padding={0}>
       <AppShell.Header>
         <Container size="sm" h="100%">
           <Group h="100%" justify="space-between" wrap="nowrap">
-            <Logo to={paths.landing.getHref()} />
+            <Logo to={logoTo} />
             {headerRight}
           </Group>
         </Container>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { initials } from './initials';
+import { initials, nameInitials } from './initials';
 
 describe('initials', () => {
   it('takes the first and last initials', () => {
@@ -17,5 +17,22 @@ describe('initials', () => {
 
   it('keeps non-ASCII letters whole', () => {
     expect(initials({ email: 'e@example.com', firstName: 'émile', lastName: 'Öz' })).toBe('ÉÖ');
+  });
+});
+
+describe('nameInitials', () => {
+  it('takes the first and last word', () => {
+    expect(nameInitials('Ada Lovelace')).toBe('AL');
+    expect(nameInitials('  mary  ann   evans ')).toBe('ME');
+  });
+
+  it('takes two letters of a single word', () => {
+    expect(nameInitials('bob')).toBe('BO');
+    expect(nameInitials('Z')).toBe('Z');
+    expect(nameInitials('émile')).toBe('ÉM');
+  });
+
+  it('shows a question mark for a blank name', () => {
+    expect(nameInitials('   ')).toBe('?');
   });
 });

@@ -13,3 +13,14 @@ export function initials(person: PersonName): string {
   if (first && last) return (firstOne(first) + firstOne(last)).toUpperCase();
   return firstTwo(first || emailLocal).toUpperCase();
 }
+
+/**
+ * Initials of a display name alone (participants and voters have no e-mail):
+ * first and last word's initials, else the first two letters of the one word.
+ */
+export function nameInitials(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '?';
+  if (words.length === 1) return firstTwo(words[0]!).toUpperCase();
+  return (firstOne(words[0]!) + firstOne(words.at(-1)!)).toUpperCase();
+}

@@ -16,3 +16,8 @@ export function showSuccessToast(title: string, message: string): void {
 export function showErrorToast(error: unknown, fallback: string, title = 'Error'): void {
   show(title, getServerMessage(error) ?? fallback, 'red');
 }
+
+/** A destructive toast with a fixed text, for failures that never reached a server. */
+export function showErrorMessage(title: string, message: string): void {
+  show(title, message, 'red');
+}

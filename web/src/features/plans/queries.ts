@@ -1,31 +1,39 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getQueryFn } from '../../lib/api';
-import { ApiError } from '../../lib/api-error';
-import { planSummaryListSchema, type PlanSummary } from './schema';
+import { participantListSchema, planSchema, planSummaryListSchema } from './schema';
 
 // Keys are API paths: the default query function GETs the key joined by '/'.
-// Invalidating `all` refreshes the list and every plan below it.
+// Everything about one plan sits under `detail(id)`, so removing that key
+// forgets the plan and its sub-resources together.
 export const planKeys = {
   all: ['/api/plans'] as const,
   lists: () => [...planKeys.all] as const,
-  detail: (id: string) => [...planKeys.all, id] as const,
+  // Encoded: the key becomes the request path, so an id from the URL can never
+  // point the GET elsewhere ('../auth/me').
+  detail: (id: string) => [...planKeys.all, encodeURIComponent(id)] as const,
+  participants: (id: string) => [...planKeys.detail(id), 'participants'] as const,
 };
 
 const fetchJson = getQueryFn<unknown>({ on401: 'throw' });
 
+/** The signed-in user's plans, in the server's order (spec §4). */
 export function planListQueryOptions() {
   return queryOptions({
     queryKey: planKeys.lists(),
-    queryFn: async (context): Promise<PlanSummary[]> => {
-      try {
-        return planSummaryListSchema.parse(await fetchJson(context));
-      } catch (error) {
-        // TEMPORARY until the plans API ships: the route does not exist yet and
-        // answers 404, which means "no plans" for now. A list route that exists
-        // never answers 404, so this is safe to leave until then.
-        if (error instanceof ApiError && error.status === 404) return [];
-        throw error;
-      }
-    },
+    queryFn: async (context) => planSummaryListSchema.parse(await fetchJson(context)),
+  });
+}
+
+export function planDetailQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: planKeys.detail(id),
+    queryFn: async (context) => planSchema.parse(await fetchJson(context)),
+  });
+}
+
+export function planParticipantsQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: planKeys.participants(id),
+    queryFn: async (context) => participantListSchema.parse(await fetchJson(context)),
   });
 }

@@ -1,13 +1,59 @@
 import { z } from 'zod/mini';
 
-// One entry of GET /api/plans (docs: decisions.md "Plans"). Only what the home
-// screen reads; the plans issue extends it.
-export const planSummarySchema = z.object({
+// The plan JSON of GET /api/plans/{id}, /slug/{slug} and POST /api/plans
+// (shared/spec/decisions.md "Plans"). Nullable fields also accept a missing key.
+export const planSchema = z.object({
   id: z.string(),
+  slug: z.string(),
   title: z.string(),
+  description: z.nullish(z.string()),
+  isOpenInvite: z.boolean(),
   status: z.string(),
+  hostId: z.string(),
+  location: z.nullish(z.string()),
+  eventTime: z.nullish(z.string()),
+  lockedIdeaId: z.nullish(z.string()),
+  lockedTimeSlotId: z.nullish(z.string()),
+  /** 'YYYY-MM-DD', a calendar day with no time zone. */
+  lockedTimeSlotDate: z.nullish(z.string()),
+  participantCount: z.number(),
+});
+export type Plan = z.infer<typeof planSchema>;
+
+export const lockedTimeSlotSchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  /** Named period, 'H:mm', or null for the whole day. */
+  period: z.nullish(z.string()),
+});
+
+/** One entry of GET /api/plans: the plan plus what its home card shows. */
+export const planSummarySchema = z.extend(planSchema, {
   lockedIdeaText: z.nullish(z.string()),
+  lockedTimeSlot: z.nullish(lockedTimeSlotSchema),
+  participants: z.array(z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() })),
 });
 export type PlanSummary = z.infer<typeof planSummarySchema>;
-
 export const planSummaryListSchema = z.array(planSummarySchema);
+
+/** GET /api/plans/{id}/participants. */
+export const participantSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  userId: z.nullish(z.string()),
+  guestId: z.nullish(z.string()),
+  isGuest: z.boolean(),
+});
+export type Participant = z.infer<typeof participantSchema>;
+export const participantListSchema = z.array(participantSchema);
+
+export const leavePlanResultSchema = z.object({ planDeleted: z.boolean() });
+export type LeavePlanResult = z.infer<typeof leavePlanResultSchema>;
+
+/** decisions.md: a title is 1-120 characters after trimming. */
+export const PLAN_TITLE_MAX_LENGTH = 120;
+
+export interface CreatePlanInput {
+  title: string;
+  isOpenInvite: boolean;
+}

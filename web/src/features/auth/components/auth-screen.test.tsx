@@ -37,7 +37,7 @@ describe('sign-in screen', () => {
       'POST /api/auth/send-otp': () => send.promise,
       'POST /api/auth/verify-otp': () => verify.promise,
     });
-    // A returnTo whose screen is not lazy, so the redirect commits without waiting for a chunk.
+    // A returnTo with a query string, which must survive the redirect.
     const { user, location } = renderWithProviders(<AppRoutes />, { route: '/auth?returnTo=/plan/p1?tab=ideas' });
 
     // Step 1, with its pending label.
@@ -81,7 +81,10 @@ describe('sign-in screen', () => {
       await act(() => vi.advanceTimersByTimeAsync(99));
       expect(location()).toBe('/auth?returnTo=/plan/p1?tab=ideas');
       await act(() => vi.advanceTimersByTimeAsync(1));
-      await settle(() => location() === '/plan/p1?tab=ideas');
+      // The target screen is lazy: the router commits once its chunk has
+      // loaded, which needs the real clock.
+      vi.useRealTimers();
+      await waitFor(() => expect(location()).toBe('/plan/p1?tab=ideas'));
     } finally {
       vi.useRealTimers();
     }

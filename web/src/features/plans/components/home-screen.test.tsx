@@ -1,16 +1,15 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
-import { json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
+import { deferred, json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
-
-const ada = { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace' };
+import { ada, participantJson, planSummaryJson } from '../test-fixtures';
 
 beforeEach(() => localStorage.setItem('authToken', 'test-token'));
 
 describe('home', () => {
-  it('shows the shell, the welcome line and the empty state while /api/plans is missing (404)', async () => {
-    mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => text('Not found', 404) });
+  it('shows the shell, the welcome line and the empty state', async () => {
+    mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => json([]) });
     renderWithProviders(<AppRoutes />, { route: '/home' });
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Your Plans' })).toBeInTheDocument();
@@ -35,27 +34,81 @@ describe('home', () => {
     expect(within(nav).getByRole('link', { name: 'Profile' })).not.toHaveAttribute('aria-current');
   });
 
-  it('shows the empty state for an empty list', async () => {
-    mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => json([]) });
+  it('shows card-shaped skeletons while the plans load', async () => {
+    const plans = deferred();
+    mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => plans.promise });
     renderWithProviders(<AppRoutes />, { route: '/home' });
+    expect(await screen.findByRole('status', { name: 'Loading your plans' })).toBeInTheDocument();
+    plans.resolve(json([]));
     expect(await screen.findByRole('heading', { name: 'Ready to make plans?' })).toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Loading your plans' })).not.toBeInTheDocument();
   });
 
-  it('lists plans linking to their page', async () => {
+  it('treats a 404 from the plans list as a failure, not as "no plans"', async () => {
+    mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => text('Not found', 404) });
+    renderWithProviders(<AppRoutes />, { route: '/home' });
+    expect(await screen.findByText("Couldn't load your plans")).toBeInTheDocument();
+    expect(screen.queryByText('Ready to make plans?')).not.toBeInTheDocument();
+  });
+
+  it('shows each plan as a card opening the plan, in the server order', async () => {
     mockFetch({
       'GET /api/auth/me': meRoute(ada),
       'GET /api/plans': () =>
         json([
-          { id: 'p1', title: 'Friday night', status: 'planning', lockedIdeaText: null },
-          { id: 'p2', title: 'Picnic', status: 'planning', lockedIdeaText: 'Park by the lake' },
+          planSummaryJson({ id: 'p2', title: 'Picnic', lockedIdeaId: 'i1', lockedIdeaText: 'Park by the lake' }),
+          planSummaryJson({ id: 'p1', title: 'Friday night' }),
         ]),
     });
     renderWithProviders(<AppRoutes />, { route: '/home' });
     const friday = await screen.findByRole('link', { name: /Friday night/ });
     expect(friday).toHaveAttribute('href', '/plan/p1');
     expect(friday).toHaveTextContent('TBD');
-    expect(screen.getByRole('link', { name: /Picnic/ })).toHaveTextContent('Park by the lake');
+    const picnic = screen.getByRole('link', { name: /Picnic/ });
+    expect(picnic).toHaveAttribute('href', '/plan/p2');
+    expect(picnic).toHaveTextContent('Park by the lake');
+    expect(picnic).not.toHaveTextContent('TBD');
+    const cards = within(screen.getByRole('list')).getAllByRole('link');
+    expect(cards.map((card) => card.getAttribute('href'))).toEqual(['/plan/p2', '/plan/p1']);
     expect(screen.queryByText('Ready to make plans?')).not.toBeInTheDocument();
+  });
+
+  it('shows the locked time of a completed plan only', async () => {
+    const slot = { id: 's1', date: '2026-03-14', period: '19:00' };
+    mockFetch({
+      'GET /api/auth/me': meRoute(ada),
+      'GET /api/plans': () =>
+        json([
+          planSummaryJson({ id: 'p1', title: 'Dinner', status: 'completed', eventTime: '7:00 PM', lockedTimeSlot: slot, lockedIdeaText: 'Tacos' }),
+          planSummaryJson({ id: 'p2', title: 'Hike', status: 'time_range_locked', lockedTimeSlot: slot }),
+        ]),
+    });
+    renderWithProviders(<AppRoutes />, { route: '/home' });
+    const dinner = await screen.findByRole('link', { name: /Dinner/ });
+    expect(dinner).toHaveTextContent('Tacos');
+    expect(within(dinner).getByText('Sat, Mar 14 · 7:00 PM')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: /Hike/ })).not.toHaveTextContent('Mar 14');
+  });
+
+  it("shows up to 6 participant names, then '+N', with every name in the title", async () => {
+    const names = ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'];
+    mockFetch({
+      'GET /api/auth/me': meRoute(ada),
+      'GET /api/plans': () =>
+        json([
+          planSummaryJson({
+            id: 'p1',
+            title: 'Party',
+            participantCount: 8,
+            participants: names.map((name, index) => participantJson(name, index, index === 7)),
+          }),
+          planSummaryJson({ id: 'p2', title: 'Duo', participants: [participantJson('Ada', 0), participantJson('Ben', 1)] }),
+        ]),
+    });
+    renderWithProviders(<AppRoutes />, { route: '/home' });
+    const summary = await screen.findByText('Ada, Ben, Cy, Dee, Eve, Fay +2');
+    expect(summary).toHaveAttribute('title', names.join(', '));
+    expect(within(screen.getByRole('link', { name: /Duo/ })).getByText('Ada, Ben')).toHaveAttribute('title', 'Ada, Ben');
   });
 
   it('says so when the plans cannot be loaded, and retries', async () => {

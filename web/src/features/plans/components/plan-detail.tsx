@@ -1,0 +1,31 @@
+import { Stack, Text, Title } from '@mantine/core';
+import { canInvite, isPlanHost } from '../plan-access';
+import type { Plan } from '../schema';
+import { PlanStatusCard } from './plan-status-card';
+import { PlanTabs, type PlanTabComponents } from './plan-tabs';
+import { QuickActions } from './quick-actions';
+import { WhosComing } from './whos-coming';
+
+interface PlanDetailProps {
+  plan: Plan;
+  userId: string | undefined;
+  tabs: PlanTabComponents;
+}
+
+export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
+  const isHost = isPlanHost(plan, userId);
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} fz="h2" style={{ overflowWrap: 'anywhere' }}>
+          {plan.title}
+        </Title>
+        {plan.description && <Text c="dimmed">{plan.description}</Text>}
+      </div>
+      <PlanStatusCard plan={plan} />
+      <WhosComing planId={plan.id} />
+      <PlanTabs planId={plan.id} isHost={isHost} tabs={tabs} />
+      <QuickActions plan={plan} isHost={isHost} canInvite={canInvite(plan, userId)} />
+    </Stack>
+  );
+}

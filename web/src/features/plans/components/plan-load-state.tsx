@@ -1,0 +1,46 @@
+import type { ReactNode } from 'react';
+import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { Link } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { ApiError } from '../../../lib/api-error';
+import type { Plan } from '../schema';
+
+/** Spec §8: a missing plan shows the not-found screen. */
+export function PlanNotFound() {
+  return (
+    <Card withBorder radius="lg" padding="xl" mt="xl">
+      <Stack align="center" ta="center" gap="sm">
+        <Title order={1} fz="h3">
+          Plan not found
+        </Title>
+        <Text c="dimmed">This plan may have been deleted or the link is invalid.</Text>
+        <Button component={Link} to={paths.home.getHref()} mt="xs">
+          Go Home
+        </Button>
+      </Stack>
+    </Card>
+  );
+}
+
+interface PlanLoadStateProps {
+  query: UseQueryResult<Plan>;
+  loading: ReactNode;
+  children: (plan: Plan) => ReactNode;
+}
+
+/** Loading, not found (404), other failures with a retry, or the plan. */
+export function PlanLoadState({ query, loading, children }: PlanLoadStateProps) {
+  if (query.isPending) return loading;
+  if (query.isError) {
+    if (query.error instanceof ApiError && query.error.status === 404) return <PlanNotFound />;
+    return (
+      <Alert color="red" title="Couldn't load this plan" mt="md">
+        <Button mt="sm" variant="light" color="red" onClick={() => query.refetch()} disabled={query.isRefetching}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  return children(query.data);
+}

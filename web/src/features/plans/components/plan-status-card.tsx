@@ -1,0 +1,85 @@
+import type { ReactNode } from 'react';
+import { Box, Card, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { IconBulb, IconClock, IconMapPin, IconUsers } from '../../../components/icons';
+import { LinkifiedText } from '../../../components/linkified-text';
+import { formatMeetingTime } from '../plan-time';
+import { planListQueryOptions } from '../queries';
+import type { Plan } from '../schema';
+
+// Valid <dl>: each row is one <div> holding a <dt> and a <dd>; the icon sits
+// in the row's left gutter.
+function StatusRow({ icon, label, children }: { icon: ReactNode; label: string; children: ReactNode }) {
+  return (
+    <Box pos="relative" pl={48} mih={36}>
+      <Text component="dt" fz="sm" c="dimmed">
+        <ThemeIcon variant="light" size={36} radius="md" pos="absolute" left={0} top={0} aria-hidden="true">
+          {icon}
+        </ThemeIcon>
+        {label}
+      </Text>
+      <Box component="dd" m={0} fw={600} style={{ overflowWrap: 'anywhere' }}>
+        {children}
+      </Box>
+    </Box>
+  );
+}
+
+function Undecided({ hint }: { hint?: string }) {
+  return (
+    <>
+      TBD
+      {hint && (
+        <Text component="span" fz="sm" fw={400} c="dimmed">
+          {' · '}
+          {hint}
+        </Text>
+      )}
+    </>
+  );
+}
+
+/**
+ * The plan JSON carries only `lockedIdeaId`; the picked idea's text comes with
+ * the user's plans list (GET /api/plans), which the home screen shares.
+ */
+function PickedIdea({ plan }: { plan: Plan }) {
+  const { data: text, isPending } = useQuery({
+    ...planListQueryOptions(),
+    select: (plans) => plans.find((entry) => entry.id === plan.id)?.lockedIdeaText ?? null,
+  });
+  if (isPending) return <Skeleton h={18} w={140} mt={4} />;
+  return <>{text ?? 'Idea picked'}</>;
+}
+
+const peopleJoined = (count: number) => `${count} ${count === 1 ? 'person' : 'people'} joined`;
+
+/** Spec §2: What, When, Where (only when set) and Who's coming. */
+export function PlanStatusCard({ plan }: { plan: Plan }) {
+  const when = formatMeetingTime(plan);
+  const location = plan.location?.trim();
+
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="plan-status-title">
+      <Title id="plan-status-title" order={2} fz="h4" mb="md">
+        Plan Status
+      </Title>
+      <Stack component="dl" gap="md" m={0}>
+        <StatusRow icon={<IconBulb size={18} />} label="What we're doing">
+          {plan.lockedIdeaId ? <PickedIdea plan={plan} /> : <Undecided hint="Still deciding" />}
+        </StatusRow>
+        <StatusRow icon={<IconClock size={18} />} label="When we're meeting">
+          {when ?? <Undecided />}
+        </StatusRow>
+        {location && (
+          <StatusRow icon={<IconMapPin size={18} />} label="Where we're meeting">
+            <LinkifiedText text={location} />
+          </StatusRow>
+        )}
+        <StatusRow icon={<IconUsers size={18} />} label="Who's coming">
+          {peopleJoined(plan.participantCount)}
+        </StatusRow>
+      </Stack>
+    </Card>
+  );
+}

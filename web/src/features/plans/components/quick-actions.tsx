@@ -1,0 +1,82 @@
+import { useState } from 'react';
+import { Button, Card, Stack, Title } from '@mantine/core';
+import { Link, useNavigate } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { IconLogOut, IconTrash, IconUserPlus } from '../../../components/icons';
+import { useDeletePlan, useLeavePlan } from '../mutations';
+import type { Plan } from '../schema';
+
+type Dialog = 'leave' | 'delete' | null;
+
+interface QuickActionsProps {
+  plan: Plan;
+  isHost: boolean;
+  canInvite: boolean;
+}
+
+export function QuickActions({ plan, isHost, canInvite }: QuickActionsProps) {
+  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const close = () => setDialog(null);
+  const goHome = () => navigate(paths.home.getHref(), { replace: true });
+  const leavePlan = useLeavePlan(plan.id, { onLeft: goHome });
+  const deletePlan = useDeletePlan(plan.id, { onDeleted: goHome });
+
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="quick-actions-title">
+      <Title id="quick-actions-title" order={2} fz="h4" mb="md">
+        Quick Actions
+      </Title>
+      <Stack gap="sm">
+        {canInvite && (
+          <Button
+            component={Link}
+            to={paths.planShare.getHref(plan.id)}
+            variant="light"
+            justify="flex-start"
+            leftSection={<IconUserPlus size={18} />}
+          >
+            Add More People
+          </Button>
+        )}
+        <Button variant="default" justify="flex-start" leftSection={<IconLogOut size={18} />} onClick={() => setDialog('leave')}>
+          Leave Plan
+        </Button>
+        {isHost && (
+          <Button
+            variant="outline"
+            color="red.9"
+            justify="flex-start"
+            leftSection={<IconTrash size={18} />}
+            onClick={() => setDialog('delete')}
+          >
+            Delete Plan
+          </Button>
+        )}
+      </Stack>
+
+      <ConfirmDialog
+        opened={dialog === 'leave'}
+        onClose={close}
+        title="Leave this plan?"
+        message="If you're the last participant, the plan will be deleted. Otherwise, you'll be removed from the participant list."
+        confirmLabel="Leave Plan"
+        pendingLabel="Leaving..."
+        pending={leavePlan.isPending}
+        onConfirm={() => leavePlan.mutate(undefined, { onError: close })}
+      />
+      <ConfirmDialog
+        opened={dialog === 'delete'}
+        onClose={close}
+        title="Delete Plan"
+        message="Deleting this plan is permanent. Are you sure?"
+        cancelLabel="No"
+        confirmLabel="Yes"
+        pendingLabel="Deleting..."
+        pending={deletePlan.isPending}
+        onConfirm={() => deletePlan.mutate(undefined, { onError: close })}
+      />
+    </Card>
+  );
+}

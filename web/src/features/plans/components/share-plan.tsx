@@ -1,0 +1,133 @@
+import { ActionIcon, Button, Card, Center, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { QRCodeSVG } from 'qrcode.react';
+import { Link } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { IconCopy, IconMessage, IconShare, IconSms } from '../../../components/icons';
+import { copyText } from '../../../lib/clipboard';
+import { smsHref, whatsAppHref } from '../../../lib/share-links';
+import { showErrorMessage, showSuccessToast } from '../../../lib/toast';
+import type { Plan } from '../schema';
+import { publicPlanUrl, SHARE_BODY, shareMessage, shareTitle } from '../share-message';
+
+// Spec §9: QR code size 200 with margin 2.
+const QR_SIZE = 200;
+const QR_MARGIN = 2;
+
+// Icon above label: three tiles fit side by side on a 390 px phone.
+const tileProps = {
+  variant: 'default',
+  h: 'auto',
+  py: 'sm',
+  px: 4,
+  styles: { label: { flexDirection: 'column', gap: 6 } },
+} as const;
+
+async function copyLink(link: string): Promise<void> {
+  if (!link) {
+    showErrorMessage('Cannot copy link', 'Plan link is not available yet');
+    return;
+  }
+  try {
+    await copyText(link);
+    showSuccessToast('Link copied!', 'Share this link with your friends');
+  } catch {
+    showErrorMessage('Failed to copy', 'Please copy the link manually');
+  }
+}
+
+/** The share sheet when the device has one, else the link is copied. */
+async function shareNatively(data: { title: string; text: string; url: string }): Promise<void> {
+  if (!data.url || typeof navigator.share !== 'function') return copyLink(data.url);
+  try {
+    await navigator.share(data);
+  } catch (error) {
+    // Closing the share sheet is a choice, not a failure.
+    if (error instanceof DOMException && error.name === 'AbortError') return;
+    await copyLink(data.url);
+  }
+}
+
+interface SharePlanProps {
+  plan: Plan;
+  sender: { firstName?: string | null; lastName?: string | null } | null | undefined;
+}
+
+export function SharePlan({ plan, sender }: SharePlanProps) {
+  const link = plan.slug ? publicPlanUrl(window.location.origin, plan.slug) : '';
+  const title = shareTitle(sender);
+  const message = shareMessage(title, link);
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={1} fz="h2">
+          {plan.title}
+        </Title>
+        <Text c="dimmed">Invite your friends: scan the code or send the link.</Text>
+      </div>
+
+      <Card withBorder radius="lg" padding="lg">
+        <Stack gap="md">
+          <Center>
+            {link ? (
+              <QRCodeSVG
+                value={link}
+                size={QR_SIZE}
+                marginSize={QR_MARGIN}
+                role="img"
+                aria-label="QR code of the plan link"
+              />
+            ) : (
+              <Text c="dimmed" py="xl" ta="center">
+                The QR code appears once the plan link is ready.
+              </Text>
+            )}
+          </Center>
+          <TextInput
+            label="Plan link"
+            value={link}
+            readOnly
+            onFocus={(event) => event.currentTarget.select()}
+            rightSectionWidth={44}
+            rightSection={
+              <ActionIcon variant="subtle" size="lg" aria-label="Copy link" onClick={() => copyLink(link)}>
+                <IconCopy size={18} />
+              </ActionIcon>
+            }
+          />
+        </Stack>
+      </Card>
+
+      <Stack gap="xs">
+        <Title order={2} fz="h4">
+          Share via
+        </Title>
+        <SimpleGrid cols={3} spacing="xs">
+          <Button
+            component="a"
+            href={whatsAppHref(message)}
+            target="_blank"
+            rel="noopener noreferrer"
+            disabled={!link}
+            {...tileProps}
+          >
+            <IconMessage size={22} color="var(--mantine-color-green-8)" />
+            WhatsApp
+          </Button>
+          <Button component="a" href={smsHref(message)} disabled={!link} {...tileProps}>
+            <IconSms size={22} color="var(--mantine-color-violet-7)" />
+            SMS
+          </Button>
+          <Button onClick={() => shareNatively({ title, text: SHARE_BODY, url: link })} {...tileProps}>
+            <IconShare size={22} color="var(--mantine-color-gray-7)" />
+            More
+          </Button>
+        </SimpleGrid>
+      </Stack>
+
+      <Button component={Link} to={paths.plan.getHref(plan.id)} variant="default" size="md" fullWidth>
+        View Plan Details
+      </Button>
+    </Stack>
+  );
+}

@@ -1,0 +1,28 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { AppLayout } from '../../../components/app-layout';
+import { useCurrentUser } from '../../auth/queries';
+import { canInvite } from '../plan-access';
+import { planDetailQueryOptions } from '../queries';
+import { InviteNotAllowed } from './invite-not-allowed';
+import { LoadingPlan } from './loading-plan';
+import { PlanLoadState } from './plan-load-state';
+import { SharePlan } from './share-plan';
+
+/** /plan/{id}/share (spec §2 Share Plan). */
+export function ShareScreen() {
+  const { id = '' } = useParams();
+  const planQuery = useQuery(planDetailQueryOptions(id));
+  const { data: user } = useCurrentUser();
+
+  return (
+    <AppLayout logoTo={paths.home.getHref()}>
+      <PlanLoadState query={planQuery} loading={<LoadingPlan />}>
+        {(plan) =>
+          canInvite(plan, user?.id) ? <SharePlan plan={plan} sender={user} /> : <InviteNotAllowed plan={plan} />
+        }
+      </PlanLoadState>
+    </AppLayout>
+  );
+}

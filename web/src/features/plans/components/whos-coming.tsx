@@ -1,0 +1,100 @@
+import { useState } from 'react';
+import { Avatar, Button, Card, Group, List, Popover, Skeleton, Text, Title, UnstyledButton } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { nameInitials } from '../../../lib/initials';
+import { splitOverflow } from '../../../lib/overflow';
+import { planParticipantsQueryOptions } from '../queries';
+import type { Participant } from '../schema';
+
+/** Spec §9: the plan page's avatar stack shows 6, then '+N more'. */
+export const PLAN_PAGE_MAX_AVATARS = 6;
+
+const withGuestMark = (participant: Participant) =>
+  participant.isGuest ? `${participant.name} (Guest)` : participant.name;
+
+/**
+ * The stack opens the full list on hover (mouse), and on tap, click, Enter or
+ * Space (touch and keyboard). A tap also sends pointerenter, so hover listens
+ * to mouse pointers only; otherwise the tap would open and close it at once.
+ */
+function ParticipantStack({ participants }: { participants: Participant[] }) {
+  const [hovered, setHovered] = useState(false);
+  const [pinned, setPinned] = useState(false);
+  const { visible, hiddenCount } = splitOverflow(participants, PLAN_PAGE_MAX_AVATARS);
+  const close = () => {
+    setHovered(false);
+    setPinned(false);
+  };
+
+  return (
+    <Popover opened={hovered || pinned} onDismiss={close} position="bottom-start" shadow="md" withArrow>
+      <Popover.Target>
+        <UnstyledButton
+          aria-label={`See everyone coming (${participants.length})`}
+          onClick={() => setPinned((current) => !current)}
+          // Focus stays on this button, where the dropdown's own Escape handler never hears it.
+          onKeyDown={(event) => event.key === 'Escape' && close()}
+          onPointerEnter={(event) => event.pointerType === 'mouse' && setHovered(true)}
+          onPointerLeave={(event) => event.pointerType === 'mouse' && setHovered(false)}
+          style={{ borderRadius: 'var(--mantine-radius-xl)' }}
+        >
+          <Group gap="sm" wrap="nowrap">
+            <Avatar.Group spacing={6}>
+              {visible.map((participant) => (
+                <Avatar key={participant.id} radius="xl" variant="filled" color={participant.isGuest ? 'gray.7' : 'violet'}>
+                  {nameInitials(participant.name)}
+                </Avatar>
+              ))}
+            </Avatar.Group>
+            {hiddenCount > 0 && (
+              <Text fz="sm" fw={600} c="dimmed">
+                +{hiddenCount} more
+              </Text>
+            )}
+          </Group>
+        </UnstyledButton>
+      </Popover.Target>
+      <Popover.Dropdown maw={280}>
+        <List listStyleType="none" spacing={4} fz="sm" aria-label="Everyone coming">
+          {participants.map((participant) => (
+            <List.Item key={participant.id}>{withGuestMark(participant)}</List.Item>
+          ))}
+        </List>
+      </Popover.Dropdown>
+    </Popover>
+  );
+}
+
+export function WhosComing({ planId }: { planId: string }) {
+  const { data: participants, isPending, isError, refetch, isRefetching } = useQuery(planParticipantsQueryOptions(planId));
+
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="whos-coming-title">
+      <Title id="whos-coming-title" order={2} fz="h4" mb="sm">
+        Who's coming
+      </Title>
+      {isPending ? (
+        <Group gap={4} role="status" aria-label="Loading who's coming">
+          {[0, 1, 2].map((index) => (
+            <Skeleton key={index} circle h={38} aria-hidden="true" />
+          ))}
+        </Group>
+      ) : isError ? (
+        <Group gap="sm">
+          <Text c="dimmed" fz="sm">
+            Couldn't load who's coming.
+          </Text>
+          <Button size="compact-sm" variant="light" onClick={() => refetch()} disabled={isRefetching}>
+            Try again
+          </Button>
+        </Group>
+      ) : participants.length === 0 ? (
+        <Text c="dimmed" fz="sm">
+          No one has joined yet.
+        </Text>
+      ) : (
+        <ParticipantStack participants={participants} />
+      )}
+    </Card>
+  );
+}

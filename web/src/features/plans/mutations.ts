@@ -1,0 +1,70 @@
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api';
+import { showErrorToast, showSuccessToast } from '../../lib/toast';
+import { planKeys } from './queries';
+import { leavePlanResultSchema, planSchema, type CreatePlanInput, type LeavePlanResult, type Plan } from './schema';
+
+// `exact`: the list only. A prefix match would also refetch the open plan's
+// detail, which answers 404 right after a leave or delete.
+const invalidatePlanList = (queryClient: QueryClient) =>
+  queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true });
+
+export function useCreatePlan({ onCreated }: { onCreated: (plan: Plan) => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: CreatePlanInput) => {
+      const res = await apiRequest('POST', '/api/plans', input);
+      return planSchema.parse(await res.json());
+    },
+    onSuccess: (plan) => {
+      // The share page opens next: it shows the plan at once instead of loading it again.
+      queryClient.setQueryData(planKeys.detail(plan.id), plan);
+      void invalidatePlanList(queryClient);
+      showSuccessToast('Plan created!', 'Your plan is ready to share');
+      onCreated(plan);
+    },
+    onError: (error) => showErrorToast(error, 'Failed to create plan'),
+  });
+}
+
+/**
+ * After the plan is gone for this user: `onGone` runs first (it navigates away),
+ * then the cache forgets the plan, so the screen being left never refetches it.
+ */
+function forgetPlan(queryClient: QueryClient, planId: string, onGone: () => void) {
+  onGone();
+  queryClient.removeQueries({ queryKey: planKeys.detail(planId) });
+  void invalidatePlanList(queryClient);
+}
+
+export function useLeavePlan(planId: string, { onLeft }: { onLeft: () => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (): Promise<LeavePlanResult> => {
+      const res = await apiRequest('DELETE', `/api/plans/${encodeURIComponent(planId)}/leave`);
+      return leavePlanResultSchema.parse(await res.json());
+    },
+    onSuccess: ({ planDeleted }) => {
+      forgetPlan(queryClient, planId, onLeft);
+      showSuccessToast(
+        'You left the plan',
+        planDeleted ? 'You were the last participant, so the plan was deleted' : "You've been removed from the participant list",
+      );
+    },
+    onError: (error) => showErrorToast(error, 'Failed to leave plan'),
+  });
+}
+
+export function useDeletePlan(planId: string, { onDeleted }: { onDeleted: () => void }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await apiRequest('DELETE', `/api/plans/${encodeURIComponent(planId)}`);
+    },
+    onSuccess: () => {
+      forgetPlan(queryClient, planId, onDeleted);
+      showSuccessToast('Plan deleted', 'The plan and everything in it are gone');
+    },
+    onError: (error) => showErrorToast(error, 'Failed to delete plan'),
+  });
+}

@@ -1,0 +1,13 @@
+import type { Plan } from './schema';
+
+// Spec §6 and decisions.md "Plans": the host is the user whose id is the
+// plan's hostId; invite controls are for the host, or everyone when the plan
+// has open invitations.
+
+export function isPlanHost(plan: Pick<Plan, 'hostId'>, userId: string | undefined): boolean {
+  return userId !== undefined && plan.hostId === userId;
+}
+
+export function canInvite(plan: Pick<Plan, 'hostId' | 'isOpenInvite'>, userId: string | undefined): boolean {
+  return plan.isOpenInvite || isPlanHost(plan, userId);
+}

@@ -1,0 +1,31 @@
+// Calendar dates travel as 'YYYY-MM-DD' with no time zone (the group's local
+// day). `new Date('2026-03-14')` would read them as UTC midnight, which is the
+// previous day west of Greenwich, so they are always built from their parts.
+
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+
+/** The local-midnight Date of 'YYYY-MM-DD', or null when it is not a real date. */
+export function parseLocalDate(value: string): Date | null {
+  const match = ISO_DATE.exec(value);
+  if (!match) return null;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(year, month - 1, day);
+  // Rejects 2026-02-30 and the like, which Date would roll into March.
+  if (date.getFullYear() !== year || date.getMonth() !== month - 1 || date.getDate() !== day) return null;
+  return date;
+}
+
+function format(value: string, options: Intl.DateTimeFormatOptions): string {
+  const date = parseLocalDate(value);
+  return date ? date.toLocaleDateString('en-US', options) : value;
+}
+
+/** 'Sat, Mar 14' (spec §1: US English). An unreadable value is shown as is. */
+export function formatShortDate(value: string): string {
+  return format(value, { weekday: 'short', month: 'short', day: 'numeric' });
+}
+
+/** 'Saturday, March 14, 2026'. */
+export function formatLongDate(value: string): string {
+  return format(value, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+}
