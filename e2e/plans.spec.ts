@@ -25,10 +25,10 @@ test('create a plan, find it on home, share it, open it, and delete it', async (
 
   // Share: the link is {origin}/l/{slug}, shown as text and encoded in the QR code.
   await expect(page.getByRole('heading', { name: 'Friday board games' })).toBeVisible();
-  const link = (await page.getByText(/\/l\/[A-Za-z0-9_-]{8,}/).first().textContent())!.trim();
+  const link = await page.getByRole('textbox', { name: 'Plan link' }).inputValue();
   expect(link).toMatch(new RegExp(`^${process.env.E2E_WEB_URL}/l/[A-Za-z0-9_-]{8,}$`));
-  await expect(page.locator('svg').filter({ has: page.locator('path') }).first()).toBeVisible();
-  await page.getByRole('button', { name: /copy/i }).first().click();
+  await expect(page.getByRole('img', { name: 'QR code of the plan link' })).toBeVisible();
+  await page.getByRole('button', { name: 'Copy link' }).click();
   await expect(page.getByText('Link copied!')).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link);
   await expect(page.getByRole('link', { name: /WhatsApp/ })).toHaveAttribute('href', /wa\.me/);
