@@ -29,6 +29,8 @@ const PLAN_KEYS = [
   'isOpenInvite',
   'location',
   'lockedIdeaId',
+  'lockedIdeaText',
+  'lockedTimeSlot',
   'lockedTimeSlotDate',
   'lockedTimeSlotId',
   'participantCount',

@@ -143,6 +143,8 @@ const PLAN_KEYS = [
   'isOpenInvite',
   'location',
   'lockedIdeaId',
+  'lockedIdeaText',
+  'lockedTimeSlot',
   'lockedTimeSlotDate',
   'lockedTimeSlotId',
   'participantCount',
@@ -179,7 +181,9 @@ describe('POST /api/plans', () => {
       location: null,
       eventTime: null,
       lockedIdeaId: null,
+      lockedIdeaText: null,
       lockedTimeSlotId: null,
+      lockedTimeSlot: null,
       lockedTimeSlotDate: null,
       participantCount: 1,
     });
@@ -300,7 +304,9 @@ describe('GET /api/plans/{id} and /api/plans/slug/{slug}', () => {
         location: 'Rooftop',
         eventTime: '11:30 PM',
         lockedIdeaId: ideaId,
+        lockedIdeaText: 'Fireworks',
         lockedTimeSlotId: slotId,
+        lockedTimeSlot: { id: slotId, date: '2026-12-31', period: '23:30' },
         lockedTimeSlotDate: '2026-12-31',
         participantCount: 1,
       });
@@ -421,7 +427,7 @@ describe('GET /api/plans', () => {
       'old, 1 person',
     ]);
     expect(res.json.map((p) => p.id)).toEqual([joined.id, lateDate.id, withIdea.id, crowded.id, newSmall.id, oldSmall.id]);
-    for (const item of res.json) expect(Object.keys(item).sort()).toEqual([...PLAN_KEYS, 'lockedIdeaText', 'lockedTimeSlot', 'participants'].sort());
+    for (const item of res.json) expect(Object.keys(item).sort()).toEqual([...PLAN_KEYS, 'participants'].sort());
 
     const [first, second, third, fourth] = res.json;
     const [otherRow] = await owner<{ id: string }[]>`select id from app.participants where plan_id = ${joined.id} and user_id = ${other.id}`;

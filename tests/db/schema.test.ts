@@ -81,7 +81,7 @@ describe('schema hygiene', () => {
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname = 'app' or p.proname in ('issue_sign_in_code', 'verify_sign_in_code', 'claimed_guest_id',
              'claimed_plan_id', 'claimed_plan_slug', 'is_participant', 'is_host', 'can_read_plan',
-             'plan_id_of_idea', 'plan_id_of_time_slot')
+             'plan_id_of_idea', 'plan_id_of_time_slot', 'plan_id_of_slug')
        order by 1`;
     expect(rows.map((r) => r.sig)).toEqual([
       'app.add_idea(p_plan_id uuid, p_text text) -> app.ideas',
@@ -106,6 +106,7 @@ describe('schema hygiene', () => {
       'private.is_participant(p_plan_id uuid) -> boolean',
       'private.issue_sign_in_code(p_email text, p_code_hash text) -> text',
       'private.plan_id_of_idea(p_idea_id uuid) -> uuid',
+      'private.plan_id_of_slug(p_slug text) -> uuid',
       'private.plan_id_of_time_slot(p_time_slot_id uuid) -> uuid',
       'private.verify_sign_in_code(p_email text, p_code_hash text) -> uuid',
     ]);

@@ -51,15 +51,17 @@ export function requestClaims(identity: RequestIdentity): { role: RequestRole; c
   return { role, claims };
 }
 
-/** The claims JSON, with plan_id looked up from an idea or time slot when the URL names one. */
+/** The claims JSON, with plan_id looked up from an idea, time slot or slug when the URL names one. */
 function claimsExpression(tx: Tx, claims: Record<string, string>, identity: RequestIdentity) {
   // Sent as text and cast in SQL: postgres.js would JSON-encode a string bound
   // straight to a jsonb parameter a second time.
   const json = JSON.stringify(claims);
-  if (claims.plan_id || !(identity.ideaId || identity.timeSlotId)) return tx`${json}::text`;
+  if (claims.plan_id || !(identity.ideaId || identity.timeSlotId || identity.planSlug)) return tx`${json}::text`;
   const planIdLookup = identity.ideaId
     ? tx`private.plan_id_of_idea(${identity.ideaId}::uuid)`
-    : tx`private.plan_id_of_time_slot(${identity.timeSlotId!}::uuid)`;
+    : identity.timeSlotId
+      ? tx`private.plan_id_of_time_slot(${identity.timeSlotId}::uuid)`
+      : tx`private.plan_id_of_slug(${identity.planSlug!})`;
   return tx`(${json}::text::jsonb || jsonb_strip_nulls(jsonb_build_object('plan_id', ${planIdLookup})))::text`;
 }
 

@@ -60,7 +60,12 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       'lockedIdeaId', ${p}.locked_idea_id,
       'lockedTimeSlotId', ${p}.locked_time_slot_id,
       'lockedTimeSlotDate', ${p}.locked_time_slot_date,
-      'participantCount', ${count ?? participantCount(tx, alias)}
+      'participantCount', ${count ?? participantCount(tx, alias)},
+      -- Beyond decisions.md's plan fields, so that a plan page needs no second
+      -- request for what is locked: both lookups are by primary key.
+      'lockedIdeaText', (select i.text from app.ideas i where i.id = ${p}.locked_idea_id),
+      'lockedTimeSlot', (select jsonb_build_object('id', ts.id, 'date', ts.date, 'period', ts.period)
+                           from app.time_slots ts where ts.id = ${p}.locked_time_slot_id)
     )`;
 }
 
@@ -111,7 +116,8 @@ export async function findParticipants(tx: Tx, planId: string): Promise<Particip
 /**
  * GET /api/plans: the plans `userId` takes part in, in ONE statement (no N+1):
  * participants of each plan aggregated in a lateral sub-select (participants
- * unique index (plan_id, user_id)), the locked idea and slot by primary key,
+ * unique index (plan_id, user_id)), the locked idea and slot by primary key
+ * (inside planJson),
  * the caller's rows by participants_user_id_idx.
  *
  * Order (spec §4): a locked slot date first, earliest first; then a picked
@@ -119,12 +125,7 @@ export async function findParticipants(tx: Tx, planId: string): Promise<Particip
  */
 export async function listPlansOf(tx: Tx, userId: string): Promise<PlanListItem[]> {
   const rows = await tx<{ plan: PlanListItem }[]>`
-    select ${planJson(tx, 'p', tx`pp.count`)} || jsonb_build_object(
-             'lockedIdeaText', i.text,
-             'lockedTimeSlot', case when ts.id is null then null
-                                    else jsonb_build_object('id', ts.id, 'date', ts.date, 'period', ts.period) end,
-             'participants', pp.list
-           ) as plan
+    select ${planJson(tx, 'p', tx`pp.count`)} || jsonb_build_object('participants', pp.list) as plan
       from app.participants me
       join app.plans p on p.id = me.plan_id
      cross join lateral (
@@ -137,8 +138,6 @@ export async function listPlansOf(tx: Tx, userId: string): Promise<PlanListItem[
              from app.participants pa
             where pa.plan_id = p.id
            ) pp
-      left join app.ideas i on i.id = p.locked_idea_id
-      left join app.time_slots ts on ts.id = p.locked_time_slot_id
      where me.user_id = ${userId}::uuid
      order by p.locked_time_slot_date asc nulls last,
               (p.locked_idea_id is not null) desc,

@@ -32,6 +32,10 @@ export interface Plan {
   /** Calendar date 'YYYY-MM-DD' exactly as stored (no time zone). */
   lockedTimeSlotDate: string | null;
   participantCount: number;
+  /** The picked idea's text (null when none is picked or the caller holds only the slug). */
+  lockedIdeaText: string | null;
+  /** The locked slot (set with the event time), else null. */
+  lockedTimeSlot: LockedTimeSlot | null;
 }
 
 /** One participant as the plans list shows it (spec §2 Home: names, guests marked). */
@@ -49,8 +53,6 @@ export interface LockedTimeSlot {
 
 /** An entry of GET /api/plans. */
 export interface PlanListItem extends Plan {
-  lockedIdeaText: string | null;
-  lockedTimeSlot: LockedTimeSlot | null;
   /** All participants, in join order. */
   participants: PlanListParticipant[];
 }
