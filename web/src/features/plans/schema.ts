@@ -2,6 +2,13 @@ import { z } from 'zod/mini';
 
 // The plan JSON of GET /api/plans/{id}, /slug/{slug} and POST /api/plans
 // (shared/spec/decisions.md "Plans"). Nullable fields also accept a missing key.
+export const lockedTimeSlotSchema = z.object({
+  id: z.string(),
+  date: z.string(),
+  /** Named period, 'H:mm', or null for the whole day. */
+  period: z.nullish(z.string()),
+});
+
 export const planSchema = z.object({
   id: z.string(),
   slug: z.string(),
@@ -17,20 +24,15 @@ export const planSchema = z.object({
   /** 'YYYY-MM-DD', a calendar day with no time zone. */
   lockedTimeSlotDate: z.nullish(z.string()),
   participantCount: z.number(),
+  /** The picked idea's text; every plan JSON carries it (docs/decisions.md "Plans"). */
+  lockedIdeaText: z.nullish(z.string()),
+  /** The locked slot once the event time is set. */
+  lockedTimeSlot: z.nullish(lockedTimeSlotSchema),
 });
 export type Plan = z.infer<typeof planSchema>;
 
-export const lockedTimeSlotSchema = z.object({
-  id: z.string(),
-  date: z.string(),
-  /** Named period, 'H:mm', or null for the whole day. */
-  period: z.nullish(z.string()),
-});
-
 /** One entry of GET /api/plans: the plan plus what its home card shows. */
 export const planSummarySchema = z.extend(planSchema, {
-  lockedIdeaText: z.nullish(z.string()),
-  lockedTimeSlot: z.nullish(lockedTimeSlotSchema),
   participants: z.array(z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() })),
 });
 export type PlanSummary = z.infer<typeof planSummarySchema>;
