@@ -12,6 +12,7 @@ export const planKeys = {
   // point the GET elsewhere ('../auth/me').
   detail: (id: string) => [...planKeys.all, encodeURIComponent(id)] as const,
   participants: (id: string) => [...planKeys.detail(id), 'participants'] as const,
+  bySlug: (slug: string) => [...planKeys.all, 'slug', encodeURIComponent(slug)] as const,
 };
 
 const fetchJson = getQueryFn<unknown>({ on401: 'throw' });
@@ -35,5 +36,13 @@ export function planParticipantsQueryOptions(id: string) {
   return queryOptions({
     queryKey: planKeys.participants(id),
     queryFn: async (context) => participantListSchema.parse(await fetchJson(context)),
+  });
+}
+
+/** The plan a public link names (GET /api/plans/slug/{slug}); 404 → error "404: Plan not found". */
+export function planBySlugQueryOptions(slug: string) {
+  return queryOptions({
+    queryKey: planKeys.bySlug(slug),
+    queryFn: async (context) => planSchema.parse(await fetchJson(context)),
   });
 }
