@@ -4,7 +4,7 @@
 // The notification e-mail of set-event-time is tested in notify*.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, apiDatabaseAsOwner } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, PLAN_KEYS } from '../support/api.ts';
 import { datesWorld, day, expectText, type PlanJson, type SlotJson } from './dates-fixture.ts';
 
 const owner = apiDatabaseAsOwner();
@@ -21,23 +21,6 @@ const setTime = (planId: string, time: unknown, token?: string) => post(planId, 
 const unlock = (planId: string, token?: string) => post(planId, 'unlock', undefined, token);
 const setLocation = (planId: string, location: unknown, token?: string) => post(planId, 'location', { location }, token);
 
-const PLAN_KEYS = [
-  'description',
-  'eventTime',
-  'hostId',
-  'id',
-  'isOpenInvite',
-  'location',
-  'lockedIdeaId',
-  'lockedIdeaText',
-  'lockedTimeSlot',
-  'lockedTimeSlotDate',
-  'lockedTimeSlotId',
-  'participantCount',
-  'slug',
-  'status',
-  'title',
-];
 
 describe('planning → time_range_locked → completed → unlock → planning', () => {
   it('walks the whole flow; each step answers the plan JSON', async () => {

@@ -2,29 +2,16 @@
 // (no new code, no rate-limit count), because the mail is sent before COMMIT.
 // Uses a second function instance whose SMTP port has nobody listening.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { freePort, startApi, type Service } from '../../scripts/lib/services.ts';
-import { api, apiDatabaseAsOwner, testMailbox, uniqueEmail } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, testMailbox, uniqueEmail, startApiWithDeadSmtp } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();
 const mail = testMailbox();
-let brokenApi: Service;
+let brokenApi: Awaited<ReturnType<typeof startApiWithDeadSmtp>>;
 let brokenUrl: string;
 
 beforeAll(async () => {
-  const [port, deadSmtpPort] = [await freePort(), await freePort()];
-  brokenApi = await startApi({
-    port,
-    env: {
-      DATABASE_URL: inject('apiDbUrl'),
-      JWT_SECRET: inject('jwtSecret'),
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(deadSmtpPort),
-      MAIL_FROM: 'Hangplan <hello@hangplan.test>',
-      APP_ORIGIN: 'http://localhost:5173',
-    },
-  });
-  brokenUrl = `http://127.0.0.1:${port}/functions/v1`;
+  brokenApi = await startApiWithDeadSmtp();
+  brokenUrl = brokenApi.url;
 });
 
 afterAll(async () => {

@@ -3,30 +3,17 @@
 // answer is still 200 with the completed plan. Uses a second function
 // instance whose SMTP port has nobody listening (like mail-failure.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { freePort, startApi, type Service } from '../../scripts/lib/services.ts';
-import { api, apiDatabaseAsOwner } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, startApiWithDeadSmtp } from '../support/api.ts';
 import { datesWorld, day, type PlanJson } from './dates-fixture.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);
-let brokenApi: Service;
+let brokenApi: Awaited<ReturnType<typeof startApiWithDeadSmtp>>;
 let brokenUrl: string;
 
 beforeAll(async () => {
-  const [port, deadSmtpPort] = [await freePort(), await freePort()];
-  brokenApi = await startApi({
-    port,
-    env: {
-      DATABASE_URL: inject('apiDbUrl'),
-      JWT_SECRET: inject('jwtSecret'),
-      SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(deadSmtpPort),
-      MAIL_FROM: 'Hangplan <hello@hangplan.test>',
-      APP_ORIGIN: 'http://localhost:5173',
-    },
-  });
-  brokenUrl = `http://127.0.0.1:${port}/functions/v1`;
+  brokenApi = await startApiWithDeadSmtp();
+  brokenUrl = brokenApi.url;
 });
 
 afterAll(async () => {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { api, apiDatabaseAsOwner, signIn, type ApiResult } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, signIn, type ApiResult, PLAN_KEYS } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();
 const createdUsers: string[] = [];
@@ -135,23 +135,6 @@ interface ListItem extends PlanJson {
   participants: { id: string; name: string; isGuest: boolean }[];
 }
 
-const PLAN_KEYS = [
-  'description',
-  'eventTime',
-  'hostId',
-  'id',
-  'isOpenInvite',
-  'location',
-  'lockedIdeaId',
-  'lockedIdeaText',
-  'lockedTimeSlot',
-  'lockedTimeSlotDate',
-  'lockedTimeSlotId',
-  'participantCount',
-  'slug',
-  'status',
-  'title',
-];
 
 function expectText(res: ApiResult, status: number, text: string) {
   expect({ status: res.status, text: res.text }).toEqual({ status, text });

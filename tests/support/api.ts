@@ -61,3 +61,43 @@ export async function signIn(email = uniqueEmail()): Promise<{ email: string; to
 export function apiDatabaseAsOwner() {
   return postgres(inject('apiDbUrl'), { max: 2, onnotice: () => {} });
 }
+
+/** Every key of the plan JSON (decisions.md "Plans" plus the locked idea text and slot). */
+export const PLAN_KEYS = [
+  'description',
+  'eventTime',
+  'hostId',
+  'id',
+  'isOpenInvite',
+  'location',
+  'lockedIdeaId',
+  'lockedIdeaText',
+  'lockedTimeSlot',
+  'lockedTimeSlotDate',
+  'lockedTimeSlotId',
+  'participantCount',
+  'slug',
+  'status',
+  'title',
+];
+
+/**
+ * A second instance of the function whose SMTP port has nobody listening, on
+ * the same database: for what must happen when e-mail cannot be sent.
+ */
+export async function startApiWithDeadSmtp(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { freePort, startApi } = await import('../../scripts/lib/services.ts');
+  const [port, deadSmtpPort] = [await freePort(), await freePort()];
+  const service = await startApi({
+    port,
+    env: {
+      DATABASE_URL: inject('apiDbUrl'),
+      JWT_SECRET: inject('jwtSecret'),
+      SMTP_HOST: '127.0.0.1',
+      SMTP_PORT: String(deadSmtpPort),
+      MAIL_FROM: 'Hangplan <hello@hangplan.test>',
+      APP_ORIGIN: 'http://localhost:5173',
+    },
+  });
+  return { url: `http://127.0.0.1:${port}/functions/v1`, stop: service.stop };
+}
