@@ -18,13 +18,13 @@ import {
   JOIN_TO_COMMENT,
   JOIN_TO_VOTE,
   voteBody,
-  type Voter,
   type VoteResult,
 } from '../../_shared/contract/ideas.ts';
 import { withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
 import { parseBody } from '../../_shared/validation.ts';
+import { findVoters } from '../../_shared/voters.ts';
 
 /** The writer: a valid token wins; else the body's guest; else 401 `denied`. */
 function writer(userId: string | null, guestId: string | null, denied: string) {
@@ -52,28 +52,11 @@ export const ideaRoutes = new Hono()
     return c.json(result);
   })
 
-  // Spec §3 Voter, oldest vote first: id = the member's user id or the guest's
-  // id, name = the voter's participants row (kept right by triggers).
+  // Spec §3 Voter, first voters first (see _shared/voters.ts).
   .get('/:id/voters', async (c) => {
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const userId = await optionalUserId(c);
-    const voters = await withRequest({ userId, ideaId }, async (tx) => {
-      const [row] = await tx<{ voters: Voter[] }[]>`
-        select (
-          select coalesce(jsonb_agg(jsonb_build_object(
-                   'id', coalesce(v.user_id, v.guest_id),
-                   'name', coalesce(member.name, guest.name, 'Someone'),
-                   'isGuest', v.guest_id is not null
-                 ) order by v.created_at, v.id), '[]'::jsonb)
-            from app.idea_votes v
-            left join app.participants member on member.plan_id = v.plan_id and member.user_id = v.user_id
-            left join app.participants guest on guest.guest_id = v.guest_id and guest.plan_id = v.plan_id
-           where v.idea_id = i.id and v.plan_id = i.plan_id
-        ) as voters
-        from app.ideas i
-        where i.id = ${ideaId}::uuid`;
-      return row?.voters;
-    });
+    const voters = await withRequest({ userId, ideaId }, (tx) => findVoters(tx, 'idea', ideaId));
     if (!voters) throw new HttpError(404, IDEA_NOT_FOUND);
     return c.json(voters);
   })

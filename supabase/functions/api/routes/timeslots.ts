@@ -10,11 +10,11 @@ import {
   type TimeSlotVoteResult,
   timeSlotIdParam,
   timeSlotVoteBody,
-  type Voter,
 } from '../../_shared/contract/dates.ts';
 import { withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { parseBody } from '../../_shared/validation.ts';
+import { findVoters } from '../../_shared/voters.ts';
 
 export const timeSlotRoutes = new Hono()
   // Toggle: voting again removes the vote (spec §4). A member is joined on
@@ -38,28 +38,11 @@ export const timeSlotRoutes = new Hono()
     return c.json(result);
   })
 
-  // Who voted, first voters first: id is the member's user id or the guest's
-  // guest id, name the participant's display name (spec §3 Voter).
+  // Spec §3 Voter, first voters first (see _shared/voters.ts).
   .get('/:id/voters', async (c) => {
     const timeSlotId = timeSlotIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const voters = await withRequest({ userId, timeSlotId }, async (tx) => {
-      const [row] = await tx<{ voters: Voter[] }[]>`
-        select (
-          select coalesce(jsonb_agg(jsonb_build_object(
-                   'id', coalesce(v.user_id, v.guest_id),
-                   'name', coalesce(pm.name, pg.name, 'Someone'),
-                   'isGuest', v.guest_id is not null
-                 ) order by v.created_at, v.id), '[]'::jsonb)
-            from app.time_slot_votes v
-            left join app.participants pm on pm.plan_id = v.plan_id and pm.user_id = v.user_id
-            left join app.participants pg on pg.plan_id = v.plan_id and pg.guest_id = v.guest_id
-           where v.time_slot_id = s.id and v.plan_id = s.plan_id
-        ) as voters
-        from app.time_slots s
-        where s.id = ${timeSlotId}::uuid`;
-      return row?.voters;
-    });
+    const voters = await withRequest({ userId, timeSlotId }, (tx) => findVoters(tx, 'timeSlot', timeSlotId));
     if (!voters) throw new HttpError(404, TIME_SLOT_NOT_FOUND);
     return c.json(voters);
   });

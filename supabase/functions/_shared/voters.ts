@@ -1,0 +1,37 @@
+// Who voted on an idea or a time slot (spec §3 Voter), first voters first:
+// `id` is the member's user id or the guest's id, `name` the voter's
+// participants row (kept right by triggers). One statement; `null` when the
+// idea/slot is unknown or out of the caller's reach (RLS), so that an empty
+// list and a 404 can be told apart.
+import type { Tx } from './db.ts';
+
+export interface Voter {
+  id: string;
+  name: string;
+  isGuest: boolean;
+}
+
+// Fixed identifiers only (never from a request), so splicing them is safe.
+const TARGETS = {
+  idea: { targets: 'app.ideas', votes: 'app.idea_votes', column: 'idea_id' },
+  timeSlot: { targets: 'app.time_slots', votes: 'app.time_slot_votes', column: 'time_slot_id' },
+} as const;
+
+export async function findVoters(tx: Tx, kind: keyof typeof TARGETS, id: string): Promise<Voter[] | null> {
+  const { targets, votes, column } = TARGETS[kind];
+  const [row] = await tx<{ voters: Voter[] }[]>`
+    select (
+      select coalesce(jsonb_agg(jsonb_build_object(
+               'id', coalesce(v.user_id, v.guest_id),
+               'name', coalesce(member.name, guest.name, 'Someone'),
+               'isGuest', v.guest_id is not null
+             ) order by v.created_at, v.id), '[]'::jsonb)
+        from ${tx.unsafe(votes)} v
+        left join app.participants member on member.plan_id = v.plan_id and member.user_id = v.user_id
+        left join app.participants guest on guest.plan_id = v.plan_id and guest.guest_id = v.guest_id
+       where v.${tx.unsafe(column)} = t.id and v.plan_id = t.plan_id
+    ) as voters
+    from ${tx.unsafe(targets)} t
+    where t.id = ${id}::uuid`;
+  return row ? row.voters : null;
+}
