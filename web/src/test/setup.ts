@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
+import { clearGuest } from '../lib/guest-storage';
 
 // jsdom lacks what Mantine measures with (as in Mantine's vite-template).
 const { getComputedStyle } = window;
@@ -36,5 +37,6 @@ afterEach(() => {
   cleanup();
   notifications.clean();
   localStorage.clear();
+  clearGuest(); // also drops guest-storage's in-memory snapshot
   vi.unstubAllGlobals();
 });

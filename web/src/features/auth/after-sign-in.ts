@@ -1,12 +1,40 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api';
+import { clearGuest, getGuestSession } from '../../lib/guest-storage';
+import { transferResultSchema } from '../guests/schema';
+import { planKeys } from '../plans/queries';
+
+export const SIGNED_IN_MESSAGE = "You're now signed in";
+
 /**
- * HOOK POINT for work that must run after a successful sign-in, before the
- * welcome toast and the redirect. The guests issue plugs the guest-vote
- * transfer in here (spec §4: POST /api/auth/transfer-guest-votes when a guest
- * session exists; a failure is only logged) and returns the "Your N previous
- * vote(s) have been saved" text when votes moved.
- *
- * Until then there is nothing to transfer: the plain welcome text.
+ * Spec §8: 'Welcome! Your N previous vote(s) have been saved to your account.',
+ * singular for 1 — the whole sentence, so "1 previous vote has been saved".
  */
-export async function afterSignIn(): Promise<{ welcomeMessage: string }> {
-  return { welcomeMessage: "You're now signed in" };
+export function transferredVotesMessage(count: number): string {
+  if (count <= 0) return SIGNED_IN_MESSAGE;
+  if (count === 1) return 'Welcome! Your 1 previous vote has been saved to your account.';
+  return `Welcome! Your ${count} previous votes have been saved to your account.`;
+}
+
+/**
+ * Runs after a successful sign-in (the token is stored and `me` refetched),
+ * before the welcome toast and the redirect. Spec §4: when a guest session
+ * exists, its votes move to the account (POST /api/auth/transfer-guest-votes);
+ * the guest items are cleared only after that succeeds, and a failure is only
+ * logged: signing in goes on either way.
+ */
+export async function afterSignIn(queryClient: QueryClient): Promise<{ welcomeMessage: string }> {
+  const guest = getGuestSession();
+  if (!guest) return { welcomeMessage: SIGNED_IN_MESSAGE };
+  try {
+    const res = await apiRequest('POST', '/api/auth/transfer-guest-votes', { guestId: guest.id });
+    const { transferredIdeaVotes, transferredTimeVotes } = transferResultSchema.parse(await res.json());
+    clearGuest();
+    // The account now takes part in the guest's plan: home must list it.
+    void queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true });
+    return { welcomeMessage: transferredVotesMessage(transferredIdeaVotes + transferredTimeVotes) };
+  } catch (error) {
+    console.warn('Could not move the guest votes to the account; signing in anyway.', error);
+    return { welcomeMessage: SIGNED_IN_MESSAGE };
+  }
 }

@@ -28,7 +28,7 @@ export function useVerifyCode() {
     onSuccess: async ({ token }) => {
       setAuthToken(token);
       await queryClient.refetchQueries({ queryKey: authKeys.me() });
-      const { welcomeMessage } = await afterSignIn();
+      const { welcomeMessage } = await afterSignIn(queryClient);
       showSuccessToast('Welcome!', welcomeMessage);
     },
     onError: (error) => showErrorToast(error, 'Please check your code and try again', 'Invalid code'),
