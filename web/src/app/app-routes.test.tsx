@@ -67,17 +67,20 @@ describe('app routes', () => {
     expect(location()).toBe('/auth?returnTo=/plan/p1%3Ftab%3Dideas');
   });
 
-  it.each(['/plan/p1/ideas', '/plan/p1/availability', '/interests', '/interests/manage'])('shows a placeholder at %s when signed in', async (path) => {
+  it('opens the availability page at /plan/p1/availability when signed in', async () => {
     mockFetch(signedIn());
-    const { location } = renderWithProviders(<AppRoutes />, { route: path });
-    expect(await screen.findByText('Coming soon')).toBeInTheDocument();
-    expect(location()).toBe(path);
+    const { location } = renderWithProviders(<AppRoutes />, { route: '/plan/p1/availability' });
+    expect(await screen.findByRole('heading', { name: 'Plan not found' })).toBeInTheDocument();
+    expect(location()).toBe('/plan/p1/availability');
   });
 
   it.each([
     ['/create-plan', 'Create New Plan'],
     ['/plan/p1/share', 'Plan not found'],
     ['/plan/p1', 'Plan not found'],
+    ['/plan/p1/ideas', 'Plan not found'],
+    ['/interests', 'Interests'],
+    ['/interests/manage', 'Manage Interests'],
   ])('opens the screen at %s when signed in', async (path, heading) => {
     mockFetch(signedIn());
     const { location } = renderWithProviders(<AppRoutes />, { route: path });
@@ -85,15 +88,11 @@ describe('app routes', () => {
     expect(location()).toBe(path);
   });
 
-  it.each(['/l/abcDEF12', '/l/abcDEF12/dashboard', '/l/abcDEF12/ideas', '/l/abcDEF12/availability'])(
-    'lets a signed-out visitor open %s',
-    async (path) => {
-      mockFetch(signedOut);
-      const { location } = renderWithProviders(<AppRoutes />, { route: path });
-      expect(await screen.findByText('Coming soon')).toBeInTheDocument();
-      expect(location()).toBe(path);
-    },
-  );
+  it('sends a visitor with neither a user nor a guest session from /l/{slug}/availability to the join page', async () => {
+    mockFetch(signedOut);
+    const { location } = renderWithProviders(<AppRoutes />, { route: '/l/abcDEF12/availability' });
+    await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
+  });
 
   it('shows the 404 card with a way home for unknown paths', async () => {
     mockFetch(signedOut);

@@ -24,6 +24,34 @@ export const ShareScreen = lazy(() =>
 export const PlanScreen = lazy(() =>
   import('../features/plans/components/plan-screen').then((m) => ({ default: m.PlanScreen })),
 );
+// The public plan pages of guests (/l/{slug}, /l/{slug}/dashboard).
+export const JoinScreen = lazy(() =>
+  import('../features/guests/components/join-screen').then((m) => ({ default: m.JoinScreen })),
+);
+export const GuestDashboardScreen = lazy(() =>
+  import('../features/guests/components/guest-dashboard-screen').then((m) => ({ default: m.GuestDashboardScreen })),
+);
+// The availability pages (step 2 of 3): /plan/{id}/availability, /l/{slug}/availability.
+export const PlanAvailabilityScreen = lazy(() =>
+  import('../features/availability/components/availability-screens').then((m) => ({ default: m.PlanAvailabilityScreen })),
+);
+export const GuestAvailabilityScreen = lazy(() =>
+  import('../features/availability/components/availability-screens').then((m) => ({ default: m.GuestAvailabilityScreen })),
+);
+
+// The ideas pages (step 1 of 3) and the interests pages.
+export const PlanIdeasScreen = lazy(() =>
+  import('../features/ideas/components/ideas-screen').then((m) => ({ default: m.PlanIdeasScreen })),
+);
+export const GuestIdeasScreen = lazy(() =>
+  import('../features/ideas/components/ideas-screen').then((m) => ({ default: m.GuestIdeasScreen })),
+);
+export const InterestsScreen = lazy(() =>
+  import('../features/interests/components/interests-screen').then((m) => ({ default: m.InterestsScreen })),
+);
+export const ManageInterestsScreen = lazy(() =>
+  import('../features/interests/components/manage-interests-screen').then((m) => ({ default: m.ManageInterestsScreen })),
+);
 
 // The plan page's tab panels belong to their own features and load with the
 // tab: the app layer hands them to the plans feature (imports flow one way).

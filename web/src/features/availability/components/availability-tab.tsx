@@ -1,5 +1,9 @@
-import { Card, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconCalendar } from '../../../components/icons';
+import { Center, Loader } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { planDetailQueryOptions } from '../../plans/queries';
+import { AvailabilityContent } from './availability-content';
+import { confirmedTime, EventTimeConfirmedCard } from './confirmed';
+import { FinalTimeSet } from './final-time-set';
 
 interface AvailabilityTabProps {
   planId: string;
@@ -7,21 +11,20 @@ interface AvailabilityTabProps {
 }
 
 /**
- * PLACEHOLDER: the plan page's Availability tab. The availability issue
- * replaces this body (date voting, host 'Pick Date', 'Final Time Set'; spec §2).
+ * The plan page's Availability tab (spec §2 Plan detail): date voting with the
+ * host's 'Pick Date'; once the time is set, 'Final Time Set' for the host
+ * (unlock, share) and the confirmed card for everyone else.
  */
-export function AvailabilityTab(_props: AvailabilityTabProps) {
-  return (
-    <Card withBorder radius="lg" padding="lg">
-      <Stack align="center" ta="center" gap="xs">
-        <ThemeIcon variant="light" size={44} radius="xl" aria-hidden="true">
-          <IconCalendar size={22} />
-        </ThemeIcon>
-        <Text fw={600}>Availability is coming soon</Text>
-        <Text c="dimmed" fz="sm">
-          Soon you'll mark the days you're free here and see when everyone can make it.
-        </Text>
-      </Stack>
-    </Card>
-  );
+export function AvailabilityTab({ planId, isHost }: AvailabilityTabProps) {
+  // The plan page has loaded the plan already: this reads the cache.
+  const { data: plan } = useQuery(planDetailQueryOptions(planId));
+  if (!plan) {
+    return (
+      <Center py="xl" role="status" aria-label="Loading availability">
+        <Loader size="sm" />
+      </Center>
+    );
+  }
+  if (confirmedTime(plan)) return isHost ? <FinalTimeSet plan={plan} /> : <EventTimeConfirmedCard plan={plan} />;
+  return <AvailabilityContent plan={plan} isHost={isHost} />;
 }

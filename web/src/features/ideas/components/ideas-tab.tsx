@@ -1,5 +1,8 @@
-import { Card, Stack, Text, ThemeIcon } from '@mantine/core';
-import { IconBulb } from '../../../components/icons';
+import { Center, Loader } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { planDetailQueryOptions } from '../../plans/queries';
+import { AddIdeaCard } from './add-idea-form';
+import { IdeasBoard } from './ideas-board';
 
 interface IdeasTabProps {
   planId: string;
@@ -7,21 +10,29 @@ interface IdeasTabProps {
 }
 
 /**
- * PLACEHOLDER: the plan page's Ideas tab. The ideas issue replaces this body
- * (idea list by votes, 'Add New Idea', suggestions, host Pick; spec §2).
+ * The plan page's Ideas tab (spec §2 Plan detail): 'Add New Idea' with the
+ * Suggest Idea panel, then the ideas by votes with 'Top Idea', votes,
+ * voters, comments and, for the host, Pick / Picked.
  */
-export function IdeasTab(_props: IdeasTabProps) {
+export function IdeasTab({ planId, isHost }: IdeasTabProps) {
+  // The plan page has loaded the plan already: this reads the cache.
+  const { data: plan } = useQuery(planDetailQueryOptions(planId));
+  if (!plan) {
+    return (
+      <Center py="xl" role="status" aria-label="Loading ideas">
+        <Loader size="sm" />
+      </Center>
+    );
+  }
   return (
-    <Card withBorder radius="lg" padding="lg">
-      <Stack align="center" ta="center" gap="xs">
-        <ThemeIcon variant="light" size={44} radius="xl" aria-hidden="true">
-          <IconBulb size={22} />
-        </ThemeIcon>
-        <Text fw={600}>Ideas are coming soon</Text>
-        <Text c="dimmed" fz="sm">
-          Soon you'll suggest what to do here and vote on each other's ideas.
-        </Text>
-      </Stack>
-    </Card>
+    <IdeasBoard
+      plan={plan}
+      isHost={isHost}
+      showTopIdea
+      formFirst
+      renderForm={({ visitor, suggestButton }) => (
+        <AddIdeaCard planId={plan.id} visitor={visitor} extraAction={suggestButton} />
+      )}
+    />
   );
 }

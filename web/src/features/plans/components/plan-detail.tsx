@@ -4,6 +4,7 @@ import type { Plan } from '../schema';
 import { PlanStatusCard } from './plan-status-card';
 import { PlanTabs, type PlanTabComponents } from './plan-tabs';
 import { QuickActions } from './quick-actions';
+import { SetEventTimePanel, shouldShowSetEventTime } from './set-event-time-panel';
 import { WhosComing } from './whos-coming';
 
 interface PlanDetailProps {
@@ -22,8 +23,9 @@ export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
         </Title>
         {plan.description && <Text c="dimmed">{plan.description}</Text>}
       </div>
-      <PlanStatusCard plan={plan} />
+      <PlanStatusCard plan={plan} isHost={isHost} />
       <WhosComing planId={plan.id} />
+      {shouldShowSetEventTime(plan, isHost) && <SetEventTimePanel key={plan.lockedTimeSlotDate} plan={plan} />}
       <PlanTabs planId={plan.id} isHost={isHost} tabs={tabs} />
       <QuickActions plan={plan} isHost={isHost} canInvite={canInvite(plan, userId)} />
     </Stack>

@@ -16,6 +16,8 @@ function openPlan({ plan = planJson(), user = ada, routes = {} }: { plan?: Plan;
     'GET /api/auth/me': meRoute(user),
     'GET /api/plans/p1': () => json(plan),
     'GET /api/plans/p1/participants': () => json(everyone.slice(0, plan.participantCount)),
+    'GET /api/plans/p1/timeslots': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json([]),
     'GET /api/plans': () => json([planSummaryJson({ ...plan })]),
     ...routes,
   });
@@ -105,10 +107,10 @@ describe('plan page', () => {
   it('shows the Ideas tab first and switches to Availability', async () => {
     const { user, location } = openPlan();
     expect(await screen.findByRole('tab', { name: 'Ideas', selected: true })).toBeInTheDocument();
-    expect(await screen.findByText('Ideas are coming soon')).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Add New Idea' })).toBeInTheDocument();
     await user.click(screen.getByRole('tab', { name: 'Availability' }));
-    expect(await screen.findByText('Availability is coming soon')).toBeInTheDocument();
-    expect(screen.queryByText('Ideas are coming soon')).not.toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'When are you free?' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Add New Idea' })).not.toBeInTheDocument();
     expect(location()).toBe('/plan/p1?tab=availability');
   });
 

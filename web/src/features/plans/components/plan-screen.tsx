@@ -1,15 +1,22 @@
-import { Button, Card, Skeleton, Stack } from '@mantine/core';
+import { lazy, Suspense } from 'react';
+import { Button, Card, Group, Skeleton, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
 import { IconUserPlus } from '../../../components/icons';
 import { useCurrentUser } from '../../auth/queries';
+import { canAddToCalendar } from '../../calendar/can-add-to-calendar';
 import { canInvite } from '../plan-access';
 import { planDetailQueryOptions } from '../queries';
 import { PlanDetail } from './plan-detail';
 import { PlanLoadState } from './plan-load-state';
 import type { PlanTabComponents } from './plan-tabs';
+
+// Loaded only for a plan whose idea and time are locked: it carries `ics`.
+const AddToCalendarMenu = lazy(() =>
+  import('../../calendar/components/add-to-calendar-menu').then((m) => ({ default: m.AddToCalendarMenu })),
+);
 
 function PlanDetailSkeleton() {
   return (
@@ -47,8 +54,25 @@ export function PlanScreen({ tabs }: { tabs: PlanTabComponents }) {
       </Button>
     ) : null;
 
+  const calendar =
+    plan && canAddToCalendar(plan) ? (
+      <Suspense fallback={null}>
+        <AddToCalendarMenu plan={plan} />
+      </Suspense>
+    ) : null;
+
   return (
-    <AppLayout logoTo={paths.home.getHref()} headerRight={invite}>
+    <AppLayout
+      logoTo={paths.home.getHref()}
+      headerRight={
+        calendar || invite ? (
+          <Group gap={4} wrap="nowrap">
+            {calendar}
+            {invite}
+          </Group>
+        ) : null
+      }
+    >
       <PlanLoadState query={planQuery} loading={<PlanDetailSkeleton />}>
         {(loaded) => <PlanDetail plan={loaded} userId={user?.id} tabs={tabs} />}
       </PlanLoadState>

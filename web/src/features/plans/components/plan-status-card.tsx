@@ -6,6 +6,7 @@ import { LinkifiedText } from '../../../components/linkified-text';
 import { formatMeetingTime } from '../plan-time';
 import { planListQueryOptions } from '../queries';
 import type { Plan } from '../schema';
+import { LocationEditor } from './location-editor';
 
 // Valid <dl>: each row is one <div> holding a <dt> and a <dd>; the icon sits
 // in the row's left gutter.
@@ -40,13 +41,19 @@ function Undecided({ hint }: { hint?: string }) {
 }
 
 /**
- * The plan JSON carries only `lockedIdeaId`; the picked idea's text comes with
- * the user's plans list (GET /api/plans), which the home screen shares.
+ * Every plan JSON carries the picked idea's text (docs/decisions.md "Plans"),
+ * so guests, who have no plans list, see it too. A plan JSON without the key
+ * (an older answer) falls back to the signed-in user's plans list.
  */
 function PickedIdea({ plan }: { plan: Plan }) {
+  if (typeof plan.lockedIdeaText === 'string') return <>{plan.lockedIdeaText}</>;
+  return <PickedIdeaFromList planId={plan.id} />;
+}
+
+function PickedIdeaFromList({ planId }: { planId: string }) {
   const { data: text, isPending } = useQuery({
     ...planListQueryOptions(),
-    select: (plans) => plans.find((entry) => entry.id === plan.id)?.lockedIdeaText ?? null,
+    select: (plans) => plans.find((entry) => entry.id === planId)?.lockedIdeaText ?? null,
   });
   if (isPending) return <Skeleton h={18} w={140} mt={4} />;
   return <>{text ?? 'Idea picked'}</>;
@@ -54,10 +61,14 @@ function PickedIdea({ plan }: { plan: Plan }) {
 
 const peopleJoined = (count: number) => `${count} ${count === 1 ? 'person' : 'people'} joined`;
 
-/** Spec §2: What, When, Where (only when set) and Who's coming. */
-export function PlanStatusCard({ plan }: { plan: Plan }) {
+/**
+ * Spec §2: What, When, Where (only when set) and Who's coming. The host edits
+ * 'Where' inline once an idea is picked (`isHost`: the plan page only).
+ */
+export function PlanStatusCard({ plan, isHost = false }: { plan: Plan; isHost?: boolean }) {
   const when = formatMeetingTime(plan);
   const location = plan.location?.trim();
+  const canEditLocation = isHost && Boolean(plan.lockedIdeaId);
 
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="plan-status-title">
@@ -71,10 +82,16 @@ export function PlanStatusCard({ plan }: { plan: Plan }) {
         <StatusRow icon={<IconClock size={18} />} label="When we're meeting">
           {when ?? <Undecided />}
         </StatusRow>
-        {location && (
+        {canEditLocation ? (
           <StatusRow icon={<IconMapPin size={18} />} label="Where we're meeting">
-            <LinkifiedText text={location} />
+            <LocationEditor plan={plan} />
           </StatusRow>
+        ) : (
+          location && (
+            <StatusRow icon={<IconMapPin size={18} />} label="Where we're meeting">
+              <LinkifiedText text={location} />
+            </StatusRow>
+          )
         )}
         <StatusRow icon={<IconUsers size={18} />} label="Who's coming">
           {peopleJoined(plan.participantCount)}

@@ -1,0 +1,176 @@
+// Dates and the lock, end to end (issue "Dates and the lock"): a guest and a
+// member vote on dates in their own browsers, the host picks a date and sets
+// 7:30 PM, everyone sees the confirmed time, the .ics downloads and parses,
+// the member gets the e-mail, and unlocking returns to voting.
+import { readFile } from 'node:fs/promises';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { signInViaApi, uniqueEmail } from './support.ts';
+
+const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
+
+async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(api(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  expect(res.ok, `${path} answered ${res.status}: ${await res.clone().text()}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** 'YYYY-MM-DD' of the local day `days` from today (the browser runs on this machine's clock and zone). */
+function localDate(days: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** 'Saturday, March 14, 2026'. */
+function longDate(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  return new Date(y!, m! - 1, d!).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+}
+
+const dayButton = (page: Page, iso: string) =>
+  page.getByRole('region', { name: 'Next 2 Weeks' }).getByRole('button', { name: new RegExp(`^${longDate(iso)}:`) });
+
+async function newPage(browser: Browser): Promise<Page> {
+  return (await browser.newContext()).newPage();
+}
+
+interface MaildevMail {
+  to: Array<{ address: string }>;
+  subject: string;
+}
+
+test('guest and member vote, the host locks a date and sets the time, then unlocks', async ({ browser }) => {
+  const tomorrow = localDate(1);
+  const later = localDate(20);
+
+  // The host's plan with a picked idea, by API.
+  const hostPage = await newPage(browser);
+  const hostToken = await signInViaApi(hostPage, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
+  const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Bowling night', isOpenInvite: true }, hostToken);
+  const idea = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Strike City lanes' }, hostToken);
+  await post(`/api/plans/${plan.id}/pick-idea`, { ideaId: idea.id }, hostToken);
+
+  // A member (account) joins by API.
+  const memberEmail = uniqueEmail('member');
+  const memberPage = await newPage(browser);
+  const memberToken = await signInViaApi(memberPage, memberEmail, { firstName: 'Milo', lastName: 'Member' });
+  await post(`/api/plans/${plan.id}/join`, { name: 'Milo Member' }, memberToken);
+
+  // A guest, with its session in the guest's own browser.
+  const guest = await post<{ id: string; name: string }>('/api/guest-session', { name: 'Gail Guest', planId: plan.id });
+  const guestPage = await newPage(browser);
+  await guestPage.addInitScript((session) => {
+    localStorage.setItem('guestSession', JSON.stringify(session));
+  }, { id: guest.id, name: guest.name, planId: plan.id });
+
+  // The guest marks tomorrow on the availability page (step 2 of 3) and submits.
+  await guestPage.goto(`/l/${plan.slug}/availability`);
+  await expect(guestPage.getByRole('heading', { level: 1, name: 'When are you free?' })).toBeVisible();
+  await expect(guestPage.getByText('Step 2 of 3')).toBeVisible();
+  await expect(guestPage.getByRole('heading', { name: "Don't lose your choices" })).toBeVisible();
+  await dayButton(guestPage, tomorrow).click();
+  await expect(dayButton(guestPage, tomorrow)).toHaveAttribute('aria-pressed', 'true');
+  await expect(dayButton(guestPage, tomorrow)).toHaveAccessibleName(`${longDate(tomorrow)}: 1 vote, you're free`);
+  const mirrored = await guestPage.evaluate(() => JSON.parse(localStorage.getItem('guestVotes') ?? 'null'));
+  expect(mirrored.timeSlotIds).toHaveLength(1);
+  await guestPage.getByRole('button', { name: 'Submit Availability' }).click();
+  await expect(guestPage.getByText('Availability submitted!')).toBeVisible();
+  await expect(guestPage).toHaveURL(new RegExp(`/l/${plan.slug}`));
+
+  // The member marks tomorrow, and a day three weeks out through the Date Picker.
+  await memberPage.goto(`/plan/${plan.id}/availability`);
+  await expect(dayButton(memberPage, tomorrow)).toHaveAccessibleName(`${longDate(tomorrow)}: 1 vote`);
+  await dayButton(memberPage, tomorrow).click();
+  await expect(dayButton(memberPage, tomorrow)).toHaveAccessibleName(`${longDate(tomorrow)}: 2 votes, you're free`);
+  await memberPage.getByRole('button', { name: /Date Picker/ }).click();
+  const picker = memberPage.getByRole('region', { name: 'Date Picker' });
+  const laterDay = picker.getByRole('button', { name: new RegExp(`^${longDate(later)}`) });
+  if (!(await laterDay.isVisible())) await picker.getByRole('button', { name: 'Next month' }).click();
+  await laterDay.click();
+  await memberPage.getByRole('button', { name: 'OK (1 date)' }).click();
+  const laterRow = memberPage.getByRole('listitem').filter({ hasText: new Date(`${later}T12:00`).toLocaleDateString('en-US', { month: 'short', day: 'numeric' }) });
+  await expect(laterRow.getByText('1 vote')).toBeVisible();
+
+  // The host sees both votes with the voters, and picks tomorrow.
+  await hostPage.goto(`/plan/${plan.id}?tab=availability`);
+  const shortTomorrow = new Date(`${tomorrow}T12:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' });
+  const row = hostPage.getByRole('listitem').filter({ hasText: shortTomorrow });
+  await expect(row.getByRole('group', { name: /^2 votes: / })).toBeVisible();
+  await expect(row.getByRole('group', { name: /^2 votes: / })).toHaveAccessibleName(/Gail Guest/);
+  await row.getByRole('button', { name: 'Pick Date' }).click();
+  const panel = hostPage.getByRole('region', { name: 'Set Event Time' });
+  await expect(panel.getByText(longDate(tomorrow))).toBeVisible();
+  await expect(panel.getByRole('button', { name: 'Set Time' })).toBeDisabled();
+
+  // 7:30 PM: sent as 19:30, shown as 7:30 PM.
+  const sentAfter = Date.now() - 1000;
+  await panel.getByLabel('Event time').fill('19:30');
+  await expect(panel.getByText('Everyone will see 7:30 PM.')).toBeVisible();
+  await panel.getByRole('button', { name: 'Set Time' }).click();
+  const final = hostPage.getByRole('region', { name: 'Final Time Set' });
+  await expect(final).toContainText(`${longDate(tomorrow)} at 7:30PM`);
+  await expect(final).toContainText('All participants have been notified of the final event time.');
+  await expect(hostPage.getByRole('region', { name: 'Plan Status' })).toContainText(`${longDate(tomorrow)} at 7:30 PM`);
+
+  // The guest's dashboard shows the confirmed time after a reload.
+  await guestPage.goto(`/l/${plan.slug}/dashboard`);
+  await guestPage.getByRole('tab', { name: /Availability/ }).click();
+  await guestPage.reload();
+  await guestPage.getByRole('tab', { name: /Availability/ }).click();
+  const confirmed = guestPage.getByRole('region', { name: 'Event Time Confirmed!' });
+  await expect(confirmed).toContainText(longDate(tomorrow));
+  await expect(confirmed).toContainText('7:30PM');
+  await expect(confirmed).toContainText('The host has set the final event time. See you there!');
+
+  // The .ics from the plan page's header: floating 19:30 for 2 hours.
+  await hostPage.getByRole('button', { name: 'Add to Calendar' }).click();
+  await expect(hostPage.getByRole('menuitem', { name: 'Google Calendar' })).toHaveAttribute(
+    'href',
+    new RegExp(`dates=${tomorrow.replaceAll('-', '')}T193000%2F${tomorrow.replaceAll('-', '')}T213000`),
+  );
+  const [download] = await Promise.all([
+    hostPage.waitForEvent('download'),
+    hostPage.getByRole('menuitem', { name: 'Download .ics' }).click(),
+  ]);
+  expect(download.suggestedFilename()).toBe('strike-city-lanes.ics');
+  const ics = (await readFile(await download.path())).toString('utf8').replace(/\r\n[ \t]/g, '');
+  const lines = ics.split('\r\n');
+  expect(lines[0]).toBe('BEGIN:VCALENDAR');
+  expect(lines).toContain(`DTSTART:${tomorrow.replaceAll('-', '')}T193000`);
+  expect(lines).toContain(`DTEND:${tomorrow.replaceAll('-', '')}T213000`);
+  expect(lines).toContain('SUMMARY:Strike City lanes');
+  expect(lines).toContain(`UID:plan-${plan.id}@hangplan`);
+  expect(lines).toContain('END:VEVENT');
+
+  // The member is e-mailed the time.
+  await expect
+    .poll(
+      async () => {
+        const mails = (await (await fetch(`${process.env.E2E_MAIL_URL}/email`)).json()) as Array<MaildevMail & { date: string }>;
+        return mails.find(
+          (m) =>
+            m.to.some((t) => t.address.toLowerCase() === memberEmail.toLowerCase()) &&
+            new Date(m.date).getTime() >= sentAfter &&
+            m.subject.startsWith('Time set:'),
+        )?.subject;
+      },
+      { timeout: 15_000, message: 'the "time is set" e-mail to the member' },
+    )
+    .toBe(`Time set: Strike City lanes on ${longDate(tomorrow)} at 7:30 PM`);
+
+  // Unlock & Revote: back to voting, the votes kept.
+  await hostPage.keyboard.press('Escape');
+  await final.getByRole('button', { name: 'Unlock & Revote' }).click();
+  await expect(hostPage.getByRole('heading', { name: 'When are you free?' })).toBeVisible();
+  await expect(row.getByRole('button', { name: 'Pick Date' })).toBeVisible();
+  await expect(hostPage.getByRole('button', { name: 'Add to Calendar' })).toBeHidden();
+  await expect(dayButton(hostPage, tomorrow)).toHaveAccessibleName(`${longDate(tomorrow)}: 2 votes`);
+  await guestPage.reload();
+  await guestPage.getByRole('tab', { name: /Availability/ }).click();
+  await expect(guestPage.getByRole('heading', { name: 'When are you free?' })).toBeVisible();
+  await expect(dayButton(guestPage, tomorrow)).toHaveAttribute('aria-pressed', 'true');
+});

@@ -1,0 +1,143 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { latestCode, signInViaApi, uniqueEmail } from './support.ts';
+
+const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
+
+async function post(path: string, body: unknown, token?: string) {
+  const res = await fetch(api(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  expect(res.ok, `POST ${path} answered ${res.status}`).toBe(true);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** A host (signed in by API) and a fresh plan. */
+async function hostPlan(browser: Browser, title: string) {
+  const hostPage = await (await browser.newContext()).newPage();
+  const hostToken = await signInViaApi(hostPage, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
+  const plan = (await post('/api/plans', { title, isOpenInvite: true }, hostToken)) as { id: string; slug: string };
+  return { hostToken, plan };
+}
+
+/** A visitor on a device of their own: nothing stored. */
+async function freshPage(browser: Browser): Promise<Page> {
+  return (await browser.newContext()).newPage();
+}
+
+const storedGuest = (page: Page) =>
+  page.evaluate(() => JSON.parse(localStorage.getItem('guestSession') ?? 'null') as { id: string; name: string } | null);
+
+test('guests join by name, come back as themselves, and keep their votes when they sign up', async ({ browser }) => {
+  const { hostToken, plan } = await hostPlan(browser, 'Saturday hike');
+  const joinUrl = `/l/${plan.slug}`;
+  const dashboardUrl = new RegExp(`/l/${plan.slug}/dashboard(\\?.*)?$`);
+
+  // A guest opens the link and joins by name.
+  const guest = await freshPage(browser);
+  await guest.goto(joinUrl);
+  await expect(guest.getByText('Join the Plan')).toBeVisible();
+  await expect(guest.getByRole('heading', { level: 1, name: 'Saturday hike' })).toBeVisible();
+  await expect(guest.getByText('Planning phase')).toBeVisible();
+  await expect(guest.getByRole('link', { name: 'Sign In Instead' })).toHaveAttribute('href', `/auth?returnTo=${joinUrl}`);
+  const continueButton = guest.getByRole('button', { name: 'Continue' });
+  await expect(continueButton).toBeDisabled();
+  await guest.getByLabel("What's your name?").fill('Sam');
+  await continueButton.click();
+  await expect(guest.getByText("You've joined the planning session")).toBeVisible();
+  await expect(guest).toHaveURL(dashboardUrl);
+  await expect(guest.getByText('Welcome, Sam')).toBeVisible();
+  await expect(guest.getByRole('region', { name: 'Plan Status' }).getByText('2 people joined')).toBeVisible();
+  await expect(guest.getByRole('tab', { name: 'Ideas' })).toBeVisible();
+  await guest.getByRole('button', { name: 'Pick Times' }).click();
+  await expect(guest.getByRole('tab', { name: /^Availability/, selected: true })).toBeVisible();
+  await expect(guest.getByRole('complementary', { name: 'Save Your Votes & Get Updates' })).toBeVisible();
+
+  // Opening the link again on this device goes straight to the dashboard.
+  await guest.goto(joinUrl);
+  await expect(guest).toHaveURL(dashboardUrl);
+  const sam = (await storedGuest(guest))!;
+  expect(sam.name).toBe('Sam');
+
+  // Sam votes on an idea and a date (through the API; the voting screens have their own tests).
+  const idea = (await post(`/api/plans/${plan.id}/ideas`, { text: 'Lake loop trail' }, hostToken)) as { id: string };
+  await post(`/api/ideas/${idea.id}/vote`, { guestId: sam.id });
+  await post(`/api/plans/${plan.id}/vote-date`, { date: new Date().toISOString().slice(0, 10), guestId: sam.id });
+
+  // Sam comes back on another device: "Is this you?" with the votes.
+  await guest.context().close();
+  const back = await freshPage(browser);
+  await back.goto(joinUrl);
+  await back.getByLabel("What's your name?").fill('  sam ');
+  await back.getByRole('button', { name: 'Continue' }).click();
+  const card = back.getByRole('region', { name: 'Is this you?' });
+  await expect(card.getByText('Sam', { exact: true })).toBeVisible();
+  await expect(card.getByText('Guest participant')).toBeVisible();
+  await expect(card.getByText('1 idea vote, 1 availability vote')).toBeVisible();
+  await card.getByRole('button', { name: "Yes, that's me" }).click();
+  await expect(back.getByText('Welcome back!')).toBeVisible();
+  await expect(back.getByText('Your previous votes have been restored.')).toBeVisible();
+  await expect(back).toHaveURL(dashboardUrl);
+  await expect(back.getByText('Welcome, Sam')).toBeVisible();
+  expect((await storedGuest(back))!.id).toBe(sam.id);
+  const restored = await back.evaluate(() => JSON.parse(localStorage.getItem('guestVotes') ?? 'null'));
+  expect(restored.planIdeaIds).toEqual([idea.id]);
+  expect(restored.timeSlotIds).toHaveLength(1);
+  await expect(back.getByRole('tab', { name: 'Ideas, you voted' })).toBeVisible();
+  await expect(back.getByRole('tab', { name: 'Availability, you voted' })).toBeVisible();
+
+  // Another Sam is someone else: a new profile with a full name.
+  const other = await freshPage(browser);
+  await other.goto(joinUrl);
+  await other.getByLabel("What's your name?").fill('Sam');
+  await other.getByRole('button', { name: 'Continue' }).click();
+  await other.getByRole('button', { name: 'No, different person' }).click();
+  await expect(other.getByRole('heading', { name: 'Enter Your Full Name' })).toBeVisible();
+  await expect(other.getByLabel('First name')).toHaveValue('Sam');
+  const create = other.getByRole('button', { name: 'Create New Guest Profile' });
+  await expect(create).toBeDisabled();
+  await other.getByLabel('Last name').fill('Rivera');
+  await create.click();
+  await expect(other.getByText("You've joined the planning session")).toBeVisible();
+  await expect(other).toHaveURL(dashboardUrl);
+  await expect(other.getByText('Welcome, Sam Rivera')).toBeVisible();
+  expect((await storedGuest(other))!.id).not.toBe(sam.id);
+
+  // The returning Sam creates an account from the banner: the votes move with them.
+  const email = uniqueEmail('sam');
+  await back.getByRole('link', { name: 'Create Account' }).click();
+  await expect(back).toHaveURL(/\/auth\?returnTo=/);
+  const sentAfter = Date.now() - 1000;
+  await back.getByLabel(/email/i).fill(email);
+  await back.getByRole('button', { name: 'Send Verification Code' }).click();
+  const code = await latestCode(email, sentAfter);
+  await back.getByRole('textbox').first().click();
+  await back.keyboard.type(code);
+  await expect(back.getByText('Welcome! Your 2 previous votes have been saved to your account.')).toBeVisible();
+  await expect(back).toHaveURL(dashboardUrl);
+  await expect(back.getByRole('complementary', { name: 'Get Plan Notifications' })).toBeVisible();
+  expect(await storedGuest(back)).toBeNull();
+
+  await back.goto('/home');
+  await expect(back.getByRole('link', { name: /Saturday hike/ })).toBeVisible();
+  const participants = (await (await fetch(api(`/api/plans/${plan.id}/participants`))).json()) as Array<{ isGuest: boolean }>;
+  expect(participants.filter((p) => !p.isGuest)).toHaveLength(2);
+});
+
+test('a signed-in friend is joined from the link and lands on the plan', async ({ browser }) => {
+  const { plan } = await hostPlan(browser, 'Board game night');
+  const friend = await freshPage(browser);
+  await signInViaApi(friend, uniqueEmail('friend'), { firstName: 'Fern', lastName: 'Friend' });
+  await friend.goto(`/l/${plan.slug}`);
+  await expect(friend.getByText('Joined successfully!')).toBeVisible();
+  await expect(friend).toHaveURL(new RegExp(`/plan/${plan.id}$`));
+  await friend.goto('/home');
+  await expect(friend.getByRole('link', { name: /Board game night/ })).toBeVisible();
+});
+
+test('a missing plan says so', async ({ page }) => {
+  await page.goto('/l/no-such-plan-link');
+  await expect(page.getByRole('heading', { name: 'Plan not found' })).toBeVisible();
+  await expect(page.getByText('This plan may have been deleted or the link is invalid.')).toBeVisible();
+});

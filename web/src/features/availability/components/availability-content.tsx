@@ -1,0 +1,134 @@
+import { useMemo } from 'react';
+import { Alert, Button, Card, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { formatLongDate } from '../../../lib/local-date';
+import { showSuccessToast } from '../../../lib/toast';
+import { useLockDate } from '../../plans/host-mutations';
+import type { Plan } from '../../plans/schema';
+import { localToday, nextTwoWeeks } from '../date-window';
+import { useMyVotedSlotIds } from '../my-votes';
+import { timeSlotsQueryOptions, type TimeSlot } from '../queries';
+import { useDateVoting } from '../voting';
+import { DateList } from './date-list';
+import { DatePickerPanel } from './date-picker-panel';
+import { NextTwoWeeks } from './next-two-weeks';
+
+/** Spec §2: no 'Pick Date' once a date is locked or the time is set. */
+const LOCKED_STATUSES = new Set(['completed', 'date_locked', 'time_range_locked']);
+
+export const isDateLocked = (plan: Pick<Plan, 'status' | 'lockedTimeSlotDate'>) =>
+  Boolean(plan.lockedTimeSlotDate) && (plan.status === 'time_range_locked' || plan.status === 'date_locked');
+
+interface AvailabilityContentProps {
+  plan: Plan;
+  /** Host controls ('Pick Date'): the plan page and /l/{slug}/availability only (spec §6). */
+  isHost: boolean;
+  /** 1 on the availability page, where 'When are you free?' is the page's title. */
+  headingOrder?: 1 | 2;
+}
+
+function AvailabilityLoading() {
+  return (
+    <Stack gap="sm" role="status" aria-label="Loading availability">
+      <Skeleton h={24} w="60%" aria-hidden="true" />
+      <Card withBorder radius="lg" padding="md" aria-hidden="true">
+        <Skeleton h={150} />
+      </Card>
+      <Card withBorder radius="lg" padding="md" aria-hidden="true">
+        <Skeleton h={28} />
+      </Card>
+    </Stack>
+  );
+}
+
+/**
+ * 'When are you free?' (spec §2): the 'Next 2 Weeks' picker, the expandable
+ * 'Date Picker' and the dates people are free on with their voters; the host
+ * picks a date here. Shared by the plan tab, the guest dashboard and the
+ * availability pages.
+ */
+export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: AvailabilityContentProps) {
+  const slotsQuery = useQuery(timeSlotsQueryOptions(plan.id));
+  const { visitor, vote, isPending } = useDateVoting(plan);
+  const votedSlotIds = useMyVotedSlotIds(plan.id, visitor);
+  const lockDate = useLockDate(plan.id);
+  const today = localToday();
+  const days = useMemo(() => nextTwoWeeks(today), [today]);
+
+  const slots = slotsQuery.data;
+  const wholeDays = useMemo(
+    () => new Map((slots ?? []).filter((slot) => !slot.period).map((slot) => [slot.date, slot] as const)),
+    [slots],
+  );
+  const votedDates = useMemo(
+    () => new Set([...wholeDays.values()].filter((slot) => votedSlotIds.has(slot.id)).map((slot) => slot.date)),
+    [wholeDays, votedSlotIds],
+  );
+  const listed = useMemo(
+    () =>
+      (slots ?? []).filter(
+        (slot) =>
+          (slot.voteCount > 0 || votedSlotIds.has(slot.id)) && (slot.date >= today || slot.date === plan.lockedTimeSlotDate),
+      ),
+    [slots, votedSlotIds, today, plan.lockedTimeSlotDate],
+  );
+
+  if (slotsQuery.isPending) return <AvailabilityLoading />;
+  if (slotsQuery.isError) {
+    return (
+      <Alert color="red" title="Couldn't load the dates">
+        <Button mt="sm" variant="light" color="red" onClick={() => slotsQuery.refetch()} disabled={slotsQuery.isRefetching}>
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+
+  const voteDate = (date: string) => vote({ kind: 'date', date });
+  const toggleSlot = (slot: TimeSlot) =>
+    void vote(slot.period ? { kind: 'slot', slotId: slot.id, date: slot.date } : { kind: 'date', date: slot.date });
+  const pickDate = (date: string) =>
+    lockDate.mutate(date, {
+      onSuccess: () => showSuccessToast('Date picked!', `${formatLongDate(date)}. Now set the event time.`),
+    });
+  const locked = isDateLocked(plan) ? plan.lockedTimeSlotDate : null;
+
+  return (
+    <Stack gap="md">
+      <div>
+        <Title order={headingOrder} fz={headingOrder === 1 ? 'h2' : 'h3'}>
+          When are you free?
+        </Title>
+        <Text c="dimmed" fz="sm">
+          Mark every day that works for you. The host picks the date everyone can make.
+        </Text>
+      </div>
+      {locked && !isHost && (
+        <Alert color="teal" variant="light" title="The host picked a date">
+          {formatLongDate(locked)}. The time is coming soon.
+        </Alert>
+      )}
+      <NextTwoWeeks
+        days={days}
+        slotsByDate={wholeDays}
+        votedSlotIds={votedSlotIds}
+        isPending={(date) => isPending({ kind: 'date', date })}
+        onToggle={(date) => void voteDate(date)}
+        lockedDate={locked}
+      />
+      <DatePickerPanel today={today} votedDates={votedDates} voteDate={voteDate} />
+      <DateList
+        slots={listed}
+        votedSlotIds={votedSlotIds}
+        isPending={(slot) =>
+          isPending(slot.period ? { kind: 'slot', slotId: slot.id, date: slot.date } : { kind: 'date', date: slot.date })
+        }
+        onToggle={toggleSlot}
+        canPickDate={isHost && !LOCKED_STATUSES.has(plan.status)}
+        onPickDate={pickDate}
+        pickingDate={lockDate.isPending ? (lockDate.variables ?? null) : null}
+        lockedDate={locked}
+      />
+    </Stack>
+  );
+}

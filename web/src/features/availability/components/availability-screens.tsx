@@ -1,0 +1,59 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { AppLayout } from '../../../components/app-layout';
+import { LoadingPlan } from '../../plans/components/loading-plan';
+import { PlanLoadState } from '../../plans/components/plan-load-state';
+import { isPlanHost } from '../../plans/plan-access';
+import { planDetailQueryOptions } from '../../plans/queries';
+import { useCurrentUser } from '../../auth/queries';
+import { PublicLayout } from '../../guests/components/public-layout';
+import { RequirePlanVisitor } from '../../guests/components/require-plan-visitor';
+import { AvailabilityPage } from './availability-page';
+
+/** /plan/{id}/availability: signed in (the route's guard), host controls for the host. */
+export function PlanAvailabilityScreen() {
+  const { id = '' } = useParams();
+  const planQuery = useQuery(planDetailQueryOptions(id));
+  const { data: user } = useCurrentUser();
+  return (
+    <AppLayout logoTo={paths.home.getHref()}>
+      <PlanLoadState query={planQuery} loading={<LoadingPlan />}>
+        {(plan) => (
+          <AvailabilityPage
+            plan={plan}
+            isHost={isPlanHost(plan, user?.id)}
+            planHref={paths.plan.getHref(plan.id)}
+            ideasHref={paths.planIdeas.getHref(plan.id)}
+            selfHref={paths.planAvailability.getHref(plan.id)}
+            signedIn
+          />
+        )}
+      </PlanLoadState>
+    </AppLayout>
+  );
+}
+
+/**
+ * /l/{slug}/availability: a member or this plan's guest (others go to the join
+ * page). Spec §6: unlike the other /l/ routes, a signed-in host is the host here.
+ */
+export function GuestAvailabilityScreen() {
+  const { slug = '' } = useParams();
+  return (
+    <RequirePlanVisitor slug={slug}>
+      {({ plan, visitor }) => (
+        <PublicLayout>
+          <AvailabilityPage
+            plan={plan}
+            isHost={visitor.kind === 'member' && isPlanHost(plan, visitor.userId)}
+            planHref={paths.join.getHref(plan.slug)}
+            ideasHref={paths.guestIdeas.getHref(plan.slug)}
+            selfHref={paths.guestAvailability.getHref(plan.slug)}
+            signedIn={visitor.kind === 'member'}
+          />
+        </PublicLayout>
+      )}
+    </RequirePlanVisitor>
+  );
+}

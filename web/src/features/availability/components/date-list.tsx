@@ -1,0 +1,125 @@
+import { useId } from 'react';
+import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { IconCheck } from '../../../components/icons';
+import { formatShortDate } from '../../../lib/local-date';
+import { formatPeriod } from '../../../lib/time-of-day';
+import type { TimeSlot } from '../queries';
+import { VoterAvatars, votesLabel } from './voter-avatars';
+
+interface DateListProps {
+  slots: TimeSlot[];
+  votedSlotIds: ReadonlySet<string>;
+  isPending: (slot: TimeSlot) => boolean;
+  onToggle: (slot: TimeSlot) => void;
+  /** Host controls (spec §2): 'Pick Date' on a day with votes. */
+  canPickDate: boolean;
+  onPickDate: (date: string) => void;
+  pickingDate: string | null;
+  lockedDate: string | null | undefined;
+}
+
+export const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
+  const period = formatPeriod(slot.period);
+  return period ? `${formatShortDate(slot.date)} · ${period}` : formatShortDate(slot.date);
+};
+
+function DateRow({ slot, mine, busy, onToggle, canPickDate, onPickDate, picking, pickDisabled, picked }: {
+  slot: TimeSlot;
+  mine: boolean;
+  busy: boolean;
+  onToggle: () => void;
+  canPickDate: boolean;
+  onPickDate: () => void;
+  picking: boolean;
+  pickDisabled: boolean;
+  picked: boolean;
+}) {
+  const labelId = useId();
+  return (
+    <Card component="li" withBorder radius="md" padding="sm" aria-labelledby={labelId}>
+      <Stack gap={8}>
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap={6} wrap="nowrap" miw={0}>
+            <Text id={labelId} fw={700} fz="sm" truncate>
+              {slotLabel(slot)}
+            </Text>
+            {picked && (
+              <Badge size="sm" color="teal" variant="light" style={{ flexShrink: 0 }}>
+                Picked
+              </Badge>
+            )}
+          </Group>
+          <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
+            {votesLabel(slot.voteCount)}
+          </Text>
+        </Group>
+        <Group justify="space-between" wrap="nowrap" gap="xs" mih={28}>
+          <VoterAvatars timeSlotId={slot.id} voteCount={slot.voteCount} />
+          <Group gap={6} wrap="nowrap" ml="auto">
+            <Button
+              size="compact-sm"
+              variant={mine ? 'filled' : 'light'}
+              aria-pressed={mine}
+              aria-describedby={labelId}
+              onClick={onToggle}
+              disabled={busy}
+              leftSection={mine ? <IconCheck size={14} /> : undefined}
+            >
+              I'm free
+            </Button>
+            {canPickDate && (
+              <Button
+                size="compact-sm"
+                color="teal"
+                aria-describedby={labelId}
+                onClick={onPickDate}
+                disabled={pickDisabled}
+                loading={picking}
+              >
+                Pick Date
+              </Button>
+            )}
+          </Group>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+/**
+ * The dates people are free on, with their voters (4 avatars, then '+N'). The
+ * visitor can toggle their own vote here too (the only place for dates beyond
+ * two weeks or for a set time), and the host picks a date with votes.
+ */
+export function DateList({ slots, votedSlotIds, isPending, onToggle, canPickDate, onPickDate, pickingDate, lockedDate }: DateListProps) {
+  if (slots.length === 0) {
+    return (
+      <Text c="dimmed" fz="sm" ta="center" py="sm">
+        No votes yet. Be the first to say when you're free!
+      </Text>
+    );
+  }
+  return (
+    <section aria-labelledby="date-list-title">
+      <Title id="date-list-title" order={3} fz="md" mb="xs">
+        When people are free
+      </Title>
+      <Stack component="ul" gap="xs" m={0} p={0} style={{ listStyle: 'none' }}>
+        {slots.map((slot) => (
+          <DateRow
+            key={slot.id}
+            slot={slot}
+            mine={votedSlotIds.has(slot.id)}
+            busy={isPending(slot)}
+            onToggle={() => onToggle(slot)}
+            canPickDate={canPickDate && slot.voteCount > 0}
+            onPickDate={() => onPickDate(slot.date)}
+            picking={pickingDate === slot.date}
+            pickDisabled={pickingDate !== null}
+            picked={!slot.period && lockedDate === slot.date}
+          />
+        ))}
+      </Stack>
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+import type { TimeSlot, Voter } from './queries';
+
+// API-shaped slots and voters for component tests.
+
+export function slotJson(id: string, date: string, voteCount: number, period: string | null = null): TimeSlot {
+  return { id, date, period, voteCount };
+}
+
+export function votersJson(...names: string[]): Voter[] {
+  return names.map((name, index) => ({ id: `v${index}`, name, isGuest: name.endsWith('(guest)') }));
+}

@@ -1,0 +1,24 @@
+// Whether the current visitor voted on any date of a plan: the green dot on
+// the guest dashboard's Availability tab (spec §2).
+import { useQuery } from '@tanstack/react-query';
+import { useGuestVotes } from '../../lib/guest-storage';
+import { usePlanVisitor } from '../guests/visitor';
+import { myVotesQueryOptions, timeSlotsQueryOptions } from './queries';
+
+/**
+ * True when the visitor voted on at least one slot of the plan: GET my-votes
+ * for a member (token) or a guest (?guestId=). For a guest, until the server
+ * answers (or if it cannot), the locally mirrored votes on this plan's slots count.
+ */
+export function useHasVotedOnDates(planId: string): boolean {
+  const visitor = usePlanVisitor(planId);
+  const local = useGuestVotes();
+  const myVotes = useQuery({ ...myVotesQueryOptions(planId, visitor?.guestId), enabled: Boolean(planId && visitor) });
+  const isGuest = visitor?.kind === 'guest';
+  const slots = useQuery({ ...timeSlotsQueryOptions(planId), enabled: Boolean(planId) && isGuest && !myVotes.data });
+  if (!visitor) return false;
+  if (myVotes.data) return myVotes.data.length > 0;
+  if (!isGuest || !slots.data) return false;
+  const ids = new Set(local.timeSlotIds);
+  return slots.data.some((slot) => ids.has(slot.id));
+}

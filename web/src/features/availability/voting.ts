@@ -1,0 +1,102 @@
+// Voting on dates (spec §2 Availability, §4 toggling, §5, §8): a whole-day vote
+// through POST vote-date, a vote on an existing slot (a period or a time)
+// through POST timeslots/{id}/vote. Both toggle. A guest's votes are mirrored
+// in localStorage (spec §3 'Guest votes'); the caches are updated from the
+// answer and then refreshed.
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { z } from 'zod/mini';
+import { paths } from '../../config/paths';
+import { apiRequest } from '../../lib/api';
+import { getGuestVotes, toggleGuestTimeSlotVote } from '../../lib/guest-storage';
+import { showErrorMessage } from '../../lib/toast';
+import { guestBody, usePlanVisitor, type PlanVisitor } from '../guests/visitor';
+import { requirePlanId, showPlanActionError } from '../plans/host-mutations';
+import { planKeys } from '../plans/queries';
+import type { Plan } from '../plans/schema';
+import { availabilityKeys } from './queries';
+
+export const JOIN_FIRST_MESSAGE = 'Please join the plan first to vote';
+
+const voteDateResultSchema = z.object({ voted: z.boolean(), timeSlotId: z.string(), voteCount: z.number() });
+const slotVoteResultSchema = z.object({ voted: z.boolean(), voteCount: z.number() });
+
+/** Keeps the local mirror equal to the server's answer (a toggle could drift). */
+function mirrorGuestVote(visitor: PlanVisitor, timeSlotId: string, voted: boolean): void {
+  if (visitor.kind !== 'guest') return;
+  if (getGuestVotes().timeSlotIds.includes(timeSlotId) !== voted) toggleGuestTimeSlotVote(timeSlotId);
+}
+
+export type VoteTarget = { kind: 'date'; date: string } | { kind: 'slot'; slotId: string; date: string };
+
+/** The key of a pending vote: one tap at a time per day or slot. */
+export const targetKey = (target: VoteTarget) => (target.kind === 'date' ? `date:${target.date}` : `slot:${target.slotId}`);
+
+export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
+  const visitor = usePlanVisitor(plan.id);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [pending, setPending] = useState<ReadonlySet<string>>(() => new Set());
+
+  const mark = (key: string, on: boolean) =>
+    setPending((current) => {
+      const next = new Set(current);
+      if (on) next.add(key);
+      else next.delete(key);
+      return next;
+    });
+
+  async function send(target: VoteTarget, who: PlanVisitor): Promise<{ voted: boolean; timeSlotId: string }> {
+    if (target.kind === 'date') {
+      const planId = requirePlanId(plan.id);
+      const res = await apiRequest('POST', `/api/plans/${encodeURIComponent(planId)}/vote-date`, {
+        date: target.date,
+        ...guestBody(who),
+      });
+      return voteDateResultSchema.parse(await res.json());
+    }
+    const res = await apiRequest('POST', `/api/timeslots/${encodeURIComponent(target.slotId)}/vote`, guestBody(who));
+    const { voted } = slotVoteResultSchema.parse(await res.json());
+    return { voted, timeSlotId: target.slotId };
+  }
+
+  /**
+   * One toggle. Resolves true when it went through; false after a failure
+   * (already shown as an 'Error' toast) or when there is nobody to vote as.
+   */
+  async function vote(target: VoteTarget): Promise<boolean> {
+    if (visitor === undefined) return false; // the session is still loading
+    if (visitor === null) {
+      // Spec §5: no guest session and no user → the join page.
+      showErrorMessage('Error', JOIN_FIRST_MESSAGE);
+      navigate(paths.join.getHref(plan.slug));
+      return false;
+    }
+    const key = targetKey(target);
+    mark(key, true);
+    try {
+      const { voted, timeSlotId } = await send(target, visitor);
+      mirrorGuestVote(visitor, timeSlotId, voted);
+      const myVotesKey = availabilityKeys.myVotes(plan.id, visitor.guestId);
+      queryClient.setQueryData<string[]>(myVotesKey, (ids) => {
+        const rest = (ids ?? []).filter((id) => id !== timeSlotId);
+        return voted ? [...rest, timeSlotId] : rest;
+      });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: availabilityKeys.timeSlots(plan.id) }),
+        queryClient.invalidateQueries({ queryKey: availabilityKeys.voters(timeSlotId) }),
+        // A signed-in visitor is joined on a first vote: the count and the list may change.
+        queryClient.invalidateQueries({ queryKey: planKeys.participants(plan.id) }),
+      ]);
+      return true;
+    } catch (error) {
+      showPlanActionError(error, target.kind === 'date' ? 'Failed to vote on date' : 'Failed to vote on time slot');
+      return false;
+    } finally {
+      mark(key, false);
+    }
+  }
+
+  return { visitor, vote, pending, isPending: (target: VoteTarget) => pending.has(targetKey(target)) };
+}

@@ -1,0 +1,64 @@
+// The "Add to Calendar" event of a plan (spec §3 Calendar event, §9 calendar
+// hours; decisions.md "Dates, times and calendar"). The event itself, the .ics
+// and the Google link come from the API's own pure module
+// (supabase/functions/_shared/calendar.ts, which uses `ics`), so the file a
+// visitor downloads is the one the "time is set" e-mail attaches.
+import {
+  buildCalendarEvent,
+  type CalendarEvent,
+  googleCalendarUrl,
+  icsFileName,
+  toIcs,
+} from '../../../../supabase/functions/_shared/calendar.ts';
+import type { Plan } from '../plans/schema';
+import { canAddToCalendar } from './can-add-to-calendar';
+
+export type { CalendarEvent };
+export { canAddToCalendar, googleCalendarUrl, icsFileName };
+
+type CalendarPlan = Pick<
+  Plan,
+  'id' | 'slug' | 'title' | 'location' | 'eventTime' | 'lockedIdeaId' | 'lockedIdeaText' | 'lockedTimeSlotId' | 'lockedTimeSlotDate' | 'lockedTimeSlot'
+>;
+
+/**
+ * The plan's public link {origin}/l/{slug}: it opens the plan for everyone who
+ * gets the event (members go on to /plan/{id}, guests to their dashboard).
+ */
+export function planLink(plan: Pick<Plan, 'slug'>, origin: string): string {
+  return `${origin}/l/${encodeURIComponent(plan.slug)}`;
+}
+
+/** The event, or null while the plan has no locked idea and slot. */
+export function planCalendarEvent(plan: CalendarPlan, origin: string): CalendarEvent | null {
+  const date = plan.lockedTimeSlot?.date ?? plan.lockedTimeSlotDate;
+  if (!canAddToCalendar(plan) || !date) return null;
+  return buildCalendarEvent({
+    planTitle: plan.title,
+    ideaText: plan.lockedIdeaText,
+    location: plan.location,
+    planUrl: planLink(plan, origin),
+    date,
+    eventTime: plan.eventTime,
+    period: plan.lockedTimeSlot?.period ?? null,
+  });
+}
+
+/** The same UID as the e-mailed invite, so a calendar updates one event. */
+export function planIcs(plan: Pick<Plan, 'id'>, event: CalendarEvent): string {
+  return toIcs(event, { uid: `plan-${plan.id}@hangplan` });
+}
+
+/** Saves the .ics through a Blob link (works in every browser, no server round trip). */
+export function downloadIcs(ics: string, fileName: string): void {
+  const url = URL.createObjectURL(new Blob([ics], { type: 'text/calendar;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.rel = 'noopener';
+  document.body.append(link);
+  link.click();
+  link.remove();
+  // Give the browser a moment to start the download before the URL dies.
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

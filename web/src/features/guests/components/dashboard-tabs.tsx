@@ -1,0 +1,70 @@
+import { Box, Tabs } from '@mantine/core';
+import { DashboardAvailabilityTab } from '../../availability/components/dashboard-availability-tab';
+import { DashboardIdeasTab } from '../../ideas/components/dashboard-ideas-tab';
+import type { Plan } from '../../plans/schema';
+import type { DashboardTab } from '../dashboard-tab';
+import { ParticipantsList } from './participants-list';
+
+/** Mantine names a tab `${tabs id}-tab-${value}`; the dashboard focuses it after a jump. */
+export const DASHBOARD_TABS_ID = 'dashboard-tabs';
+export const dashboardTabId = (tab: DashboardTab) => `${DASHBOARD_TABS_ID}-tab-${tab}`;
+
+/** The dot is for the eyes; screen readers hear ', you voted' in the tab's name instead. */
+const votedDot = (
+  <Box component="span" display="block" w={8} h={8} bg="green.8" style={{ borderRadius: '50%' }} aria-hidden="true" />
+);
+const votedLabel = (label: string, voted: boolean) => (voted ? `${label}, you voted` : undefined);
+
+interface DashboardTabsProps {
+  plan: Plan;
+  tab: DashboardTab;
+  onTabChange: (tab: DashboardTab) => void;
+  votedOnIdeas: boolean;
+  votedOnDates: boolean;
+}
+
+/**
+ * Ideas and Availability, each with a green dot once the visitor voted there.
+ * The people tab (spec: content without a visible trigger) opens by URL only
+ * (?tab=people): it is a plain section, since a tab panel needs its tab.
+ */
+export function DashboardTabs({ plan, tab, onTabChange, votedOnIdeas, votedOnDates }: DashboardTabsProps) {
+  return (
+    <Tabs
+      id={DASHBOARD_TABS_ID}
+      value={tab}
+      onChange={(value) => (value === 'ideas' || value === 'availability') && onTabChange(value)}
+      keepMounted={false}
+      variant="pills"
+      radius="xl"
+    >
+      <Tabs.List grow>
+        <Tabs.Tab
+          value="ideas"
+          rightSection={votedOnIdeas ? votedDot : null}
+          aria-label={votedLabel('Ideas', votedOnIdeas)}
+        >
+          Ideas
+        </Tabs.Tab>
+        <Tabs.Tab
+          value="availability"
+          rightSection={votedOnDates ? votedDot : null}
+          aria-label={votedLabel('Availability', votedOnDates)}
+        >
+          Availability
+        </Tabs.Tab>
+      </Tabs.List>
+      <Tabs.Panel value="ideas" pt="md">
+        <DashboardIdeasTab plan={plan} />
+      </Tabs.Panel>
+      <Tabs.Panel value="availability" pt="md">
+        <DashboardAvailabilityTab plan={plan} />
+      </Tabs.Panel>
+      {tab === 'people' && (
+        <Box pt="md">
+          <ParticipantsList planId={plan.id} />
+        </Box>
+      )}
+    </Tabs>
+  );
+}

@@ -1,0 +1,179 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppRoutes } from '../../../app/app-routes';
+import { clearGuest, setGuestSession } from '../../../lib/guest-storage';
+import { json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
+import { renderWithProviders } from '../../../test/test-utils';
+import { ada, participantJson, planJson } from '../../plans/test-fixtures';
+
+const DASHBOARD = '/l/abcDEF12/dashboard';
+const signedOut = { 'GET /api/auth/me': () => text('Not signed in', 401) };
+const sam = { id: 'g1', name: 'Sam', planId: 'p1' };
+
+const idea = (hasUserVoted: boolean) => ({
+  id: 'i1',
+  text: 'Board games',
+  authorName: 'Ada Lovelace',
+  userId: 'u1',
+  guestId: null,
+  voteCount: hasUserVoted ? 1 : 0,
+  hasUserVoted,
+  commentCount: 0,
+  createdAt: '2026-03-01T10:00:00Z',
+});
+
+interface Options {
+  route?: string;
+  signedIn?: boolean;
+  routes?: Routes;
+}
+
+function openDashboard({ route = DASHBOARD, signedIn = false, routes = {} }: Options = {}) {
+  if (signedIn) localStorage.setItem('authToken', 'test-token');
+  const network = mockFetch({
+    ...(signedIn ? { 'GET /api/auth/me': meRoute(ada) } : signedOut),
+    'GET /api/plans/slug/abcDEF12': () => json(planJson({ participantCount: 3 })),
+    'GET /api/plans/p1/ideas': () => json([idea(false)]),
+    'GET /api/plans/p1/timeslots': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/participants': () =>
+      json([participantJson('Ada Lovelace', 0), participantJson('Sam', 1, true), participantJson('Ben', 2)]),
+    ...routes,
+  });
+  return { ...network, ...renderWithProviders(<AppRoutes />, { route }) };
+}
+
+beforeEach(() => clearGuest());
+afterEach(() => vi.restoreAllMocks());
+
+describe('guest dashboard: who may see it', () => {
+  it('sends a visitor with neither an account nor a guest session to the join page', async () => {
+    const { location } = openDashboard();
+    expect(await screen.findByRole('textbox', { name: "What's your name?" })).toBeInTheDocument();
+    expect(location()).toBe('/l/abcDEF12');
+  });
+
+  it("sends a guest of another plan to this plan's join page", async () => {
+    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9' });
+    const { location } = openDashboard();
+    await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
+    expect(await screen.findByRole('textbox', { name: "What's your name?" })).toBeInTheDocument();
+  });
+
+  it('says so when the plan is missing', async () => {
+    setGuestSession(sam);
+    openDashboard({ routes: { 'GET /api/plans/slug/abcDEF12': () => text('Plan not found', 404) } });
+    expect(await screen.findByRole('heading', { name: 'Plan not found' })).toBeInTheDocument();
+  });
+});
+
+describe('guest dashboard', () => {
+  it('welcomes a guest, shows the plan status and offers an account', async () => {
+    setGuestSession(sam);
+    openDashboard();
+    expect(await screen.findByText('Welcome, Sam')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Friday night' })).toBeInTheDocument();
+
+    const status = within(screen.getByRole('region', { name: 'Plan Status' }));
+    expect(status.getByText("What we're doing")).toBeInTheDocument();
+    expect(status.getByText("When we're meeting")).toBeInTheDocument();
+    expect(status.queryByText("Where we're meeting")).not.toBeInTheDocument();
+    expect(status.getByText('3 people joined')).toBeInTheDocument();
+
+    const banner = within(screen.getByRole('complementary', { name: 'Save Your Votes & Get Updates' }));
+    expect(banner.getByRole('link', { name: 'Create Account' })).toHaveAttribute('href', `/auth?returnTo=${DASHBOARD}`);
+    expect(screen.queryByText('Get Plan Notifications')).not.toBeInTheDocument();
+  });
+
+  it('shows the picked idea and where, once set', async () => {
+    setGuestSession(sam);
+    openDashboard({
+      routes: {
+        'GET /api/plans/slug/abcDEF12': () =>
+          json(planJson({ lockedIdeaId: 'i1', lockedIdeaText: 'Board games', location: 'Central Park' })),
+      },
+    });
+    const status = within(await screen.findByRole('region', { name: 'Plan Status' }));
+    expect(status.getByText('Board games')).toBeInTheDocument();
+    expect(status.getByText("Where we're meeting")).toBeInTheDocument();
+    expect(status.getByText('Central Park')).toBeInTheDocument();
+  });
+
+  it('asks a signed-in visitor to sign in for notifications, without the guest welcome', async () => {
+    openDashboard({ signedIn: true });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Friday night' })).toBeInTheDocument();
+    expect(screen.queryByText(/^Welcome,/)).not.toBeInTheDocument();
+    const banner = within(screen.getByRole('complementary', { name: 'Get Plan Notifications' }));
+    expect(banner.getByRole('link', { name: 'Sign In' })).toHaveAttribute('href', `/auth?returnTo=${DASHBOARD}`);
+    expect(screen.queryByText('Save Your Votes & Get Updates')).not.toBeInTheDocument();
+  });
+
+  it('switches tabs from the shortcuts and brings the tabs into view', async () => {
+    setGuestSession(sam);
+    const scroll = vi.spyOn(window.HTMLElement.prototype, 'scrollIntoView');
+    const { user, location } = openDashboard();
+    expect(await screen.findByRole('tab', { name: 'Ideas', selected: true })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Share Availability' }));
+    expect(screen.getByRole('tab', { name: 'Availability', selected: true })).toBeInTheDocument();
+    expect(location()).toBe(`${DASHBOARD}?tab=availability`);
+    await waitFor(() => expect(scroll).toHaveBeenCalledTimes(1));
+    await waitFor(() => expect(screen.getByRole('tab', { name: 'Availability' })).toHaveFocus());
+
+    await user.click(screen.getByRole('button', { name: 'Vote Now' }));
+    expect(screen.getByRole('tab', { name: 'Ideas', selected: true })).toBeInTheDocument();
+    expect(location()).toBe(`${DASHBOARD}?tab=ideas`);
+
+    await user.click(screen.getByRole('button', { name: 'Pick Times' }));
+    expect(screen.getByRole('tab', { name: 'Availability', selected: true })).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Vote on Ideas' }));
+    expect(screen.getByRole('tab', { name: 'Ideas', selected: true })).toBeInTheDocument();
+    await waitFor(() => expect(scroll).toHaveBeenCalledTimes(4));
+
+    // The tabs themselves work as tabs too.
+    await user.click(screen.getByRole('tab', { name: 'Availability' }));
+    expect(location()).toBe(`${DASHBOARD}?tab=availability`);
+  });
+
+  it('opens the tab named in the URL', async () => {
+    setGuestSession(sam);
+    openDashboard({ route: `${DASHBOARD}?tab=availability` });
+    expect(await screen.findByRole('tab', { name: 'Availability', selected: true })).toBeInTheDocument();
+  });
+
+  it('marks the tabs where the visitor voted with a dot', async () => {
+    setGuestSession(sam);
+    openDashboard({
+      routes: {
+        'GET /api/plans/p1/ideas': () => json([idea(true)]),
+        'GET /api/plans/p1/my-votes': () => json(['s1']),
+      },
+    });
+    expect(await screen.findByRole('tab', { name: 'Ideas, you voted' })).toBeInTheDocument();
+    expect(await screen.findByRole('tab', { name: 'Availability, you voted' })).toBeInTheDocument();
+    expect(screen.getByText("You've voted")).toBeInTheDocument();
+    expect(screen.getByText("You've shared your times")).toBeInTheDocument();
+  });
+
+  it('shows no dot before the visitor votes', async () => {
+    setGuestSession(sam);
+    const { calls } = openDashboard();
+    await waitFor(() => expect(calls('GET', '/api/plans/p1/ideas').length).toBeGreaterThan(0));
+    await waitFor(() => expect(calls('GET', '/api/plans/p1/my-votes').length).toBeGreaterThan(0));
+    expect(await screen.findByText('Not voted yet')).toBeInTheDocument();
+    expect(screen.getByText('Not shared yet')).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Ideas' })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Availability' })).toBeInTheDocument();
+  });
+
+  it("lists the participants by URL only, with a 'Member' badge for accounts", async () => {
+    setGuestSession(sam);
+    openDashboard({ route: `${DASHBOARD}?tab=people` });
+    const list = await screen.findByRole('list', { name: 'Participants' });
+    const items = within(list).getAllByRole('listitem');
+    expect(items.map((item) => item.textContent)).toEqual(['ALAda LovelaceMember', 'SASam', 'BEBenMember']);
+    expect(screen.getAllByRole('tab')).toHaveLength(2);
+    expect(screen.queryByRole('tab', { selected: true })).not.toBeInTheDocument();
+  });
+});

@@ -1,0 +1,18 @@
+import { useParams } from 'react-router-dom';
+import { GuestDashboard } from './guest-dashboard';
+import { PublicLayout } from './public-layout';
+import { RequirePlanVisitor } from './require-plan-visitor';
+
+/** /l/{slug}/dashboard (spec §2 Guest dashboard). */
+export function GuestDashboardScreen() {
+  const { slug = '' } = useParams();
+  return (
+    <RequirePlanVisitor slug={slug}>
+      {({ plan, visitor }) => (
+        <PublicLayout>
+          <GuestDashboard plan={plan} visitor={visitor} />
+        </PublicLayout>
+      )}
+    </RequirePlanVisitor>
+  );
+}

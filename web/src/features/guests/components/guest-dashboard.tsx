@@ -1,0 +1,70 @@
+import { useRef } from 'react';
+import { Box, Stack, Text, Title } from '@mantine/core';
+import { useSearchParams } from 'react-router-dom';
+import { useHasVotedOnDates } from '../../availability/voted';
+import { useHasVotedOnIdeas } from '../../ideas/voted';
+import { PlanStatusCard } from '../../plans/components/plan-status-card';
+import type { Plan } from '../../plans/schema';
+import { parseDashboardTab, type DashboardTab } from '../dashboard-tab';
+import type { PlanVisitor } from '../visitor';
+import { DashboardProgress, DashboardShortcuts } from './dashboard-actions';
+import { DashboardBanner } from './dashboard-banner';
+import { dashboardTabId, DashboardTabs } from './dashboard-tabs';
+
+const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+
+/** Spec §2 Guest dashboard, for a guest of the plan or a signed-in visitor. */
+export function GuestDashboard({ plan, visitor }: { plan: Plan; visitor: PlanVisitor }) {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const tab = parseDashboardTab(searchParams.get('tab'));
+  const tabsRef = useRef<HTMLDivElement>(null);
+  const votedOnIdeas = useHasVotedOnIdeas(plan.id);
+  const votedOnDates = useHasVotedOnDates(plan.id);
+
+  const selectTab = (value: DashboardTab) =>
+    setSearchParams(
+      (current) => {
+        const next = new URLSearchParams(current);
+        next.set('tab', value);
+        return next;
+      },
+      { replace: true },
+    );
+
+  /** The shortcuts: switch the tab, bring it into view and put focus on it. */
+  const openTab = (value: DashboardTab) => {
+    selectTab(value);
+    window.requestAnimationFrame(() => {
+      tabsRef.current?.scrollIntoView({ behavior: prefersReducedMotion() ? 'auto' : 'smooth', block: 'start' });
+      document.getElementById(dashboardTabId(value))?.focus({ preventScroll: true });
+    });
+  };
+
+  return (
+    <Stack gap="lg">
+      <div>
+        {visitor.kind === 'guest' && (
+          <Text fw={600} c="violet.7" style={{ overflowWrap: 'anywhere' }}>
+            Welcome, {visitor.name}
+          </Text>
+        )}
+        <Title order={1} fz="h2" style={{ overflowWrap: 'anywhere' }}>
+          {plan.title}
+        </Title>
+        {plan.description && (
+          <Text c="dimmed" style={{ whiteSpace: 'pre-line', overflowWrap: 'anywhere' }}>
+            {plan.description}
+          </Text>
+        )}
+      </div>
+      <DashboardShortcuts onOpen={openTab} />
+      <PlanStatusCard plan={plan} />
+      <DashboardProgress onOpen={openTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />
+      {/* Clear of the fixed header when scrolled to. */}
+      <Box ref={tabsRef} style={{ scrollMarginTop: 76 }}>
+        <DashboardTabs plan={plan} tab={tab} onTabChange={selectTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />
+      </Box>
+      <DashboardBanner slug={plan.slug} isGuest={visitor.kind === 'guest'} />
+    </Stack>
+  );
+}

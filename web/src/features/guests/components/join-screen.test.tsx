@@ -1,0 +1,301 @@
+import { StrictMode } from 'react';
+import { screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { AppRoutes } from '../../../app/app-routes';
+import { clearGuest, getGuestSession, getGuestVotes, setGuestSession } from '../../../lib/guest-storage';
+import { deferred, json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
+import { renderWithProviders } from '../../../test/test-utils';
+import { ada, planJson } from '../../plans/test-fixtures';
+import type { Plan } from '../../plans/schema';
+
+const JOIN = '/l/abcDEF12';
+const DASHBOARD = '/l/abcDEF12/dashboard';
+const signedOut = { 'GET /api/auth/me': () => text('Not signed in', 401) };
+
+function openJoin({ plan = planJson(), user, routes = {} }: { plan?: Plan; user?: object; routes?: Routes } = {}) {
+  if (user) localStorage.setItem('authToken', 'test-token');
+  const network = mockFetch({
+    ...(user ? { 'GET /api/auth/me': meRoute(user) } : signedOut),
+    'GET /api/plans/slug/abcDEF12': () => json(plan),
+    ...routes,
+  });
+  return { ...network, ...renderWithProviders(<AppRoutes />, { route: JOIN }) };
+}
+
+// The guest items are cached in memory: clear them through the store, not only localStorage.
+beforeEach(() => clearGuest());
+
+const nameInput = () => screen.findByRole('textbox', { name: "What's your name?" });
+
+describe('join page: the plan', () => {
+  it('shows the plan with its description and the planning phase', async () => {
+    openJoin({ plan: planJson({ description: 'Bring snacks' }) });
+    const summary = await screen.findByRole('region', { name: 'Friday night' });
+    expect(within(summary).getByText('Join the Plan')).toBeInTheDocument();
+    expect(within(summary).getByRole('heading', { level: 1, name: 'Friday night' })).toBeInTheDocument();
+    expect(within(summary).getByText('Bring snacks')).toBeInTheDocument();
+    expect(within(summary).getByText('Planning phase')).toBeInTheDocument();
+    expect(within(summary).queryByText('Active')).not.toBeInTheDocument();
+  });
+
+  it("shows 'Active' once the host has locked the date or set the time", async () => {
+    openJoin({ plan: planJson({ status: 'completed' }) });
+    expect(await screen.findByText('Active')).toBeInTheDocument();
+    expect(screen.queryByText('Planning phase')).not.toBeInTheDocument();
+  });
+
+  it('says so when the plan is missing', async () => {
+    mockFetch({ ...signedOut, 'GET /api/plans/slug/abcDEF12': () => text('Plan not found', 404) });
+    renderWithProviders(<AppRoutes />, { route: JOIN });
+    expect(await screen.findByRole('heading', { name: 'Plan not found' })).toBeInTheDocument();
+    expect(screen.getByText('This plan may have been deleted or the link is invalid.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go Home' })).toHaveAttribute('href', '/');
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+  });
+
+  it("offers 'Sign In Instead', back to this page", async () => {
+    openJoin();
+    expect(await screen.findByRole('link', { name: 'Sign In Instead' })).toHaveAttribute('href', `/auth?returnTo=${JOIN}`);
+  });
+});
+
+describe('join page: signed in', () => {
+  it('joins once by itself, then opens the plan', async () => {
+    const joined = deferred();
+    const { calls, location } = openJoin({ user: ada, routes: { 'POST /api/plans/p1/join': () => joined.promise } });
+    expect(await screen.findByText(/You're signed in as/)).toHaveTextContent("You're signed in as Ada Lovelace");
+    expect(screen.getByRole('button', { name: 'Joining...' })).toBeDisabled();
+    expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
+    await waitFor(() => expect(calls('POST', '/api/plans/p1/join')).toHaveLength(1));
+    expect(calls('POST', '/api/plans/p1/join')[0]!.body).toEqual({ name: 'Ada Lovelace', userId: 'u1' });
+
+    joined.resolve(json({ joined: true, participantId: 'pp1', alreadyJoined: false }));
+    await waitFor(() => expect(location()).toBe('/plan/p1'));
+    expect(await screen.findByText('Joined successfully!')).toBeInTheDocument();
+    expect(screen.getByText('This plan is now available on your home page')).toBeInTheDocument();
+    expect(calls('POST', '/api/plans/p1/join')).toHaveLength(1);
+  });
+
+  it('joins only once under StrictMode too', async () => {
+    localStorage.setItem('authToken', 'test-token');
+    const { calls } = mockFetch({
+      'GET /api/auth/me': meRoute(ada),
+      'GET /api/plans/slug/abcDEF12': () => json(planJson()),
+      'POST /api/plans/p1/join': () => deferred().promise,
+    });
+    renderWithProviders(
+      <StrictMode>
+        <AppRoutes />
+      </StrictMode>,
+      { route: JOIN },
+    );
+    expect(await screen.findByRole('button', { name: 'Joining...' })).toBeDisabled();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(calls('POST', '/api/plans/p1/join')).toHaveLength(1);
+  });
+
+  it('names a user without a name by the e-mail', async () => {
+    const nameless = { id: 'u3', email: 'cy@example.com', firstName: null, lastName: null };
+    const { calls } = openJoin({ user: nameless, routes: { 'POST /api/plans/p1/join': () => deferred().promise } });
+    expect(await screen.findByText(/You're signed in as/)).toHaveTextContent("You're signed in as cy@example.com");
+    await waitFor(() => expect(calls('POST', '/api/plans/p1/join')).toHaveLength(1));
+    expect(calls('POST', '/api/plans/p1/join')[0]!.body).toEqual({ name: 'cy@example.com', userId: 'u3' });
+  });
+
+  it("shows the failure and lets 'Join Plan' try again", async () => {
+    let answer = new Response('', { status: 502 });
+    const { calls, user, location } = openJoin({ user: ada, routes: { 'POST /api/plans/p1/join': () => answer } });
+    expect(await screen.findByText('Failed to join plan')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
+    expect(location()).toBe(JOIN);
+
+    answer = json({ joined: true, participantId: 'pp1', alreadyJoined: true });
+    await user.click(screen.getByRole('button', { name: 'Join Plan' }));
+    await waitFor(() => expect(location()).toBe('/plan/p1'));
+    expect(calls('POST', '/api/plans/p1/join')).toHaveLength(2);
+  });
+
+  it("shows the server's sentence when joining is refused", async () => {
+    openJoin({ user: ada, routes: { 'POST /api/plans/p1/join': () => text('Plan not found', 404) } });
+    expect(await screen.findByText('Plan not found')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Join Plan' })).toBeEnabled();
+  });
+});
+
+describe('join page: guests', () => {
+  it('goes straight to the dashboard with a stored session of this plan', async () => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1' });
+    const { location, calls } = openJoin();
+    await waitFor(() => expect(location()).toBe(DASHBOARD));
+    expect(calls('POST', '/api/plans/p1/check-guest')).toHaveLength(0);
+  });
+
+  it("asks a guest of another plan for a name like anyone else", async () => {
+    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9' });
+    const { location } = openJoin();
+    expect(await nameInput()).toBeInTheDocument();
+    expect(location()).toBe(JOIN);
+  });
+
+  it('creates a new guest, keeps the session and opens the dashboard', async () => {
+    const checked = deferred();
+    const created = deferred();
+    const { user, calls, location } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => checked.promise,
+        'POST /api/guest-session': () => created.promise,
+      },
+    });
+    const continueButton = await screen.findByRole('button', { name: 'Continue' });
+    expect(continueButton).toBeDisabled();
+    await user.type(await nameInput(), '   ');
+    expect(continueButton).toBeDisabled();
+    await user.type(await nameInput(), 'Sam  ');
+    await user.click(continueButton);
+
+    expect(screen.getByRole('button', { name: 'Checking...' })).toBeDisabled();
+    expect(calls('POST', '/api/plans/p1/check-guest')[0]!.body).toEqual({ name: 'Sam' });
+    checked.resolve(json({ exists: false, guestId: null, name: 'Sam', ideaVotes: [], timeSlotVotes: [] }));
+
+    expect(await screen.findByRole('button', { name: 'Joining...' })).toBeDisabled();
+    expect(calls('POST', '/api/guest-session')[0]!.body).toEqual({ name: 'Sam', planId: 'p1' });
+    created.resolve(json({ id: 'g1', name: 'Sam', planId: 'p1' }, 201));
+
+    await waitFor(() => expect(location()).toBe(DASHBOARD));
+    expect(await screen.findByText('Welcome!')).toBeInTheDocument();
+    expect(screen.getByText("You've joined the planning session")).toBeInTheDocument();
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1' });
+  });
+
+  it('shows the 409 sentence when the name was taken meanwhile', async () => {
+    const sentence = 'Someone named Sam already joined this plan';
+    const { user, location } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => json({ exists: false, guestId: null, name: 'Sam', ideaVotes: [], timeSlotVotes: [] }),
+        'POST /api/guest-session': () => text(sentence, 409),
+      },
+    });
+    await user.type(await nameInput(), 'Sam');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText(sentence)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
+    expect(location()).toBe(JOIN);
+    expect(getGuestSession()).toBeNull();
+  });
+
+  it("falls back to 'Failed to create guest session'", async () => {
+    const { user } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => json({ exists: false, guestId: null, name: 'Sam', ideaVotes: [], timeSlotVotes: [] }),
+        'POST /api/guest-session': () => new Response('', { status: 500 }),
+      },
+    });
+    await user.type(await nameInput(), 'Sam');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Failed to create guest session')).toBeInTheDocument();
+  });
+
+  it("falls back to 'Failed to check for existing guest'", async () => {
+    const { user, calls } = openJoin({ routes: { 'POST /api/plans/p1/check-guest': () => new Response('', { status: 503 }) } });
+    await user.type(await nameInput(), 'Sam');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('Failed to check for existing guest')).toBeInTheDocument();
+    expect(calls('POST', '/api/guest-session')).toHaveLength(0);
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
+  });
+});
+
+describe("join page: 'Is this you?'", () => {
+  const existingSam = (ideaVotes: string[] = [], timeSlotVotes: string[] = []) =>
+    json({ exists: true, guestId: 'g1', name: 'Sam', ideaVotes, timeSlotVotes });
+
+  it('restores the guest and its votes after "Yes, that\'s me"', async () => {
+    const restored = deferred();
+    const { user, calls, location } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => existingSam(['i1', 'i2'], ['s1']),
+        'GET /api/guest-session/g1': () => restored.promise,
+        'POST /api/plans/p1/join': () => json({ joined: true, participantId: 'pp2', alreadyJoined: true }),
+      },
+    });
+    await user.type(await nameInput(), 'sam');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+
+    const card = within(await screen.findByRole('region', { name: 'Is this you?' }));
+    expect(card.getByRole('heading', { name: 'Is this you?' })).toHaveFocus();
+    expect(card.getByText('Sam')).toBeInTheDocument();
+    expect(card.getByText('Guest participant')).toBeInTheDocument();
+    expect(card.getByText('2 idea votes, 1 availability vote')).toBeInTheDocument();
+    expect(calls('POST', '/api/guest-session')).toHaveLength(0);
+
+    await user.click(card.getByRole('button', { name: "Yes, that's me" }));
+    expect(card.getByRole('button', { name: 'Restoring...' })).toBeDisabled();
+    expect(card.getByRole('button', { name: 'No, different person' })).toBeDisabled();
+    restored.resolve(json({ id: 'g1', name: 'Sam', planId: 'p1' }));
+
+    await waitFor(() => expect(location()).toBe(DASHBOARD));
+    expect(await screen.findByText('Welcome back!')).toBeInTheDocument();
+    expect(screen.getByText('Your previous votes have been restored.')).toBeInTheDocument();
+    expect(calls('POST', '/api/plans/p1/join')[0]!.body).toEqual({ name: 'Sam', guestId: 'g1' });
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1' });
+    expect(getGuestVotes()).toEqual({ planIdeaIds: ['i1', 'i2'], timeSlotIds: ['s1'] });
+  });
+
+  it("falls back to 'Failed to retrieve existing session' and stores nothing", async () => {
+    const { user, location } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => existingSam(),
+        'GET /api/guest-session/g1': () => new Response('', { status: 500 }),
+      },
+    });
+    await user.type(await nameInput(), 'Sam');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(await screen.findByRole('button', { name: "Yes, that's me" }));
+    expect(await screen.findByText('Failed to retrieve existing session')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: "Yes, that's me" })).toBeEnabled();
+    expect(getGuestSession()).toBeNull();
+    expect(location()).toBe(JOIN);
+  });
+
+  it("asks a different person for a full name and creates a new guest", async () => {
+    const { user, calls, location } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => existingSam(),
+        'POST /api/guest-session': () => json({ id: 'g2', name: 'Sam Smith', planId: 'p1' }, 201),
+      },
+    });
+    await user.type(await nameInput(), 'Sam');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    expect(await screen.findByText('No votes yet')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'No, different person' }));
+
+    expect(screen.getByRole('heading', { name: 'Enter Your Full Name' })).toBeInTheDocument();
+    const first = screen.getByRole('textbox', { name: 'First name' });
+    const last = screen.getByRole('textbox', { name: 'Last name' });
+    const submit = screen.getByRole('button', { name: 'Create New Guest Profile' });
+    expect(first).toHaveValue('Sam');
+    expect(last).toHaveFocus();
+    expect(submit).toBeDisabled();
+    await user.type(last, '  ');
+    expect(submit).toBeDisabled();
+    await user.type(last, 'Smith ');
+    await user.clear(first);
+    expect(submit).toBeDisabled();
+    await user.type(first, ' Sam');
+    await user.click(submit);
+
+    await waitFor(() => expect(location()).toBe(DASHBOARD));
+    expect(calls('POST', '/api/guest-session')[0]!.body).toEqual({ name: 'Sam Smith', planId: 'p1' });
+    expect(getGuestSession()).toEqual({ id: 'g2', name: 'Sam Smith', planId: 'p1' });
+    expect(await screen.findByText('Welcome!')).toBeInTheDocument();
+  });
+
+  it('goes back to the name from the full-name form', async () => {
+    const { user } = openJoin({ routes: { 'POST /api/plans/p1/check-guest': () => existingSam() } });
+    await user.type(await nameInput(), 'Sam');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await user.click(await screen.findByRole('button', { name: 'No, different person' }));
+    await user.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await nameInput()).toHaveValue('Sam');
+  });
+});

@@ -1,0 +1,37 @@
+import { Stack } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate, useParams } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { useGuestSession } from '../../../lib/guest-storage';
+import { useCurrentUser } from '../../auth/queries';
+import { planBySlugQueryOptions } from '../../plans/queries';
+import type { Plan } from '../../plans/schema';
+import { GuestJoin } from './guest-join';
+import { JoinPlanSummary } from './join-plan-summary';
+import { PublicLayout } from './public-layout';
+import { PublicPlanState } from './public-plan-state';
+import { SignedInJoin } from './signed-in-join';
+
+function JoinPlan({ plan }: { plan: Plan }) {
+  const { data: user } = useCurrentUser();
+  const guest = useGuestSession();
+  // A token wins over a stored guest session, as on the server.
+  if (!user && guest?.planId === plan.id) return <Navigate to={paths.guestDashboard.getHref(plan.slug)} replace />;
+  return (
+    <Stack gap="lg">
+      <JoinPlanSummary plan={plan} />
+      {user ? <SignedInJoin plan={plan} user={user} /> : <GuestJoin plan={plan} />}
+    </Stack>
+  );
+}
+
+/** /l/{slug}: the public join page (spec §2 Join). */
+export function JoinScreen() {
+  const { slug = '' } = useParams();
+  const planQuery = useQuery(planBySlugQueryOptions(slug));
+  return (
+    <PublicLayout>
+      <PublicPlanState query={planQuery}>{(plan) => <JoinPlan plan={plan} />}</PublicPlanState>
+    </PublicLayout>
+  );
+}

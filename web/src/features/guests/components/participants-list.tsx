@@ -1,0 +1,55 @@
+import { Avatar, Badge, Button, Group, List, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { nameInitials } from '../../../lib/initials';
+import { planParticipantsQueryOptions } from '../../plans/queries';
+
+/** Spec §2 Guest dashboard: the people tab's content, with a 'Member' badge for accounts. */
+export function ParticipantsList({ planId }: { planId: string }) {
+  const { data: participants, isPending, isError, refetch, isRefetching } = useQuery(
+    planParticipantsQueryOptions(planId),
+  );
+
+  return (
+    <Stack gap="sm" component="section" aria-labelledby="participants-title">
+      <Title id="participants-title" order={2} fz="h4">
+        Participants
+      </Title>
+      {isPending ? (
+        <Stack gap="xs" role="status" aria-label="Loading participants">
+          {[0, 1, 2].map((index) => (
+            <Skeleton key={index} h={40} aria-hidden="true" />
+          ))}
+        </Stack>
+      ) : isError ? (
+        <Group gap="sm">
+          <Text c="dimmed" fz="sm">
+            Couldn't load the participants.
+          </Text>
+          <Button size="compact-sm" variant="light" onClick={() => refetch()} disabled={isRefetching}>
+            Try again
+          </Button>
+        </Group>
+      ) : (
+        <List listStyleType="none" spacing="xs" aria-label="Participants">
+          {participants.map((participant) => (
+            <List.Item key={participant.id}>
+              <Group gap="sm" wrap="nowrap">
+                <Avatar radius="xl" variant="filled" color={participant.isGuest ? 'gray.7' : 'violet'} aria-hidden="true">
+                  {nameInitials(participant.name)}
+                </Avatar>
+                <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                  {participant.name}
+                </Text>
+                {!participant.isGuest && (
+                  <Badge variant="light" c="violet.9" radius="sm">
+                    Member
+                  </Badge>
+                )}
+              </Group>
+            </List.Item>
+          ))}
+        </List>
+      )}
+    </Stack>
+  );
+}

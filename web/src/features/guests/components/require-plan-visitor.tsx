@@ -1,0 +1,51 @@
+import type { ComponentType, ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Navigate } from 'react-router-dom';
+import { paths } from '../../../config/paths';
+import { useGuestSession } from '../../../lib/guest-storage';
+import { LoadingPlan } from '../../plans/components/loading-plan';
+import { planBySlugQueryOptions } from '../../plans/queries';
+import type { Plan } from '../../plans/schema';
+import { usePlanVisitor, type PlanVisitor } from '../visitor';
+import { PublicLayout } from './public-layout';
+import { PublicPlanState } from './public-plan-state';
+
+interface RequirePlanVisitorProps {
+  /** The plan's slug, from the route (/l/:slug/...). */
+  slug: string;
+  /** The page, once the plan is loaded and the visitor may see it. */
+  children: (context: { plan: Plan; visitor: PlanVisitor }) => ReactNode;
+  /** Frames the loading, not-found and error states; the public layout by default. */
+  layout?: ComponentType<{ children: ReactNode }>;
+}
+
+/**
+ * Guard of the /l/{slug}/... pages (spec §6): visitors with neither a user nor
+ * a guest session of this plan go to the join page /l/{slug}. Without any
+ * stored guest session that is decided at once; with one, after the plan is
+ * loaded (the session names the plan by id, the URL by slug).
+ */
+export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayout }: RequirePlanVisitorProps) {
+  const storedGuest = useGuestSession();
+  const planQuery = useQuery(planBySlugQueryOptions(slug));
+  const visitor = usePlanVisitor(planQuery.data?.id);
+  const joinPage = <Navigate to={paths.join.getHref(slug)} replace />;
+
+  if (visitor === undefined) {
+    return (
+      <Layout>
+        <LoadingPlan />
+      </Layout>
+    );
+  }
+  if (visitor === null && !storedGuest) return joinPage;
+  if (!planQuery.isSuccess) {
+    return (
+      <Layout>
+        <PublicPlanState query={planQuery}>{() => null}</PublicPlanState>
+      </Layout>
+    );
+  }
+  if (visitor === null) return joinPage;
+  return children({ plan: planQuery.data, visitor });
+}

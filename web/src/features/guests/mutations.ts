@@ -1,0 +1,93 @@
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api';
+import { setGuestSession, setGuestVotes, type GuestSession } from '../../lib/guest-storage';
+import { showErrorToast, showSuccessToast } from '../../lib/toast';
+import { planKeys } from '../plans/queries';
+import type { Plan } from '../plans/schema';
+import { guestCheckResultSchema, guestSessionSchema, type ExistingGuest, type GuestCheckResult } from './schema';
+
+type JoinablePlan = Pick<Plan, 'id' | 'slug'>;
+
+const planPath = (planId: string) => `/api/plans/${encodeURIComponent(planId)}`;
+
+/**
+ * Someone new is in the plan: its count (read by slug or id) and participants
+ * change. `exact` on the list: every plan under it needs no refetch.
+ */
+function refreshJoinedPlan(queryClient: QueryClient, plan: JoinablePlan) {
+  void queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true });
+  void queryClient.invalidateQueries({ queryKey: planKeys.detail(plan.id) });
+  void queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) });
+}
+
+/** Spec §2 Join, signed in: POST /api/plans/{id}/join {name, userId}. */
+export function useJoinPlan(plan: JoinablePlan) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: { name: string; userId: string }) => {
+      await apiRequest('POST', `${planPath(plan.id)}/join`, input);
+    },
+    onSuccess: () => {
+      refreshJoinedPlan(queryClient, plan);
+      showSuccessToast('Joined successfully!', 'This plan is now available on your home page');
+    },
+    onError: (error) => showErrorToast(error, 'Failed to join plan'),
+  });
+}
+
+/** "Continue": is there already a guest of that name in the plan? */
+export function useCheckGuest(planId: string) {
+  return useMutation({
+    mutationFn: async (name: string): Promise<GuestCheckResult> => {
+      const res = await apiRequest('POST', `${planPath(planId)}/check-guest`, { name });
+      return guestCheckResultSchema.parse(await res.json());
+    },
+    onError: (error) => showErrorToast(error, 'Failed to check for existing guest'),
+  });
+}
+
+/** A new guest: POST /api/guest-session {name, planId}, which also joins the plan. */
+export function useCreateGuest(plan: JoinablePlan) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (name: string): Promise<GuestSession> => {
+      const res = await apiRequest('POST', '/api/guest-session', { name, planId: plan.id });
+      const guest = guestSessionSchema.parse(await res.json());
+      return { id: guest.id, name: guest.name, planId: plan.id };
+    },
+    onSuccess: (session) => {
+      setGuestSession(session);
+      refreshJoinedPlan(queryClient, plan);
+      showSuccessToast('Welcome!', "You've joined the planning session");
+    },
+    // A 409 says "Someone named {name} already joined this plan".
+    onError: (error) => showErrorToast(error, 'Failed to create guest session'),
+  });
+}
+
+/**
+ * "Yes, that's me": reads the guest back (GET /api/guest-session/{id}, which
+ * proves it still exists and belongs to this plan), makes sure it is joined
+ * (POST join {name, guestId}, idempotent), then stores the session and the
+ * votes the check returned (spec §2: "Confirming restores the previous votes").
+ */
+export function useRestoreGuest(plan: JoinablePlan) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (existing: ExistingGuest): Promise<GuestSession> => {
+      const res = await apiRequest('GET', `/api/guest-session/${encodeURIComponent(existing.guestId)}`);
+      const guest = guestSessionSchema.parse(await res.json());
+      if (guest.planId !== undefined && guest.planId !== plan.id) throw new Error('The guest belongs to another plan');
+      await apiRequest('POST', `${planPath(plan.id)}/join`, { name: guest.name, guestId: guest.id });
+      return { id: guest.id, name: guest.name, planId: plan.id };
+    },
+    onSuccess: (session, existing) => {
+      setGuestSession(session);
+      // After the session: storing a different guest's session clears the votes.
+      setGuestVotes({ planIdeaIds: existing.ideaVotes, timeSlotIds: existing.timeSlotVotes });
+      refreshJoinedPlan(queryClient, plan);
+      showSuccessToast('Welcome back!', 'Your previous votes have been restored.');
+    },
+    onError: (error) => showErrorToast(error, 'Failed to retrieve existing session'),
+  });
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod/mini';
+
+// The guest endpoints' answers (spec §3; shared/spec/decisions.md "Guests";
+// supabase/functions/_shared/contract/guests.ts).
+
+/** POST /api/guest-session answers `{id, name, planId}`; GET /api/guest-session/{id} too. */
+export const guestSessionSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  /** decisions.md: the API adds the plan; older answers without it are still read. */
+  planId: z.optional(z.string()),
+});
+
+/** Spec §3 "Guest check result" (POST /api/plans/{id}/check-guest). */
+export const guestCheckResultSchema = z.object({
+  exists: z.boolean(),
+  guestId: z.nullish(z.string()),
+  name: z.string(),
+  ideaVotes: z.array(z.string()),
+  timeSlotVotes: z.array(z.string()),
+});
+export type GuestCheckResult = z.infer<typeof guestCheckResultSchema>;
+
+/** An existing guest of the plan, as the "Is this you?" card shows it. */
+export type ExistingGuest = GuestCheckResult & { guestId: string };
+
+/** Spec §3 "Transfer response" (POST /api/auth/transfer-guest-votes). */
+export const transferResultSchema = z.object({
+  transferredIdeaVotes: z.number(),
+  transferredTimeVotes: z.number(),
+});
+export type TransferResult = z.infer<typeof transferResultSchema>;
+
+/** decisions.md: guest names are trimmed, 1-80 characters. */
+export const GUEST_NAME_MAX_LENGTH = 80;

@@ -1,0 +1,107 @@
+import { useId, useState } from 'react';
+import { Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { IconCheck } from '../../../components/icons';
+import type { PlanVisitor } from '../../guests/visitor';
+import type { Plan } from '../../plans/schema';
+import { votesLabel } from '../ideas';
+import { useVoteOnIdea } from '../mutations';
+import type { Idea } from '../schema';
+import { CommentsToggle, CommentThread } from './idea-comments';
+import { IconCrown, IconThumbUp, IconTrophy } from './idea-icons';
+import { VoterAvatars } from './voter-avatars';
+
+export interface IdeaCardProps {
+  plan: Pick<Plan, 'id' | 'slug'>;
+  idea: Idea;
+  visitor: PlanVisitor | null | undefined;
+  /** The 'Top Idea' badge (plan page, ideas page). */
+  isTop?: boolean;
+  /** The 'Host's Pick' badge. */
+  isHostsPick?: boolean;
+  /** Host only: the 'Pick' / 'Picked' button. */
+  pick?: { picked: boolean; pending: boolean; onPick: () => void };
+}
+
+/**
+ * One idea: text, author, badges, the vote toggle with its count, the voters,
+ * the comments, and for the host 'Pick' / 'Picked'.
+ */
+export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = false, pick }: IdeaCardProps) {
+  const titleId = useId();
+  const threadId = useId();
+  const [commentsOpen, setCommentsOpen] = useState(false);
+  const { vote, isPending: voting } = useVoteOnIdea(plan, idea.id, visitor);
+  const voted = idea.hasUserVoted;
+
+  return (
+    <Card component="article" aria-labelledby={titleId} withBorder radius="lg" padding="md">
+      <Stack gap="xs">
+        {(isTop || isHostsPick) && (
+          <Group gap={6}>
+            {isHostsPick && (
+              <Badge color="teal.8" variant="filled" tt="none" leftSection={<IconCrown size={12} />}>
+                Host's Pick
+              </Badge>
+            )}
+            {isTop && (
+              <Badge color="orange.9" variant="filled" tt="none" leftSection={<IconTrophy size={12} />}>
+                Top Idea
+              </Badge>
+            )}
+          </Group>
+        )}
+        <div>
+          <Text id={titleId} fw={600} style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+            {idea.text}
+          </Text>
+          <Text fz="xs" c="dimmed">
+            by {idea.authorName}
+          </Text>
+        </div>
+        <Group gap="xs" justify="space-between" wrap="wrap">
+          <Group gap="xs" wrap="nowrap">
+            <Button
+              size="compact-md"
+              radius="xl"
+              variant={voted ? 'filled' : 'light'}
+              leftSection={<IconThumbUp size={16} />}
+              aria-pressed={voted}
+              aria-label={`Vote for ${idea.text} (${votesLabel(idea.voteCount)})`}
+              onClick={vote}
+              disabled={voting || visitor === undefined}
+            >
+              {idea.voteCount}
+            </Button>
+            <VoterAvatars ideaId={idea.id} voteCount={idea.voteCount} />
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <CommentsToggle
+              count={idea.commentCount}
+              open={commentsOpen}
+              threadId={threadId}
+              onToggle={() => setCommentsOpen((open) => !open)}
+            />
+            {pick && (
+              <Button
+                size="compact-sm"
+                radius="xl"
+                color="teal.8"
+                variant={pick.picked ? 'filled' : 'outline'}
+                leftSection={pick.picked ? <IconCheck size={14} /> : undefined}
+                onClick={pick.onPick}
+                disabled={pick.pending}
+              >
+                {pick.picked ? 'Picked' : 'Pick'}
+              </Button>
+            )}
+          </Group>
+        </Group>
+        {commentsOpen && (
+          <Box id={threadId}>
+            <CommentThread planId={plan.id} ideaId={idea.id} ideaText={idea.text} visitor={visitor} />
+          </Box>
+        )}
+      </Stack>
+    </Card>
+  );
+}

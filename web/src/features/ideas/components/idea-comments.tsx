@@ -1,0 +1,125 @@
+import { useState, type FormEvent } from 'react';
+import { ActionIcon, Box, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { PlanVisitor } from '../../guests/visitor';
+import { commentToggleLabel } from '../ideas';
+import { useAddComment } from '../mutations';
+import { ideaCommentsQueryOptions } from '../queries';
+import { COMMENT_TEXT_MAX } from '../schema';
+import { IconMessageCircle, IconSend } from './idea-icons';
+
+const timeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+function formatTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : timeFormat.format(date);
+}
+
+interface CommentsProps {
+  planId: string;
+  ideaId: string;
+  ideaText: string;
+  visitor: PlanVisitor | null | undefined;
+}
+
+/** The open thread: comments oldest first (cached 5 minutes, spec §7) and a one-line form posted with Enter. */
+export function CommentThread({ planId, ideaId, ideaText, visitor }: CommentsProps) {
+  const comments = useQuery(ideaCommentsQueryOptions(ideaId));
+  const [text, setText] = useState('');
+  const addComment = useAddComment(planId, ideaId, visitor, { onAdded: () => setText('') });
+  const blank = text.trim() === '';
+
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (blank || addComment.isPending) return;
+    addComment.mutate(text);
+  };
+
+  return (
+    <Stack gap="xs" mt="xs">
+      {comments.isPending ? (
+        <Group gap="xs" role="status" aria-label="Loading comments">
+          <Loader size="xs" aria-hidden="true" />
+        </Group>
+      ) : comments.isError ? (
+        <Group gap="xs">
+          <Text fz="sm" c="dimmed">
+            Couldn't load the comments.
+          </Text>
+          <Button size="compact-sm" variant="light" onClick={() => comments.refetch()} disabled={comments.isRefetching}>
+            Try again
+          </Button>
+        </Group>
+      ) : comments.data.length > 0 ? (
+        <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-label={`Comments on ${ideaText}`}>
+          {comments.data.map((comment) => (
+            <Box component="li" key={comment.id} bg="gray.0" p="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+              <Group gap={6} wrap="nowrap" justify="space-between" align="baseline">
+                <Text fz="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                  {comment.authorName}
+                </Text>
+                <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
+                  {formatTime(comment.createdAt)}
+                </Text>
+              </Group>
+              <Text fz="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+                {comment.text}
+              </Text>
+            </Box>
+          ))}
+        </Stack>
+      ) : null}
+      <form onSubmit={submit} noValidate>
+        <Group gap="xs" wrap="nowrap" align="flex-start">
+          <TextInput
+            flex={1}
+            size="sm"
+            placeholder="Add a comment..."
+            aria-label={`Add a comment on ${ideaText}`}
+            value={text}
+            maxLength={COMMENT_TEXT_MAX}
+            enterKeyHint="send"
+            onChange={(event) => setText(event.currentTarget.value)}
+            readOnly={addComment.isPending}
+          />
+          <ActionIcon
+            type="submit"
+            size={36}
+            radius="md"
+            aria-label="Post comment"
+            disabled={blank || addComment.isPending}
+            loading={addComment.isPending}
+          >
+            <IconSend />
+          </ActionIcon>
+        </Group>
+      </form>
+    </Stack>
+  );
+}
+
+/** 'Add comment' / 'N comment(s)': opens or closes the idea's thread. */
+export function CommentsToggle({
+  count,
+  open,
+  threadId,
+  onToggle,
+}: {
+  count: number;
+  open: boolean;
+  threadId: string;
+  onToggle: () => void;
+}) {
+  return (
+    <Button
+      variant="subtle"
+      size="compact-sm"
+      leftSection={<IconMessageCircle size={16} />}
+      aria-expanded={open}
+      aria-controls={open ? threadId : undefined}
+      onClick={onToggle}
+    >
+      {commentToggleLabel(count)}
+    </Button>
+  );
+}

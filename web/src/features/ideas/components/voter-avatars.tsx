@@ -1,0 +1,59 @@
+import { useEffect } from 'react';
+import { Avatar, Box, Skeleton, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { nameInitials } from '../../../lib/initials';
+import { showErrorToast } from '../../../lib/toast';
+import { DEFAULT_MAX_VOTER_AVATARS, voterSummary } from '../ideas';
+import { ideaVotersQueryOptions } from '../queries';
+
+interface VoterAvatarsProps {
+  ideaId: string;
+  voteCount: number;
+  /** Spec §9: 3 by default. */
+  max?: number;
+}
+
+/**
+ * Who voted for an idea: up to `max` initials, then '+N'; the tooltip says
+ * '1 vote' / 'n votes' and screen readers hear the names. Voters are fetched
+ * only when the idea has votes (spec §7), and again when its count changes.
+ */
+export function VoterAvatars({ ideaId, voteCount, max = DEFAULT_MAX_VOTER_AVATARS }: VoterAvatarsProps) {
+  const query = useQuery({ ...ideaVotersQueryOptions(ideaId), enabled: voteCount > 0 });
+  const { data: voters, error, refetch } = query;
+
+  useEffect(() => {
+    if (error) showErrorToast(error, 'Failed to fetch voters');
+  }, [error]);
+
+  // The count moved since the voters were read (someone else voted): read
+  // them again. Runs when `stale` turns true, never in a loop.
+  const stale = voteCount > 0 && voters !== undefined && voters.length !== voteCount;
+  useEffect(() => {
+    if (stale) void refetch();
+  }, [stale, refetch]);
+
+  if (voteCount <= 0 || error) return null;
+  if (!voters) return <Skeleton circle h={28} aria-hidden="true" />;
+  if (voters.length === 0) return null;
+
+  const { visible, overflowLabel, tooltip, accessibleLabel } = voterSummary(voters, max);
+  return (
+    <Tooltip label={tooltip} events={{ hover: true, focus: true, touch: true }} withArrow>
+      <Box component="span" tabIndex={0} role="img" aria-label={accessibleLabel} style={{ borderRadius: 999, display: 'inline-flex' }}>
+        <Avatar.Group spacing={8}>
+          {visible.map((voter) => (
+            <Avatar key={voter.id} size={28} radius="xl" variant="filled" color={voter.isGuest ? 'gray.7' : 'violet'}>
+              {nameInitials(voter.name)}
+            </Avatar>
+          ))}
+          {overflowLabel && (
+            <Avatar size={28} radius="xl" color="gray.7" variant="light">
+              {overflowLabel}
+            </Avatar>
+          )}
+        </Avatar.Group>
+      </Box>
+    </Tooltip>
+  );
+}

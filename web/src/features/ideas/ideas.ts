@@ -1,0 +1,74 @@
+// Pure rules of the ideas feature (spec §2 Ideas tab, §5, §9). Tested in
+// ideas.test.ts; the components only call these.
+import { splitOverflow } from '../../lib/overflow';
+import type { Idea, Voter } from './schema';
+
+/** Spec §9: voter avatars show 3 by default, then '+N'. */
+export const DEFAULT_MAX_VOTER_AVATARS = 3;
+
+/** Spec §8 client-side errors. */
+export const PLAN_ID_AND_TEXT_REQUIRED = 'Plan ID and idea text required';
+export const USER_AUTHENTICATION_REQUIRED = 'User authentication required';
+export const JOIN_TO_VOTE = 'Please join the plan first to vote';
+
+/**
+ * Most votes first; ties keep the server's order (oldest first), so a new
+ * idea never jumps above an older one with the same count. Not in place.
+ */
+export function sortIdeasByVotes<T extends Pick<Idea, 'voteCount' | 'createdAt' | 'id'>>(ideas: readonly T[]): T[] {
+  return [...ideas].sort(
+    (a, b) =>
+      b.voteCount - a.voteCount ||
+      a.createdAt.localeCompare(b.createdAt) ||
+      a.id.localeCompare(b.id),
+  );
+}
+
+/** The 'Top Idea': the leader of the sorted list, only once it has at least 1 vote. */
+export function topIdeaId(sorted: readonly Pick<Idea, 'id' | 'voteCount'>[]): string | null {
+  const leader = sorted[0];
+  return leader && leader.voteCount >= 1 ? leader.id : null;
+}
+
+/** '1 vote' / 'n votes' (spec §9, the voter tooltip; also the vote button's label). */
+export function votesLabel(count: number): string {
+  return `${count} ${count === 1 ? 'vote' : 'votes'}`;
+}
+
+/** The comments toggle: 'Add comment' with none, else 'N comment(s)'. */
+export function commentToggleLabel(count: number): string {
+  if (count <= 0) return 'Add comment';
+  return `${count} ${count === 1 ? 'comment' : 'comments'}`;
+}
+
+/** What the voter avatars show: up to `max`, the '+N' of the others, the tooltip and a spoken summary. */
+export function voterSummary(voters: readonly Voter[], max = DEFAULT_MAX_VOTER_AVATARS) {
+  const { visible, hiddenCount } = splitOverflow(voters, max);
+  const names = voters.map((voter) => (voter.isGuest ? `${voter.name} (Guest)` : voter.name));
+  return {
+    visible,
+    overflowLabel: hiddenCount > 0 ? `+${hiddenCount}` : null,
+    tooltip: votesLabel(voters.length),
+    /** For screen readers: the names behind the avatars and the count. */
+    accessibleLabel: `${votesLabel(voters.length)}: ${names.join(', ')}`,
+  };
+}
+
+/** Who writes (spec §5): a guest by name, a member by e-mail. */
+export type IdeaWriter = { kind: 'guest'; name: string } | { kind: 'member'; email: string } | null | undefined;
+
+/**
+ * Spec §5 checks before adding an idea or a comment: the error sentence, or
+ * null when the request may go. `planId` is only required for ideas.
+ */
+export function checkWrite({ planId, text, writer }: { planId?: string | null; text: string; writer: IdeaWriter }): string | null {
+  if (planId === '' || planId === null || text.trim() === '') return PLAN_ID_AND_TEXT_REQUIRED;
+  const identified = writer?.kind === 'guest' ? writer.name.trim() : writer?.kind === 'member' ? writer.email.trim() : '';
+  if (!identified) return USER_AUTHENTICATION_REQUIRED;
+  return null;
+}
+
+/** Trimmed, inner whitespace collapsed, lower-cased: how idea texts are compared (as the server does). */
+export function normalizeIdeaText(value: string): string {
+  return value.trim().replace(/\s+/g, ' ').toLowerCase();
+}

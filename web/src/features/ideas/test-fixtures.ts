@@ -1,0 +1,24 @@
+import type { Idea, IdeaComment, Voter } from './schema';
+
+// API-shaped ideas data for tests (what the network answers).
+
+export function ideaJson(overrides: Partial<Idea> = {}): Idea {
+  return {
+    id: 'i1',
+    text: 'Bowling',
+    authorName: 'Ada Lovelace',
+    userId: 'u1',
+    guestId: null,
+    voteCount: 0,
+    hasUserVoted: false,
+    commentCount: 0,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    ...overrides,
+  };
+}
+
+export function commentJson(overrides: Partial<IdeaComment> = {}): IdeaComment {
+  return { id: 'c1', text: 'Count me in', authorName: 'Ben', createdAt: '2026-03-01T11:00:00.000Z', ...overrides };
+}
+
+export const voter = (name: string, index: number, isGuest = false): Voter => ({ id: `v${index}`, name, isGuest });

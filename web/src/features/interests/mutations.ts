@@ -1,0 +1,38 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api';
+import { showErrorToast } from '../../lib/toast';
+import { interestKeys } from './queries';
+import { userInterestSchema, type UserInterest } from './schema';
+
+export type AddInterestInput = { freeFormText: string } | { catalogId: string; freeFormText: string };
+
+/** POST /api/users/me/interests; the list is refetched after success. */
+export function useAddInterest({ onAdded }: { onAdded?: (interest: UserInterest) => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (input: AddInterestInput) => {
+      const res = await apiRequest('POST', '/api/users/me/interests', input);
+      return userInterestSchema.parse(await res.json());
+    },
+    onSuccess: async (interest) => {
+      onAdded?.(interest);
+      await queryClient.invalidateQueries({ queryKey: interestKeys.mine() });
+    },
+    onError: (error) => showErrorToast(error, 'Failed to add interest'),
+  });
+}
+
+/** DELETE /api/users/me/interests/{id}; the list is refetched after success. */
+export function useRemoveInterest({ onRemoved }: { onRemoved?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (interestId: string) => {
+      await apiRequest('DELETE', `/api/users/me/interests/${encodeURIComponent(interestId)}`);
+    },
+    onSuccess: async () => {
+      onRemoved?.();
+      await queryClient.invalidateQueries({ queryKey: interestKeys.mine() });
+    },
+    onError: (error) => showErrorToast(error, 'Failed to remove interest'),
+  });
+}

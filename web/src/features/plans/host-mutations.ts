@@ -1,0 +1,83 @@
+// The host's lock flow and location (spec §2 Plan detail, §7; decisions.md
+// "Time slots and the lock flow"): lock a date, set the event time, unlock,
+// set the location. Each answers the plan JSON, which goes straight into the
+// cache; the plan, its slots and the plans list are then refreshed.
+import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api';
+import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
+import { planKeys } from './queries';
+import { planSchema, type Plan } from './schema';
+
+/** Spec §5: lock, time and vote-date actions need a plan id, else 'Plan not found'. */
+export class MissingPlanIdError extends Error {
+  constructor() {
+    super('Plan not found');
+    this.name = 'MissingPlanIdError';
+  }
+}
+
+export function requirePlanId(planId: string | undefined): string {
+  if (!planId) throw new MissingPlanIdError();
+  return planId;
+}
+
+/** The 'Error' toast of spec §8: 'Plan not found' without an id, else the server's sentence or the fallback. */
+export function showPlanActionError(error: unknown, fallback: string): void {
+  if (error instanceof MissingPlanIdError) showErrorMessage('Error', error.message);
+  else showErrorToast(error, fallback);
+}
+
+/** After a host action: the answered plan, then everything that shows it. */
+export function refreshAfterHostAction(queryClient: QueryClient, plan: Plan): void {
+  queryClient.setQueryData(planKeys.detail(plan.id), plan);
+  queryClient.setQueryData(planKeys.bySlug(plan.slug), plan);
+  // Slots (a set time creates one), the guest views by slug and the home card.
+  void queryClient.invalidateQueries({ queryKey: [...planKeys.detail(plan.id), 'timeslots'] });
+  void queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true });
+}
+
+async function postPlanAction(planId: string | undefined, action: string, body: unknown): Promise<Plan> {
+  const id = requirePlanId(planId);
+  const res = await apiRequest('POST', `/api/plans/${encodeURIComponent(id)}/${action}`, body);
+  return planSchema.parse(await res.json());
+}
+
+function useHostAction<TInput>(
+  planId: string | undefined,
+  action: string,
+  toBody: (input: TInput) => unknown,
+  fallback: string,
+  onDone?: (plan: Plan, input: TInput) => void,
+) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TInput) => postPlanAction(planId, action, toBody(input)),
+    onSuccess: (plan, input) => {
+      refreshAfterHostAction(queryClient, plan);
+      onDone?.(plan, input);
+    },
+    onError: (error) => showPlanActionError(error, fallback),
+  });
+}
+
+/** POST lock-date {date}: status time_range_locked. */
+export function useLockDate(planId: string | undefined) {
+  return useHostAction(planId, 'lock-date', (date: string) => ({ date }), 'Failed to lock date');
+}
+
+/** POST set-event-time {time: 'HH:mm'}: status completed, members e-mailed. */
+export function useSetEventTime(planId: string | undefined, onDone?: (plan: Plan) => void) {
+  return useHostAction(planId, 'set-event-time', (time: string) => ({ time }), 'Failed to set event time', onDone);
+}
+
+/** POST unlock: back to planning; votes, the picked idea and the location stay. */
+export function useUnlockPlan(planId: string | undefined) {
+  return useHostAction<void>(planId, 'unlock', () => ({}), 'Failed to unlock the plan', () =>
+    showSuccessToast('Plan unlocked', 'Everyone can vote on dates again'),
+  );
+}
+
+/** POST location {location}; '' clears it. */
+export function useSetLocation(planId: string | undefined, onDone?: (plan: Plan) => void) {
+  return useHostAction(planId, 'location', (location: string) => ({ location }), 'Failed to save location', onDone);
+}
