@@ -1,4 +1,5 @@
 import { vi } from 'vitest';
+import { getGuestSession } from '../lib/guest-storage';
 
 // The network boundary for component tests: `fetch` answers from a table of
 // routes, and every call is recorded with its parsed body and headers.
@@ -26,7 +27,12 @@ export function deferred() {
   return { promise, resolve };
 }
 
-/** Routes are keyed "METHOD /path". Unknown routes answer 404 like the API. */
+/**
+ * Routes are keyed "METHOD /path". Unknown routes answer 404 like the API,
+ * except `GET /api/guest-session/{id}` of the guest stored on this device,
+ * which the server knows unless a test says otherwise (RequirePlanVisitor
+ * checks it on every /l/... page).
+ */
 export function mockFetch(routes: Routes) {
   const requests: RecordedRequest[] = [];
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -38,12 +44,18 @@ export function mockFetch(routes: Routes) {
       body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
     };
     requests.push(request);
-    const handler = routes[`${request.method} ${request.path}`];
+    const handler = routes[`${request.method} ${request.path}`] ?? storedGuestRoute(request);
     return handler ? handler(request) : text('Not found', 404);
   });
   vi.stubGlobal('fetch', fetchMock);
   const calls = (method: string, path: string) => requests.filter((r) => r.method === method && r.path === path);
   return { requests, calls };
+}
+
+function storedGuestRoute(request: RecordedRequest): Handler | undefined {
+  const stored = getGuestSession();
+  if (request.method !== 'GET' || !stored || request.path !== `/api/guest-session/${stored.id}`) return undefined;
+  return () => json(stored);
 }
 
 /** GET /api/auth/me: the user only when the request carries `Bearer {token}`. */

@@ -16,11 +16,16 @@ function GuardedIdeasPage() {
   );
 }
 
-function renderGuarded({ signedIn = false, plan = () => json(planJson()) } = {}) {
+function renderGuarded({
+  signedIn = false,
+  plan = () => json(planJson()),
+  guest = () => json({ id: 'g1', name: 'Sam', planId: 'p1' }),
+} = {}) {
   if (signedIn) localStorage.setItem('authToken', 'test-token');
   mockFetch({
     'GET /api/auth/me': signedIn ? meRoute(ada) : () => text('Not signed in', 401),
     'GET /api/plans/slug/abcDEF12': plan,
+    'GET /api/guest-session/g1': guest,
   });
   return renderWithProviders(
     <Routes>
@@ -55,6 +60,13 @@ describe('RequirePlanVisitor', () => {
     setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9' });
     const { location } = renderGuarded();
     await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
+  });
+
+  it('forgets a stored guest the server no longer knows and sends the visitor to join', async () => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1' });
+    const { location } = renderGuarded({ guest: () => text('Guest not found', 404) });
+    await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
+    expect(localStorage.getItem('guestSession')).toBeNull();
   });
 
   it('says so when the plan is missing', async () => {

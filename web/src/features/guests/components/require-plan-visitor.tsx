@@ -1,11 +1,12 @@
-import type { ComponentType, ReactNode } from 'react';
+import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { useGuestSession } from '../../../lib/guest-storage';
+import { clearGuest, useGuestSession } from '../../../lib/guest-storage';
 import { LoadingPlan } from '../../plans/components/loading-plan';
 import { planBySlugQueryOptions } from '../../plans/queries';
 import type { Plan } from '../../plans/schema';
+import { guestSessionQueryOptions, isGuestGone } from '../queries';
 import { usePlanVisitor, type PlanVisitor } from '../visitor';
 import { PublicLayout } from './public-layout';
 import { PublicPlanState } from './public-plan-state';
@@ -29,6 +30,17 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
   const storedGuest = useGuestSession();
   const planQuery = useQuery(planBySlugQueryOptions(slug));
   const visitor = usePlanVisitor(planQuery.data?.id);
+  // A stored guest may be gone on the server (moved to an account in another
+  // tab, or left the plan): forget it, so the visitor is asked to join again
+  // instead of meeting failing writes.
+  const guestCheck = useQuery({
+    ...guestSessionQueryOptions(visitor?.guestId ?? ''),
+    enabled: visitor?.kind === 'guest',
+  });
+  const guestGone = isGuestGone(guestCheck.error);
+  useEffect(() => {
+    if (guestGone) clearGuest();
+  }, [guestGone]);
   const joinPage = <Navigate to={paths.join.getHref(slug)} replace />;
 
   if (visitor === undefined) {
