@@ -2,9 +2,10 @@ import type { SVGProps } from 'react';
 
 // A few line icons (24px grid, currentColor), decorative: always aria-hidden.
 // Labels belong on the button or link that holds them.
-type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
+export type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
 
-function Icon({ size = 20, children, ...props }: IconProps & { children: React.ReactNode }) {
+/** The frame every icon of the app is drawn in; features add their own shapes. */
+export function Icon({ size = 20, children, ...props }: IconProps & { children: React.ReactNode }) {
   return (
     <svg
       xmlns="http://www.w3.org/2000/svg"

@@ -1,30 +1,9 @@
-import type { ReactNode, SVGProps } from 'react';
+import type { ReactNode } from 'react';
+import { Icon, type IconProps } from '../../../components/icons';
 
 // The catalogue's icons by name (spec §2 Interests: gamepad, utensils, tree,
 // globe, coffee, music, film, book), drawn like components/icons.tsx: 24px
 // grid, currentColor, decorative (aria-hidden).
-type IconProps = Omit<SVGProps<SVGSVGElement>, 'children'> & { size?: number };
-
-function Icon({ size = 24, children, ...props }: IconProps & { children: ReactNode }) {
-  return (
-    <svg
-      xmlns="http://www.w3.org/2000/svg"
-      width={size}
-      height={size}
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth={2}
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-      focusable="false"
-      {...props}
-    >
-      {children}
-    </svg>
-  );
-}
 
 const paths: Record<string, ReactNode> = {
   gamepad: (
@@ -82,7 +61,11 @@ const paths: Record<string, ReactNode> = {
 const fallback = <path d="M12 3l2.7 5.6 6.1.9-4.4 4.3 1 6.1L12 17l-5.4 2.9 1-6.1-4.4-4.3 6.1-.9z" />;
 
 export function InterestIcon({ name, ...props }: IconProps & { name: string }) {
-  return <Icon {...props}>{paths[name] ?? fallback}</Icon>;
+  return (
+    <Icon size={24} {...props}>
+      {paths[name] ?? fallback}
+    </Icon>
+  );
 }
 
 export const IconX = (props: IconProps) => (
