@@ -42,5 +42,12 @@ export default defineConfig({
       name: 'phone',
       use: { ...devices['Pixel 7'], viewport: { width: 390, height: 844 }, launchOptions: chromium },
     },
+    // The whole story once more on a desktop screen; the feature specs stay
+    // phone-only so the suite keeps within its CI budget.
+    {
+      name: 'desktop',
+      testMatch: 'journey.spec.ts',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 }, launchOptions: chromium },
+    },
   ],
 });

@@ -71,3 +71,54 @@ export async function signInViaApi(
   }, token);
   return token;
 }
+
+/** 'YYYY-MM-DD' of the local day `days` from today (the browser runs on this machine's clock and zone). */
+export function localDate(days: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** 'Saturday, March 14, 2026' (en-US, as the app shows dates). */
+export function longDate(iso: string): string {
+  const [y, m, d] = iso.split('-').map(Number);
+  return new Date(y!, m! - 1, d!).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+}
+
+export interface CaughtMail {
+  id: string;
+  to: Array<{ address: string }>;
+  subject: string;
+  text?: string;
+  date: string;
+  attachments?: Array<{ fileName?: string; generatedFileName?: string; contentType: string }>;
+}
+
+/** The newest e-mail to `email` sent at or after `after` whose subject matches, polled from the mail catcher. */
+export async function waitForMail(email: string, subject: RegExp, after = 0): Promise<CaughtMail> {
+  let found: CaughtMail | undefined;
+  await expect
+    .poll(
+      async () => {
+        const mails = (await (await fetch(`${process.env.E2E_MAIL_URL}/email`)).json()) as CaughtMail[];
+        found = mails
+          .filter((m) => m.to.some((t) => t.address.toLowerCase() === email.toLowerCase()))
+          .filter((m) => new Date(m.date).getTime() >= after && subject.test(m.subject))
+          .sort((a, b) => new Date(b.date).getTime() - new Date(a.date).getTime())[0];
+        return found?.subject;
+      },
+      { timeout: 15_000, message: `an e-mail to ${email} with subject ${subject}` },
+    )
+    .toBeTruthy();
+  return found!;
+}
+
+/** The text of one attachment of a caught e-mail. */
+export async function mailAttachment(mail: CaughtMail, fileName: string): Promise<string> {
+  const res = await fetch(`${process.env.E2E_MAIL_URL}/email/${mail.id}/attachment/${encodeURIComponent(fileName)}`);
+  expect(res.status, `attachment ${fileName} of "${mail.subject}"`).toBe(200);
+  return res.text();
+}
+
+/** The lines of an .ics file, folded lines joined. */
+export const icsLines = (ics: string) => ics.replace(/\r\n[ \t]/g, '').split(/\r?\n/);

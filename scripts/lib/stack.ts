@@ -2,7 +2,8 @@
 // the end-to-end tests: PostgreSQL (embedded unless a URL is given), the
 // migrations, maildev, the API function under Deno, and the web app.
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, prepareDatabase, startEmbeddedPostgres } from './db.ts';
 import { prefixedLog, spawnService, startApi, startMaildev, waitForHttp, type Log, type Service } from './services.ts';
@@ -110,18 +111,44 @@ async function startWeb(opts: StackOptions, log: Log): Promise<Service> {
     API_PROXY_TARGET: `http://127.0.0.1:${opts.ports.api}/functions/v1`,
     WEB_PORT: String(opts.ports.web),
   };
-  if (opts.web === 'preview') {
-    const build = spawnService('build', vite, ['build', '--config', config], { env, log });
+  if (opts.web !== 'preview') {
+    const web = spawnService('web', vite, ['--config', config, '--port', String(opts.ports.web), '--strictPort'], { env, log });
+    await waitForHttp(`http://localhost:${opts.ports.web}/`, 60_000, web);
+    return web;
+  }
+  // Each preview stack builds into a directory of its own: a shared web/dist
+  // would be emptied and rebuilt under a running stack by any other build
+  // (a second e2e run, the screenshots, `npm run build`), which then answers
+  // 404 for the app's pages in the middle of a test.
+  const outDir = mkdtempSync(path.join(tmpdir(), 'hangplan-web-'));
+  const removeOutDir = () => rmSync(outDir, { recursive: true, force: true });
+  try {
+    const build = spawnService('build', vite, ['build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { env, log });
     const code = await new Promise<number | null>((resolve) => build.child.once('exit', resolve));
     if (code !== 0) throw new Error(`vite build failed with exit code ${code}`);
+    const web = spawnService(
+      'web',
+      vite,
+      ['preview', '--config', config, '--outDir', outDir, '--port', String(opts.ports.web), '--strictPort'],
+      { env, log },
+    );
+    try {
+      await waitForHttp(`http://localhost:${opts.ports.web}/`, 60_000, web);
+    } catch (error) {
+      await web.stop();
+      throw error;
+    }
+    return {
+      ...web,
+      stop: async () => {
+        await web.stop();
+        removeOutDir();
+      },
+    };
+  } catch (error) {
+    removeOutDir();
+    throw error;
   }
-  const args =
-    opts.web === 'preview'
-      ? ['preview', '--config', config, '--port', String(opts.ports.web), '--strictPort']
-      : ['--config', config, '--port', String(opts.ports.web), '--strictPort'];
-  const web = spawnService('web', vite, args, { env, log });
-  await waitForHttp(`http://localhost:${opts.ports.web}/`, 60_000, web);
-  return web;
 }
 
 function redact(url: string): string {

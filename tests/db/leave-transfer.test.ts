@@ -151,6 +151,24 @@ describe('transfer_guest_votes', () => {
     expect(rows).toEqual([{ joined_at }]);
   });
 
+  it('a nameless account takes the guest name; a chosen name is kept', async () => {
+    const sam = await addGuest(db.owner, w.planA, '  Sam   de Vries ');
+    const fresh = (await db.owner`insert into app.users (email) values ('fresh@example.test') returning id`)[0].id;
+    await transfer({ role: 'authenticated', sub: fresh }, sam);
+    expect((await db.owner`select first_name, last_name from app.users where id = ${fresh}`)[0]).toEqual({
+      first_name: 'Sam',
+      last_name: 'de Vries',
+    });
+    expect(await participantNames(w.planA)).toContain('Sam de Vries');
+
+    const solo = await addGuest(db.owner, w.planA, 'Robin');
+    await transfer(w.actors.stranger, solo); // the stranger already has a name
+    expect((await db.owner`select first_name, last_name from app.users where id = ${w.users.stranger}`)[0]).toEqual({
+      first_name: 'Sam',
+      last_name: 'Stranger',
+    });
+  });
+
   it('403 without sign-in, 404 for an unknown guest; nothing moves', async () => {
     await expectPgError(transfer(w.actors.guest, w.guest), 'HP403', 'Sign in to keep your votes');
     await expectPgError(transfer(w.actors.stranger, crypto.randomUUID()), 'HP404', 'Guest not found');

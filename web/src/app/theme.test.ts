@@ -32,3 +32,17 @@ describe('theme', () => {
     expect(contrast(shadeOf(light['--mantine-color-error']!), '#ffffff')).toBeGreaterThanOrEqual(4.5);
   });
 });
+
+describe('theme: outline red and toasts', () => {
+  it('gives red outline and light text AA contrast against white', () => {
+    const light = cssVariablesResolver(merged).light;
+    for (const name of ['--mantine-color-red-outline', '--mantine-color-red-light-color', '--mantine-color-red-text'] as const) {
+      expect(contrast(shadeOf(light[name]!), '#ffffff'), name).toBeGreaterThanOrEqual(4.5);
+    }
+  });
+
+  it('names the close button of every toast', () => {
+    const props = merged.components.Notification?.defaultProps as { closeButtonProps?: Record<string, string> };
+    expect(props.closeButtonProps?.['aria-label']).toBe('Close notification');
+  });
+});

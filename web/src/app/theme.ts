@@ -1,4 +1,4 @@
-import { createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { Notification, createTheme, type CSSVariablesResolver } from '@mantine/core';
 
 const systemFont =
   'system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, "Noto Sans", sans-serif, "Apple Color Emoji", "Segoe UI Emoji"';
@@ -14,6 +14,14 @@ export const theme = createTheme({
   headings: { fontFamily: systemFont, fontWeight: '800' },
   focusRing: 'auto',
   cursorType: 'pointer',
+  components: {
+    // Toasts: the close button needs a name, and the message Mantine greys with
+    // gray 6 (3.3:1) uses the AA dimmed colour instead.
+    Notification: Notification.extend({
+      defaultProps: { closeButtonProps: { 'aria-label': 'Close notification' } },
+      styles: { description: { color: 'var(--mantine-color-dimmed)' } },
+    }),
+  },
 });
 
 // Mantine's default dimmed grey (gray 6, 3.3:1) and error red (red 6, 3.3:1) fail
@@ -24,6 +32,10 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-dimmed': 'var(--mantine-color-gray-7)',
     '--mantine-color-error': 'var(--mantine-color-red-9)',
     '--mantine-color-placeholder': 'var(--mantine-color-gray-6)',
+    // Red outline/light/subtle text (red 6, 3.8:1) fails AA: red 9 is 6.4:1.
+    '--mantine-color-red-outline': 'var(--mantine-color-red-9)',
+    '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
+    '--mantine-color-red-text': 'var(--mantine-color-red-9)',
   },
   dark: {},
 });

@@ -51,6 +51,8 @@ describe('host: Pick Date', () => {
     });
     // Only the day with votes can be picked.
     const picks = await screen.findAllByRole('button', { name: 'Pick Date' });
+    // Teal 9 under white text: AA contrast (the default teal 7 is 3.1:1).
+    expect(picks[0]).toHaveStyle({ '--button-bg': 'var(--mantine-color-teal-9)' });
     expect(picks).toHaveLength(1);
     expect(screen.queryByRole('region', { name: 'Set Event Time' })).not.toBeInTheDocument();
     await user.click(picks[0]!);

@@ -31,7 +31,7 @@ export function VoterAvatars({ timeSlotId, voteCount, max = DATE_LIST_MAX_VOTERS
   const names = query.data.map((voter) => voter.name).join(', ');
   return (
     <Tooltip label={votesLabel(voteCount)} withArrow events={{ hover: true, focus: true, touch: true }}>
-      <Avatar.Group spacing={8} tabIndex={0} role="group" aria-label={`${votesLabel(voteCount)}: ${names}`} style={{ borderRadius: 999 }}>
+      <Avatar.Group spacing={4} tabIndex={0} role="group" aria-label={`${votesLabel(voteCount)}: ${names}`} style={{ borderRadius: 999 }}>
         {visible.map((voter) => (
           <Avatar key={voter.id} size={28} radius="xl" variant="filled" color={voter.isGuest ? 'gray.7' : 'violet'} aria-hidden="true">
             {nameInitials(voter.name)}

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
+import { AddToCalendarMenu } from './add-to-calendar-menu';
 import { json, meRoute, mockFetch } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson, planSummaryJson } from '../../plans/test-fixtures';
@@ -36,6 +37,8 @@ describe("the plan page's 'Add to Calendar' menu", () => {
     const { user } = openPlan(completed);
     await user.click(await screen.findByRole('button', { name: 'Add to Calendar' }));
     const google = await screen.findByRole('menuitem', { name: 'Google Calendar' });
+    // The menu holds only menu items (no role="presentation" focus placeholder).
+    expect(screen.getByRole('menu').querySelector('[role="presentation"]')).toBeNull();
     const url = new URL(google.getAttribute('href')!);
     expect(url.hostname).toBe('calendar.google.com');
     expect(url.searchParams.get('text')).toBe('Bowling');
@@ -73,5 +76,12 @@ describe("the plan page's 'Add to Calendar' menu", () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Friday night' })).toBeInTheDocument();
     await waitFor(() => expect(screen.getByRole('link', { name: 'Invite' })).toBeInTheDocument());
     expect(screen.queryByRole('button', { name: 'Add to Calendar' })).not.toBeInTheDocument();
+  });
+});
+
+describe("the card variant of 'Add to Calendar'", () => {
+  it('is a filled teal 9 button, AA contrast on the teal confirmed cards', () => {
+    renderWithProviders(<AddToCalendarMenu plan={completed} variant="button" />);
+    expect(screen.getByRole('button', { name: 'Add to Calendar' })).toHaveStyle({ '--button-bg': 'var(--mantine-color-teal-9)' });
   });
 });

@@ -30,11 +30,14 @@ export function AddToCalendarMenu({ plan, variant = 'header' }: AddToCalendarMen
 
   const header = variant === 'header';
   return (
-    <Menu position="bottom-end" shadow="md" width={200} withinPortal>
+    // No focus placeholder: a role="presentation" child inside role="menu" is an
+    // ARIA error (axe aria-required-children); focus goes to the first item.
+    <Menu position="bottom-end" shadow="md" width={200} withinPortal withInitialFocusPlaceholder={false}>
       <Menu.Target>
         <Button
-          variant={header ? 'subtle' : 'light'}
-          color={header ? 'violet' : 'teal'}
+          // On the teal confirmed cards, light teal text falls under 4.5:1: filled teal 9 is 5:1.
+          variant={header ? 'subtle' : 'filled'}
+          color={header ? 'violet' : 'teal.9'}
           radius="xl"
           px={header ? 'xs' : undefined}
           leftSection={<IconCalendar size={18} />}

@@ -10,6 +10,9 @@ import { CommentsToggle, CommentThread } from './idea-comments';
 import { IconCrown, IconThumbUp, IconTrophy } from './idea-icons';
 import { VoterAvatars } from './voter-avatars';
 
+// Orange 9 (#d9480f) under white badge text is 4.3:1; this orange is 5.2:1 (WCAG AA).
+const TOP_IDEA_ORANGE = '#c2410c';
+
 export interface IdeaCardProps {
   plan: Pick<Plan, 'id' | 'slug'>;
   idea: Idea;
@@ -39,12 +42,12 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
         {(isTop || isHostsPick) && (
           <Group gap={6}>
             {isHostsPick && (
-              <Badge color="teal.8" variant="filled" tt="none" leftSection={<IconCrown size={12} />}>
+              <Badge color="teal.9" variant="filled" tt="none" leftSection={<IconCrown size={12} />}>
                 Host's Pick
               </Badge>
             )}
             {isTop && (
-              <Badge color="orange.9" variant="filled" tt="none" leftSection={<IconTrophy size={12} />}>
+              <Badge color={TOP_IDEA_ORANGE} variant="filled" tt="none" leftSection={<IconTrophy size={12} />}>
                 Top Idea
               </Badge>
             )}
@@ -85,7 +88,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
               <Button
                 size="compact-sm"
                 radius="xl"
-                color="teal.8"
+                color="teal.9"
                 variant={pick.picked ? 'filled' : 'outline'}
                 leftSection={pick.picked ? <IconCheck size={14} /> : undefined}
                 onClick={pick.onPick}

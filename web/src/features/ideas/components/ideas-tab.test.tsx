@@ -78,6 +78,8 @@ describe('plan page Ideas tab', () => {
     const articles = screen.getAllByRole('article');
     expect(articles.map((a) => within(a).getByText(/^(Bowling|Karaoke)$/).textContent)).toEqual(['Karaoke', 'Bowling']);
     expect(within(karaoke).getByText('Top Idea')).toBeInTheDocument();
+    // A badge colour with AA contrast under white text (orange 9 is 4.3:1).
+    expect(within(karaoke).getByText('Top Idea').closest('.mantine-Badge-root')).toHaveStyle({ '--badge-bg': '#c2410c' });
     expect(within(karaoke).getByText('by Ben')).toBeInTheDocument();
     const bowling = await card('Bowling');
     expect(within(bowling).queryByText('Top Idea')).not.toBeInTheDocument();
@@ -123,6 +125,8 @@ describe('plan page Ideas tab', () => {
     const { user, calls } = openPlan({ server: { ideas: [ideaJson({ id: 'i1', text: 'Bowling' })] } });
     const bowling = await card('Bowling');
     expect(await statusWhat()).toHaveTextContent('TBD');
+    // Teal 9: AA contrast for the outline label on white (teal 8 is 3.9:1).
+    expect(within(bowling).getByRole('button', { name: 'Pick' })).toHaveStyle({ '--button-color': 'var(--mantine-color-teal-9)' });
     await user.click(within(bowling).getByRole('button', { name: 'Pick' }));
     expect(await within(bowling).findByRole('button', { name: 'Picked' })).toBeInTheDocument();
     expect(calls('POST', '/api/plans/p1/pick-idea')[0]!.body).toEqual({ ideaId: 'i1' });

@@ -41,7 +41,7 @@ export function VoterAvatars({ ideaId, voteCount, max = DEFAULT_MAX_VOTER_AVATAR
   return (
     <Tooltip label={tooltip} events={{ hover: true, focus: true, touch: true }} withArrow>
       <Box component="span" tabIndex={0} role="img" aria-label={accessibleLabel} style={{ borderRadius: 999, display: 'inline-flex' }}>
-        <Avatar.Group spacing={8}>
+        <Avatar.Group spacing={4}>
           {visible.map((voter) => (
             <Avatar key={voter.id} size={28} radius="xl" variant="filled" color={voter.isGuest ? 'gray.7' : 'violet'}>
               {nameInitials(voter.name)}

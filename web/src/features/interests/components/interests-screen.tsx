@@ -109,7 +109,7 @@ function CatalogTiles({ catalog, interests }: { catalog: readonly CatalogItem[];
                   {item.name}
                 </Text>
                 {added ? (
-                  <Badge size="sm" color="teal.8" variant="filled" tt="none" leftSection={<IconCheck size={12} />}>
+                  <Badge size="sm" color="teal.9" variant="filled" tt="none" leftSection={<IconCheck size={12} />}>
                     Added
                   </Badge>
                 ) : (

@@ -1,0 +1,229 @@
+// Accessibility and phone fit (issue 7): axe-core (WCAG 2.1 A/AA) on every
+// route in the states that matter, and no horizontal scroll at 360 px.
+// Data is made through the API; each screen is checked once it has settled.
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { signInViaApi, uniqueEmail } from './support.ts';
+
+const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
+const PHONE = { width: 360, height: 780 };
+
+async function call<T>(method: string, path: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(api(path), {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  expect(res.ok, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBe(true);
+  return (res.status === 204 ? null : await res.json()) as T;
+}
+const post = <T = unknown>(path: string, body: unknown, token?: string) => call<T>('POST', path, body, token);
+
+/** 'YYYY-MM-DD' of the local day `days` from today. */
+function localDate(days: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + days);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+async function phonePage(browser: Browser): Promise<Page> {
+  return (await browser.newContext({ viewport: PHONE })).newPage();
+}
+
+/**
+ * The screen has settled (the `ready` locator is visible, no request in
+ * flight): axe finds no WCAG 2.1 A/AA violation and nothing scrolls sideways.
+ */
+async function check(page: Page, screen: string, ready: Locator) {
+  await expect(ready, `${screen}: ready`).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const report = violations
+    .map(
+      (v) =>
+        `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
+        v.nodes
+          .slice(0, 5)
+          .map((n) => `    ${n.target.join(' ')}\n      ${n.failureSummary?.replace(/\n/g, '\n      ')}`)
+          .join('\n'),
+    )
+    .join('\n');
+  expect(report, `${screen}: axe violations`).toBe('');
+  const overflow = await page.evaluate(() => ({
+    scroll: document.documentElement.scrollWidth,
+    client: document.documentElement.clientWidth,
+  }));
+  expect(overflow.scroll, `${screen}: horizontal scroll at ${PHONE.width}px`).toBeLessThanOrEqual(overflow.client);
+}
+
+test('public screens: landing, sign-in (both steps), 404, plan not found', async ({ browser }) => {
+  const page = await phonePage(browser);
+  await page.goto('/');
+  await check(page, 'landing', page.getByRole('button', { name: 'Start Planning' }));
+
+  await page.goto('/auth');
+  await check(page, 'auth: e-mail step', page.getByRole('button', { name: 'Send Verification Code' }));
+  await page.getByLabel(/email/i).fill(uniqueEmail('a11y'));
+  await page.getByRole('button', { name: 'Send Verification Code' }).click();
+  await check(page, 'auth: code step', page.getByRole('button', { name: 'Verify & Continue' }));
+
+  await page.goto('/no/such/page');
+  await check(page, '404', page.getByRole('heading', { name: '404 Page Not Found' }));
+
+  await page.goto('/l/no-such-plan-link');
+  await check(page, 'join: plan not found', page.getByRole('heading', { name: 'Plan not found' }));
+});
+
+test('host screens from empty to a completed plan', async ({ browser }) => {
+  const page = await phonePage(browser);
+  const token = await signInViaApi(page, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
+
+  await page.goto('/home');
+  await check(page, 'home: empty', page.getByText('Ready to make plans?'));
+  await page.goto('/profile');
+  await check(page, 'profile', page.getByRole('button', { name: 'Save Changes' }));
+  await page.goto('/interests');
+  await check(page, 'interests: empty', page.getByRole('heading', { level: 1 }));
+  await post('/api/users/me/interests', { freeFormText: 'Sushi' }, token);
+  await page.goto('/interests');
+  await check(page, 'interests: filled', page.getByRole('list', { name: 'Your interests' }));
+  await page.goto('/interests/manage');
+  await check(page, 'interests/manage', page.getByRole('button', { name: /Dining/ }));
+  await page.getByRole('button', { name: /Dining/ }).click();
+  await check(page, 'interests/manage: expanded', page.getByRole('button', { name: /Remove Sushi/i }));
+  await page.goto('/create-plan');
+  await check(page, 'create plan', page.getByRole('button', { name: 'Create & Share Plan' }));
+
+  const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Friday dinner', isOpenInvite: true }, token);
+  await page.goto('/home');
+  await check(page, 'home: with plans', page.getByRole('link', { name: /Friday dinner/ }));
+  await page.goto(`/plan/${plan.id}/share`);
+  await check(page, 'share', page.getByRole('button', { name: 'View Plan Details' }).or(page.getByRole('link', { name: 'View Plan Details' })));
+  await page.goto(`/plan/${plan.id}`);
+  await check(page, 'plan: no ideas', page.getByText('No ideas yet'));
+
+  // Ideas and votes from the host and a guest.
+  const guest = await post<{ id: string; name: string }>('/api/guest-session', { name: 'Gail Guest', planId: plan.id });
+  const ramen = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Ramen at Kenji' }, token);
+  await post(`/api/plans/${plan.id}/ideas`, { text: 'Tacos on the pier' }, token);
+  await post(`/api/ideas/${ramen.id}/vote`, {}, token);
+  await post(`/api/ideas/${ramen.id}/vote`, { guestId: guest.id });
+  await post(`/api/plans/${plan.id}/vote-date`, { date: localDate(1), guestId: guest.id });
+  await post(`/api/plans/${plan.id}/vote-date`, { date: localDate(1) }, token);
+  await page.goto(`/plan/${plan.id}`);
+  await check(page, 'plan: ideas with votes', page.getByText('Top Idea'));
+  await page.goto(`/plan/${plan.id}?tab=availability`);
+  await check(page, 'plan: availability tab', page.getByRole('button', { name: 'Pick Date' }).first());
+  await page.goto(`/plan/${plan.id}/ideas`);
+  await check(page, 'plan ideas page', page.getByText('Ramen at Kenji'));
+  await page.goto(`/plan/${plan.id}/availability`);
+  await check(page, 'plan availability page', page.getByRole('button', { name: 'Submit Availability' }));
+
+  // The Delete Plan confirm dialog.
+  await page.goto(`/plan/${plan.id}`);
+  await page.getByRole('button', { name: 'Delete Plan' }).click();
+  await check(page, 'delete plan dialog', page.getByRole('dialog'));
+  await page.getByRole('button', { name: 'No' }).click();
+
+  // Picked idea and locked date: the Set Event Time panel.
+  await post(`/api/plans/${plan.id}/pick-idea`, { ideaId: ramen.id }, token);
+  await post(`/api/plans/${plan.id}/lock-date`, { date: localDate(1) }, token);
+  await page.goto(`/plan/${plan.id}`);
+  await check(page, 'plan: set event time', page.getByRole('region', { name: 'Set Event Time' }));
+
+  // Completed: Final Time Set and the Add to Calendar menu.
+  await post(`/api/plans/${plan.id}/set-event-time`, { time: '19:30' }, token);
+  await page.goto(`/plan/${plan.id}?tab=availability`);
+  await check(page, 'plan: final time set', page.getByRole('region', { name: 'Final Time Set' }));
+  await page.getByRole('button', { name: 'Add to Calendar' }).click();
+  await check(page, 'plan: add to calendar menu', page.getByRole('menuitem', { name: 'Download .ics' }));
+  await page.keyboard.press('Escape');
+  await page.goto(`/plan/${plan.id}/availability`);
+  await check(page, 'plan availability page: confirmed', page.getByText('Time Set!'));
+
+  await page.goto('/plan/00000000-0000-4000-8000-000000000000/share');
+  await check(page, 'share: plan not found', page.getByText('Plan not found'));
+});
+
+test('guest screens: join form, is-this-you, dashboard, ideas and availability', async ({ browser }) => {
+  const host = await phonePage(browser);
+  const token = await signInViaApi(host, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
+  const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Saturday hike', isOpenInvite: true }, token);
+  const idea = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Lake loop trail' }, token);
+  const guest = await post<{ id: string; name: string }>('/api/guest-session', { name: 'Sam', planId: plan.id });
+  await post(`/api/ideas/${idea.id}/vote`, { guestId: guest.id });
+  await post(`/api/plans/${plan.id}/vote-date`, { date: localDate(2), guestId: guest.id });
+
+  const visitor = await phonePage(browser);
+  await visitor.goto(`/l/${plan.slug}`);
+  await check(visitor, 'join: name form', visitor.getByLabel("What's your name?"));
+  await visitor.getByLabel("What's your name?").fill('Sam');
+  await visitor.getByRole('button', { name: 'Continue' }).click();
+  await check(visitor, 'join: is this you', visitor.getByRole('region', { name: 'Is this you?' }));
+
+  const page = await phonePage(browser);
+  await page.addInitScript((session) => {
+    localStorage.setItem('guestSession', JSON.stringify(session));
+  }, { id: guest.id, name: guest.name, planId: plan.id });
+  await page.goto(`/l/${plan.slug}/dashboard`);
+  await check(page, 'guest dashboard: ideas', page.getByText('Lake loop trail'));
+  await page.getByRole('tab', { name: /Availability/ }).click();
+  await check(page, 'guest dashboard: availability', page.getByRole('heading', { name: 'When are you free?' }));
+  await page.goto(`/l/${plan.slug}/ideas`);
+  await check(page, 'guest ideas page', page.getByText('Lake loop trail'));
+  await page.goto(`/l/${plan.slug}/availability`);
+  await check(page, 'guest availability page', page.getByRole('button', { name: 'Submit Availability' }));
+
+  await post(`/api/plans/${plan.id}/pick-idea`, { ideaId: idea.id }, token);
+  await post(`/api/plans/${plan.id}/lock-date`, { date: localDate(2) }, token);
+  await post(`/api/plans/${plan.id}/set-event-time`, { time: '10:00' }, token);
+  await page.goto(`/l/${plan.slug}/dashboard`);
+  await page.getByRole('tab', { name: /Availability/ }).click();
+  await check(page, 'guest dashboard: confirmed', page.getByRole('region', { name: 'Event Time Confirmed!' }));
+  await page.goto(`/l/${plan.slug}/availability`);
+  await check(page, 'guest availability page: confirmed', page.getByText('Time Set!'));
+});
+
+test('the web app manifest is served, valid, and its icons load', async ({ request }) => {
+  const res = await request.get('/manifest.webmanifest');
+  expect(res.ok()).toBe(true);
+  const manifest = (await res.json()) as {
+    name: string;
+    short_name: string;
+    start_url: string;
+    display: string;
+    theme_color: string;
+    background_color: string;
+    icons: Array<{ src: string; sizes: string; type: string; purpose?: string }>;
+  };
+  expect(manifest).toMatchObject({ name: 'Hangplan', start_url: '/', display: 'standalone' });
+  expect(manifest.short_name).toBeTruthy();
+  expect(manifest.theme_color).toMatch(/^#[0-9a-f]{6}$/i);
+  expect(manifest.background_color).toMatch(/^#[0-9a-f]{6}$/i);
+  const sizes = manifest.icons.map((i) => i.sizes);
+  expect(sizes).toEqual(expect.arrayContaining(['192x192', '512x512']));
+  expect(manifest.icons.some((i) => i.purpose?.includes('maskable'))).toBe(true);
+  for (const icon of manifest.icons) {
+    const img = await request.get(icon.src);
+    expect(img.ok(), icon.src).toBe(true);
+    expect(img.headers()['content-type']).toBe(icon.type);
+  }
+});
+
+test('the page links the manifest and carries link-preview tags', async ({ page, request }) => {
+  await page.goto('/');
+  const attr = (selector: string, name: string) => page.locator(selector).getAttribute(name);
+  expect(await attr('link[rel="manifest"]', 'href')).toBe('/manifest.webmanifest');
+  expect(await attr('meta[name="theme-color"]', 'content')).toBe('#7048e8');
+  expect(await attr('meta[property="og:title"]', 'content')).toBe('Hangplan');
+  expect(await attr('meta[property="og:type"]', 'content')).toBe('website');
+  expect(await attr('meta[property="og:description"]', 'content')).toBeTruthy();
+  for (const selector of ['meta[property="og:image"]', 'meta[name="twitter:image"]']) {
+    const image = await request.get((await attr(selector, 'content'))!);
+    expect(image.headers()['content-type']).toBe('image/png');
+  }
+  const touchIcon = await request.get((await attr('link[rel="apple-touch-icon"]', 'href'))!);
+  expect(touchIcon.headers()['content-type']).toBe('image/png');
+});
