@@ -86,3 +86,30 @@ test('keyboard focus is always visible', async ({ page }) => {
       .toBe('visible');
   }
 });
+
+/** Cumulative layout shift of `page` from its first paint until the network is idle. */
+async function layoutShift(page: Page, path: string, ready: () => Promise<void>): Promise<number> {
+  await page.addInitScript(() => {
+    (window as unknown as { __cls: number }).__cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as Array<{ value: number; hadRecentInput: boolean }>) {
+        if (!entry.hadRecentInput) (window as unknown as { __cls: number }).__cls += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto(path);
+  await ready();
+  await page.waitForLoadState('networkidle');
+  return page.evaluate(() => (window as unknown as { __cls: number }).__cls);
+}
+
+test('screens do not jump when their data arrives (CLS below 0.1)', async ({ page }) => {
+  const token = await signInViaApi(page, uniqueEmail('cls'), { firstName: 'Cleo', lastName: 'Stable' });
+  const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Museum visit', isOpenInvite: true }, token);
+  await post(`/api/plans/${plan.id}/ideas`, { text: 'Modern art wing' }, token);
+
+  const home = await layoutShift(page, '/home', () => expect(page.getByRole('link', { name: /Museum visit/ })).toBeVisible());
+  expect(home, 'home').toBeLessThan(0.1);
+  const detail = await layoutShift(page, `/plan/${plan.id}`, () => expect(page.getByText('Modern art wing')).toBeVisible());
+  expect(detail, 'plan page').toBeLessThan(0.1);
+});

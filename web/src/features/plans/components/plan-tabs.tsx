@@ -16,9 +16,11 @@ const TAB_VALUES = ['ideas', 'availability'] as const;
 type TabValue = (typeof TAB_VALUES)[number];
 const isTabValue = (value: string | null): value is TabValue => TAB_VALUES.includes(value as TabValue);
 
+// Tall enough that what follows the tabs starts below a phone's fold while a
+// panel loads, so the panel's arrival moves nothing the visitor can see.
 function TabLoader() {
   return (
-    <Center py="xl" role="status" aria-label="Loading">
+    <Center py="xl" mih="60vh" role="status" aria-label="Loading">
       <Loader size="sm" />
     </Center>
   );

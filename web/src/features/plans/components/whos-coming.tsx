@@ -74,9 +74,11 @@ export function WhosComing({ planId }: { planId: string }) {
         Who's coming
       </Title>
       {isPending ? (
-        <Group gap={4} role="status" aria-label="Loading who's coming">
+        // The size of the loaded stack (38 px avatars in a 44 px tap row), so
+        // nothing below moves when the people arrive.
+        <Group gap={4} mih={44} role="status" aria-label="Loading who's coming">
           {[0, 1, 2].map((index) => (
-            <Skeleton key={index} circle h={38} aria-hidden="true" />
+            <Skeleton key={index} circle height={38} aria-hidden="true" />
           ))}
         </Group>
       ) : isError ? (
