@@ -3,28 +3,9 @@
 // Data is made through the API; each screen is checked once it has settled.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { signInViaApi, uniqueEmail } from './support.ts';
+import { apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
 
-const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
 const PHONE = { width: 360, height: 780 };
-
-async function call<T>(method: string, path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(api(path), {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(res.ok, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBe(true);
-  return (res.status === 204 ? null : await res.json()) as T;
-}
-const post = <T = unknown>(path: string, body: unknown, token?: string) => call<T>('POST', path, body, token);
-
-/** 'YYYY-MM-DD' of the local day `days` from today. */
-function localDate(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
 
 async function phonePage(browser: Browser): Promise<Page> {
   return (await browser.newContext({ viewport: PHONE })).newPage();

@@ -4,26 +4,7 @@
 // the member gets the e-mail, and unlocking returns to voting.
 import { readFile } from 'node:fs/promises';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { signInViaApi, uniqueEmail } from './support.ts';
-
-const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
-
-async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(api(path), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(res.ok, `${path} answered ${res.status}: ${await res.clone().text()}`).toBe(true);
-  return (await res.json()) as T;
-}
-
-/** 'YYYY-MM-DD' of the local day `days` from today (the browser runs on this machine's clock and zone). */
-function localDate(days: number): string {
-  const d = new Date();
-  d.setDate(d.getDate() + days);
-  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-}
+import { apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
 
 /** 'Saturday, March 14, 2026'. */
 function longDate(iso: string): string {

@@ -122,3 +122,16 @@ export async function mailAttachment(mail: CaughtMail, fileName: string): Promis
 
 /** The lines of an .ics file, folded lines joined. */
 export const icsLines = (ics: string) => ics.replace(/\r\n[ \t]/g, '').split(/\r?\n/);
+
+/** A JSON call to the API through the web origin (as the app makes it); fails the test unless 2xx. */
+export async function apiCall<T = unknown>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const res = await fetch(`${process.env.E2E_WEB_URL}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  expect(res.ok, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBe(true);
+  return (res.status === 204 ? null : await res.json()) as T;
+}
+
+export const apiPost = <T = unknown>(path: string, body: unknown, token?: string) => apiCall<T>('POST', path, body, token);

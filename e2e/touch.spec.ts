@@ -1,21 +1,9 @@
 // Phone-first polish that axe does not check: on a touch screen every control
 // is at least 44×44 px, and keyboard focus is always visible.
 import { expect, test, type Page } from '@playwright/test';
-import { signInViaApi, uniqueEmail } from './support.ts';
+import { apiPost as post, signInViaApi, uniqueEmail } from './support.ts';
 
 const MIN = 44;
-const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
-
-async function post<T>(path: string, body: unknown, token?: string): Promise<T> {
-  const res = await fetch(api(path), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: JSON.stringify(body),
-  });
-  expect(res.ok, `POST ${path}: ${res.status}`).toBe(true);
-  return (await res.json()) as T;
-}
-
 /** Every visible button-like control smaller than 44 px in either direction. */
 async function smallTargets(page: Page): Promise<string[]> {
   await page.waitForLoadState('networkidle');
