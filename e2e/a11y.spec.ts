@@ -126,6 +126,38 @@ test('host screens from empty to a completed plan', async ({ browser }) => {
 
   await page.goto('/plan/00000000-0000-4000-8000-000000000000/share');
   await check(page, 'share: plan not found', page.getByText('Plan not found'));
+  await page.goto('/plan/00000000-0000-4000-8000-000000000000');
+  await check(page, 'plan: not found', page.getByText('Plan not found'));
+});
+
+test('a plan can be created and shared with the keyboard alone', async ({ browser }) => {
+  const page = await phonePage(browser);
+  await signInViaApi(page, uniqueEmail('keys'), { firstName: 'Kai', lastName: 'Keys' });
+  await page.goto('/create-plan');
+  const title = page.getByLabel('What are you planning?');
+  await expect(title).toBeVisible();
+  // Tab from the top of the page to the title field, type, then submit with Enter.
+  await page.locator('body').focus();
+  for (let i = 0; i < 10 && !(await title.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(title).toBeFocused();
+  await page.keyboard.type('Keyboard picnic');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/plan\/[0-9a-f-]{36}\/share$/);
+  // On the share page, Tab reaches the copy button and Enter/Space activate it.
+  const copy = page.getByRole('button', { name: 'Copy link' });
+  for (let i = 0; i < 15 && !(await copy.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await expect(copy).toBeFocused();
+  const details = page.getByRole('link', { name: 'View Plan Details' }).or(page.getByRole('button', { name: 'View Plan Details' }));
+  for (let i = 0; i < 15 && !(await details.evaluate((el) => el === document.activeElement)); i++) {
+    await page.keyboard.press('Tab');
+  }
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/plan\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole('tab', { name: 'Ideas' })).toBeVisible();
 });
 
 test('guest screens: join form, is-this-you, dashboard, ideas and availability', async ({ browser }) => {
@@ -143,6 +175,8 @@ test('guest screens: join form, is-this-you, dashboard, ideas and availability',
   await visitor.getByLabel("What's your name?").fill('Sam');
   await visitor.getByRole('button', { name: 'Continue' }).click();
   await check(visitor, 'join: is this you', visitor.getByRole('region', { name: 'Is this you?' }));
+  await visitor.getByRole('button', { name: 'No, different person' }).click();
+  await check(visitor, 'join: full name form', visitor.getByRole('button', { name: 'Create New Guest Profile' }));
 
   const page = await phonePage(browser);
   await page.addInitScript((session) => {
