@@ -3,7 +3,8 @@ import { defineConfig, devices } from '@playwright/test';
 // The stack for e2e runs on its own ports (chosen once here; workers inherit
 // the environment), started by e2e/global-setup.ts: embedded PostgreSQL,
 // maildev, the API under Deno, and the production web build via `vite preview`.
-process.env.E2E_BASE_PORT ??= String(55000 + Math.floor(Math.random() * 800) * 5);
+// Below Linux's ephemeral range (32768+), so no outgoing connection can hold one.
+process.env.E2E_BASE_PORT ??= String(21000 + Math.floor(Math.random() * 1500) * 5);
 const base = Number(process.env.E2E_BASE_PORT);
 process.env.E2E_WEB_URL = `http://localhost:${base}`;
 process.env.E2E_MAIL_URL = `http://127.0.0.1:${base + 3}`;

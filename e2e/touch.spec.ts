@@ -101,3 +101,21 @@ test('screens do not jump when their data arrives (CLS below 0.1)', async ({ pag
   const detail = await layoutShift(page, `/plan/${plan.id}`, () => expect(page.getByText('Modern art wing')).toBeVisible());
   expect(detail, 'plan page').toBeLessThan(0.1);
 });
+
+test('the bottom navigation and the floating button never cover content', async ({ page }) => {
+  const token = await signInViaApi(page, uniqueEmail('fab'), { firstName: 'Fay', lastName: 'Float' });
+  for (const title of ['Dinner', 'Climbing', 'Karaoke', 'Picnic', 'Board games', 'Cinema']) {
+    await post('/api/plans', { title, isOpenInvite: true }, token);
+  }
+  await page.goto('/home');
+  const cards = page.getByRole('link', { name: /Dinner|Climbing|Karaoke|Picnic|Board games|Cinema/ });
+  await expect(cards).toHaveCount(6);
+  await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+  await page.waitForFunction(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight);
+
+  const lastCardBottom = Math.max(...(await cards.evaluateAll((els) => els.map((el) => el.getBoundingClientRect().bottom))));
+  const navTop = (await page.getByRole('navigation', { name: 'Main' }).boundingBox())!.y;
+  const fabTop = (await page.getByRole('link', { name: 'Create Plan' }).boundingBox())!.y;
+  expect(lastCardBottom, 'last card ends above the bottom navigation').toBeLessThanOrEqual(navTop);
+  expect(lastCardBottom, 'last card ends above the floating button').toBeLessThanOrEqual(fabTop);
+});
