@@ -6,8 +6,11 @@ import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
 import type { Plan } from '../schema';
 
-/** Spec §8: a missing plan shows the not-found screen. */
-export function PlanNotFound() {
+/**
+ * Spec §8: a missing plan shows the not-found screen. 'Go Home' leads to /home
+ * on signed-in pages; public link pages pass `/` (landing, or home when signed in).
+ */
+export function PlanNotFound({ homeHref = paths.home.getHref() }: { homeHref?: string }) {
   return (
     <Card withBorder radius="lg" padding="xl" mt="xl">
       <Stack align="center" ta="center" gap="sm">
@@ -15,7 +18,7 @@ export function PlanNotFound() {
           Plan not found
         </Title>
         <Text c="dimmed">This plan may have been deleted or the link is invalid.</Text>
-        <Button component={Link} to={paths.home.getHref()} mt="xs">
+        <Button component={Link} to={homeHref} mt="xs">
           Go Home
         </Button>
       </Stack>
@@ -27,13 +30,15 @@ interface PlanLoadStateProps {
   query: UseQueryResult<Plan>;
   loading: ReactNode;
   children: (plan: Plan) => ReactNode;
+  /** Where the not-found card's 'Go Home' leads. */
+  homeHref?: string;
 }
 
 /** Loading, not found (404), other failures with a retry, or the plan. */
-export function PlanLoadState({ query, loading, children }: PlanLoadStateProps) {
+export function PlanLoadState({ query, loading, children, homeHref }: PlanLoadStateProps) {
   if (query.isPending) return loading;
   if (query.isError) {
-    if (query.error instanceof ApiError && query.error.status === 404) return <PlanNotFound />;
+    if (query.error instanceof ApiError && query.error.status === 404) return <PlanNotFound homeHref={homeHref} />;
     return (
       <Alert color="red" title="Couldn't load this plan" mt="md">
         <Button mt="sm" variant="light" color="red" onClick={() => query.refetch()} disabled={query.isRefetching}>
