@@ -67,3 +67,39 @@ export function smtpSettings(): SmtpSettings {
     from: readEnv('MAIL_FROM') ?? 'Hangplan <no-reply@hangplan.app>',
   };
 }
+
+/**
+ * How the database URL pools connections. Behind a transaction pooler
+ * (Supavisor on port 6543) a session is not kept between transactions, so
+ * LISTEN cannot work there (and named prepared statements neither).
+ * DATABASE_POOL_MODE=transaction|session overrides the guess from the port.
+ */
+export function databasePoolMode(): 'session' | 'transaction' {
+  const mode = readEnv('DATABASE_POOL_MODE')?.toLowerCase();
+  if (mode === 'transaction' || mode === 'session') return mode;
+  try {
+    return new URL(databaseUrl()).port === '6543' ? 'transaction' : 'session';
+  } catch {
+    return 'session';
+  }
+}
+
+/** A positive number of seconds from the environment, else the default. */
+function seconds(name: string, fallback: number): number {
+  const value = Number(readEnv(name));
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
+/**
+ * Live streams (GET /api/plans/{id}/events): how long one stream lives before
+ * the server ends it (clients reconnect at once; Supabase's free plan cuts a
+ * request at 150 s), and how often a heartbeat comment keeps proxies from
+ * closing an idle connection.
+ */
+export function liveStreamTiming(): { lifetimeMs: number; heartbeatMs: number; pollMs: number } {
+  return {
+    lifetimeMs: seconds('LIVE_STREAM_SECONDS', 120) * 1000,
+    heartbeatMs: seconds('LIVE_HEARTBEAT_SECONDS', 20) * 1000,
+    pollMs: seconds('LIVE_POLL_SECONDS', 2) * 1000,
+  };
+}

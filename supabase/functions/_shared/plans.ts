@@ -14,6 +14,7 @@ import type { LockedTimeSlot, Participant, Plan, PlanListItem, PlanListParticipa
 import { PLAN_NOT_FOUND } from './contract/plans.ts';
 import type { Tx } from './db.ts';
 import { HttpError } from './errors.ts';
+import { versionedColumns, type VersionedRow } from './versioned.ts';
 
 export type { LockedTimeSlot, Participant, Plan, PlanListItem, PlanListParticipant };
 
@@ -76,11 +77,18 @@ export async function findPlanById(tx: Tx, planId: string): Promise<Plan | undef
   return row?.plan;
 }
 
-/** The plan with this slug, if the caller can read it (claim plan_slug, or a participant). */
-export async function findPlanBySlug(tx: Tx, slug: string): Promise<Plan | undefined> {
-  const [row] = await tx<{ plan: Plan }[]>`
-    select ${planJson(tx)} as plan from app.plans p where p.slug = ${slug}`;
-  return row?.plan;
+/**
+ * GET /api/plans/{id} and /api/plans/slug/{slug}: the plan the URL names (by
+ * id, or by slug, which the claims statement has resolved to the plan_id
+ * claim), versioned: no body when the client's copy (`known`) is current.
+ */
+export async function readPlan(tx: Tx, by: { id: string } | { slug: string }, known: string | null) {
+  const where = 'id' in by ? tx`p.id = ${by.id}::uuid` : tx`p.slug = ${by.slug}`;
+  const [row] = await tx<VersionedRow<Plan>[]>`
+    select ${versionedColumns(tx, known, planJson(tx))}
+      from app.plans p join app.plan_versions pv on pv.plan_id = p.id
+     where ${where}`;
+  return row;
 }
 
 /** findPlanById, or the 404 "Plan not found". */
@@ -92,12 +100,12 @@ export async function requirePlanById(tx: Tx, planId: string): Promise<Plan> {
 
 /**
  * The plan's participants in join order (joined_at, then id), spec §3
- * Participant; `null` when the caller cannot read the plan (so that an empty
- * list and an unknown plan can be told apart in ONE statement).
+ * Participant, versioned; undefined when the caller cannot read the plan (so
+ * that an empty list and an unknown plan can be told apart in ONE statement).
  */
-export async function findParticipants(tx: Tx, planId: string): Promise<Participant[] | null> {
-  const [row] = await tx<{ participants: Participant[] }[]>`
-    select (
+export async function readParticipants(tx: Tx, planId: string, known: string | null) {
+  const [row] = await tx<VersionedRow<Participant[]>[]>`
+    select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', pa.id,
                'name', pa.name,
@@ -106,43 +114,58 @@ export async function findParticipants(tx: Tx, planId: string): Promise<Particip
                'isGuest', pa.guest_id is not null
              ) order by pa.joined_at, pa.id), '[]'::jsonb)
         from app.participants pa
-       where pa.plan_id = p.id
-    ) as participants
-    from app.plans p
-    where p.id = ${planId}::uuid`;
-  return row ? row.participants : null;
+       where pa.plan_id = p.id`)}
+      from app.plans p join app.plan_versions pv on pv.plan_id = p.id
+     where p.id = ${planId}::uuid`;
+  return row;
 }
 
 /**
  * GET /api/plans: the plans `userId` takes part in, in ONE statement (no N+1):
  * participants of each plan aggregated in a lateral sub-select (participants
  * unique index (plan_id, user_id)), the locked idea and slot by primary key
- * (inside planJson),
- * the caller's rows by participants_user_id_idx.
+ * (inside planJson), the caller's rows by participants_user_id_idx.
  *
  * Order (spec §4): a locked slot date first, earliest first; then a picked
  * idea; then more participants first; then newest first, then id (stable).
+ *
+ * Versioned like the plan reads: `hash` sums up the caller and the ids and
+ * versions of its plans (it changes when any of them changes, or the set
+ * does), and the list is only built when it differs from `knownHash`.
  */
-export async function listPlansOf(tx: Tx, userId: string): Promise<PlanListItem[]> {
-  const rows = await tx<{ plan: PlanListItem }[]>`
-    select ${planJson(tx, 'p', tx`pp.count`)} || jsonb_build_object('participants', pp.list) as plan
-      from app.participants me
-      join app.plans p on p.id = me.plan_id
-     cross join lateral (
-           select count(*)::int as count,
-                  coalesce(jsonb_agg(jsonb_build_object(
-                    'id', pa.id,
-                    'name', pa.name,
-                    'isGuest', pa.guest_id is not null
-                  ) order by pa.joined_at, pa.id), '[]'::jsonb) as list
-             from app.participants pa
-            where pa.plan_id = p.id
-           ) pp
-     where me.user_id = ${userId}::uuid
-     order by p.locked_time_slot_date asc nulls last,
-              (p.locked_idea_id is not null) desc,
-              pp.count desc,
-              p.created_at desc,
-              p.id`;
-  return rows.map((row) => row.plan);
+export async function readPlansOf(tx: Tx, userId: string, knownHash: string | null) {
+  const [row] = await tx<{ hash: string; body: PlanListItem[] | null }[]>`
+    with mine as (
+      select pv.plan_id, pv.version
+        from app.participants me
+        join app.plan_versions pv on pv.plan_id = me.plan_id
+       where me.user_id = ${userId}::uuid
+    ), tag as (
+      select md5(${userId}::text || coalesce(string_agg(plan_id::text || ':' || version, ',' order by plan_id), '')) as hash
+        from mine
+    )
+    select tag.hash,
+           case when tag.hash is distinct from ${knownHash} then (
+             select coalesce(jsonb_agg(x.plan order by x.locked_date asc nulls last, x.has_idea desc,
+                                                       x.n desc, x.created_at desc, x.id), '[]'::jsonb)
+               from (
+                 select ${planJson(tx, 'p', tx`pp.count`)} || jsonb_build_object('participants', pp.list) as plan,
+                        p.locked_time_slot_date as locked_date, p.locked_idea_id is not null as has_idea,
+                        pp.count as n, p.created_at, p.id
+                   from mine
+                   join app.plans p on p.id = mine.plan_id
+                  cross join lateral (
+                        select count(*)::int as count,
+                               coalesce(jsonb_agg(jsonb_build_object(
+                                 'id', pa.id,
+                                 'name', pa.name,
+                                 'isGuest', pa.guest_id is not null
+                               ) order by pa.joined_at, pa.id), '[]'::jsonb) as list
+                          from app.participants pa
+                         where pa.plan_id = p.id
+                        ) pp
+               ) x
+           ) end as body
+      from tag`;
+  return row;
 }

@@ -1,9 +1,10 @@
 // Who voted on an idea or a time slot (spec §3 Voter), first voters first:
 // `id` is the member's user id or the guest's id, `name` the voter's
-// participants row (kept right by triggers). One statement; `null` when the
+// participants row (kept right by triggers). One statement; `undefined` when the
 // idea/slot is unknown or out of the caller's reach (RLS), so that an empty
 // list and a 404 can be told apart.
 import type { Tx } from './db.ts';
+import { versionedColumns, type VersionedRow } from './versioned.ts';
 
 export interface Voter {
   id: string;
@@ -17,10 +18,11 @@ const TARGETS = {
   timeSlot: { targets: 'app.time_slots', votes: 'app.time_slot_votes', column: 'time_slot_id' },
 } as const;
 
-export async function findVoters(tx: Tx, kind: keyof typeof TARGETS, id: string): Promise<Voter[] | null> {
+/** Versioned (the ETag is the version of the idea's or slot's plan); undefined when out of reach. */
+export async function readVoters(tx: Tx, kind: keyof typeof TARGETS, id: string, known: string | null) {
   const { targets, votes, column } = TARGETS[kind];
-  const [row] = await tx<{ voters: Voter[] }[]>`
-    select (
+  const [row] = await tx<VersionedRow<Voter[]>[]>`
+    select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', coalesce(v.user_id, v.guest_id),
                'name', coalesce(member.name, guest.name, 'Someone'),
@@ -29,9 +31,9 @@ export async function findVoters(tx: Tx, kind: keyof typeof TARGETS, id: string)
         from ${tx.unsafe(votes)} v
         left join app.participants member on member.plan_id = v.plan_id and member.user_id = v.user_id
         left join app.participants guest on guest.plan_id = v.plan_id and guest.guest_id = v.guest_id
-       where v.${tx.unsafe(column)} = t.id and v.plan_id = t.plan_id
-    ) as voters
+       where v.${tx.unsafe(column)} = t.id and v.plan_id = t.plan_id`)}
     from ${tx.unsafe(targets)} t
+    join app.plan_versions pv on pv.plan_id = t.plan_id
     where t.id = ${id}::uuid`;
-  return row ? row.voters : null;
+  return row;
 }

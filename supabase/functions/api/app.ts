@@ -11,6 +11,7 @@ import { healthRoutes } from './routes/health.ts';
 import { ideaRoutes } from './routes/ideas.ts';
 import { interestCatalogRoutes, myInterestRoutes } from './routes/interests.ts';
 import { joiningRoutes } from './routes/joining.ts';
+import { planEventRoutes } from './routes/plan-events.ts';
 import { planDateRoutes } from './routes/plan-dates.ts';
 import { planIdeaRoutes } from './routes/plan-ideas.ts';
 import { planRoutes } from './routes/plans.ts';
@@ -46,6 +47,8 @@ app.use(
 app.route('/health', healthRoutes);
 app.route('/auth', authRoutes);
 app.route('/guest-session', guestRoutes);
+// Before planRoutes: GET /plans/events is not the plan with id "events".
+app.route('/plans', planEventRoutes);
 app.route('/plans', joiningRoutes);
 app.route('/plans', planRoutes);
 app.route('/plans', planIdeaRoutes);

@@ -24,7 +24,8 @@ import { withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
 import { parseBody } from '../../_shared/validation.ts';
-import { findVoters } from '../../_shared/voters.ts';
+import { knownVersion, versionedColumns, versionedJson, type VersionedRow } from '../../_shared/versioned.ts';
+import { readVoters } from '../../_shared/voters.ts';
 
 /** The writer: a valid token wins; else the body's guest; else 401 `denied`. */
 function writer(userId: string | null, guestId: string | null, denied: string) {
@@ -56,28 +57,27 @@ export const ideaRoutes = new Hono()
   .get('/:id/voters', async (c) => {
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const userId = await optionalUserId(c);
-    const voters = await withRequest({ userId, ideaId }, (tx) => findVoters(tx, 'idea', ideaId));
-    if (!voters) throw new HttpError(404, IDEA_NOT_FOUND);
-    return c.json(voters);
+    const row = await withRequest({ userId, ideaId }, (tx) => readVoters(tx, 'idea', ideaId, knownVersion(c)));
+    if (!row) throw new HttpError(404, IDEA_NOT_FOUND);
+    return versionedJson(c, row);
   })
 
   // Oldest first (index (idea_id, plan_id, created_at)).
   .get('/:id/comments', async (c) => {
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const userId = await optionalUserId(c);
-    const comments = await withRequest({ userId, ideaId }, async (tx) => {
-      const [row] = await tx<{ comments: IdeaComment[] }[]>`
-        select (
+    const row = await withRequest({ userId, ideaId }, async (tx) => {
+      const [found] = await tx<VersionedRow<IdeaComment[]>[]>`
+        select ${versionedColumns(tx, knownVersion(c), tx`
           select coalesce(jsonb_agg(${commentJson(tx, 'ic')} order by ic.created_at, ic.id), '[]'::jsonb)
             from app.idea_comments ic
-           where ic.idea_id = i.id and ic.plan_id = i.plan_id
-        ) as comments
-        from app.ideas i
-        where i.id = ${ideaId}::uuid`;
-      return row?.comments;
+           where ic.idea_id = i.id and ic.plan_id = i.plan_id`)}
+          from app.ideas i join app.plan_versions pv on pv.plan_id = i.plan_id
+         where i.id = ${ideaId}::uuid`;
+      return found;
     });
-    if (!comments) throw new HttpError(404, IDEA_NOT_FOUND);
-    return c.json(comments);
+    if (!row) throw new HttpError(404, IDEA_NOT_FOUND);
+    return versionedJson(c, row);
   })
 
   // app.add_idea_comment; authorName in the body is ignored (set by trigger).

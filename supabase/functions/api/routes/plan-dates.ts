@@ -29,6 +29,7 @@ import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../..
 import { periodSortMinutes } from '../../_shared/periods.ts';
 import { planJson, requirePlanById } from '../../_shared/plans.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
+import { knownVersion, versionedColumns, versionedJson, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
 /**
  * The rule functions' HP400 sentences start in lower case ('date must not be
@@ -59,14 +60,14 @@ export function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
 }
 
 /**
- * The plan's slots with their vote counts, or null when the caller cannot see
- * the plan (unknown id), in ONE statement (votes counted by the
- * (time_slot_id, plan_id) index). `date` goes through jsonb: 'YYYY-MM-DD', no
- * time-zone shift.
+ * The plan's slots with their vote counts, versioned; undefined when the
+ * caller cannot see the plan (unknown id), in ONE statement (votes counted by
+ * the (time_slot_id, plan_id) index). `date` goes through jsonb: 'YYYY-MM-DD',
+ * no time-zone shift.
  */
-async function findTimeSlots(tx: Tx, planId: string): Promise<TimeSlot[] | null> {
-  const [row] = await tx<{ slots: TimeSlot[] }[]>`
-    select (
+async function readTimeSlots(tx: Tx, planId: string, known: string | null) {
+  const [row] = await tx<VersionedRow<TimeSlot[]>[]>`
+    select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', s.id,
                'date', s.date,
@@ -75,11 +76,10 @@ async function findTimeSlots(tx: Tx, planId: string): Promise<TimeSlot[] | null>
                               where v.time_slot_id = s.id and v.plan_id = s.plan_id)
              ) order by s.date, s.id), '[]'::jsonb)
         from app.time_slots s
-       where s.plan_id = p.id
-    ) as slots
-    from app.plans p
-    where p.id = ${planId}::uuid`;
-  return row ? sortTimeSlots(row.slots) : null;
+       where s.plan_id = p.id`)}
+      from app.plans p join app.plan_versions pv on pv.plan_id = p.id
+     where p.id = ${planId}::uuid`;
+  return row;
 }
 
 /** The plan JSON after a host action (the action's own errors come first). */
@@ -103,9 +103,9 @@ export const planDateRoutes = new Hono()
   .get('/:id/timeslots', async (c) => {
     const planId = planIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const slots = await withRequest({ userId, planId }, (tx) => findTimeSlots(tx, planId));
-    if (!slots) throw new HttpError(404, PLAN_NOT_FOUND);
-    return c.json(slots);
+    const row = await withRequest({ userId, planId }, (tx) => readTimeSlots(tx, planId, knownVersion(c)));
+    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
+    return versionedJson(c, row, null, sortTimeSlots);
   })
 
   // The caller's votes: a member by token, a guest by ?guestId= (a valid token wins).
@@ -115,27 +115,27 @@ export const planDateRoutes = new Hono()
     const rawGuestId = c.req.query('guestId');
     const guestId = rawGuestId === undefined || rawGuestId === '' ? null : validate(guestIdQuery, rawGuestId);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_SEE_VOTES);
-    const ids = await withRequest({ userId, guestId: userId ? null : guestId, planId }, async (tx) => {
-      const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
-      if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
-      if (userId) {
-        const rows = await tx<{ id: string }[]>`
-          select v.time_slot_id as id from app.time_slot_votes v
-           where v.plan_id = ${planId}::uuid and v.user_id = ${userId}::uuid
-           order by v.created_at, v.id`;
-        return rows.map((r) => r.id);
-      }
-      // The guest's own row is visible through the guest_id claim, whatever its plan.
-      const [guest] = await tx<{ planId: string }[]>`select plan_id as "planId" from app.guests where id = ${guestId}::uuid`;
-      if (!guest) throw new HttpError(404, GUEST_NOT_FOUND);
-      if (guest.planId !== planId) throw new HttpError(403, GUEST_OF_ANOTHER_PLAN);
-      const rows = await tx<{ id: string }[]>`
-        select v.time_slot_id as id from app.time_slot_votes v
-         where v.plan_id = ${planId}::uuid and v.guest_id = ${guestId}::uuid
-         order by v.created_at, v.id`;
-      return rows.map((r) => r.id);
+    const voterGuestId = userId ? null : guestId;
+    const viewer = viewerOf(userId, voterGuestId);
+    // One statement: the plan (404), the guest's own row (visible through the
+    // guest_id claim, whatever its plan: 404 gone, 403 another plan's), and
+    // the votes, built only when the client's copy is stale.
+    const row = await withRequest({ userId, guestId: voterGuestId, planId }, async (tx) => {
+      const [found] = await tx<(VersionedRow<string[]> & { guestPlanId: string | null })[]>`
+        select ${versionedColumns(tx, knownVersion(c, viewer), tx`
+                 select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
+                   from app.time_slot_votes v
+                  where v.plan_id = p.id
+                    and (v.user_id = ${userId}::uuid or v.guest_id = ${voterGuestId}::uuid)`)},
+               (select g.plan_id from app.guests g where g.id = ${voterGuestId}::uuid) as "guestPlanId"
+          from app.plans p join app.plan_versions pv on pv.plan_id = p.id
+         where p.id = ${planId}::uuid`;
+      return found;
     });
-    return c.json(ids);
+    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
+    if (voterGuestId && !row.guestPlanId) throw new HttpError(404, GUEST_NOT_FOUND);
+    if (voterGuestId && row.guestPlanId !== planId) throw new HttpError(403, GUEST_OF_ANOTHER_PLAN);
+    return versionedJson(c, { version: row.version, body: row.body }, viewer);
   })
 
   // Find-or-create the (date, period) slot and toggle the caller's vote on it.

@@ -24,6 +24,7 @@ import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, ideaJson } from '../../_shared/ideas.ts';
 import { buildSuggestions, type SharedInterest } from '../../_shared/suggestions.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
+import { knownVersion, versionedColumns, versionedJson, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
 export const planIdeaRoutes = new Hono()
   // Whoever holds the plan id may read its ideas (claim plan_id). Most votes
@@ -32,13 +33,15 @@ export const planIdeaRoutes = new Hono()
   // (harmless: it only tells whether that guest voted, which the voters list
   // tells anyone anyway). Votes and comments are counted per idea in lateral
   // sub-selects over the (idea_id, plan_id) indexes: one statement, no N+1.
+  // The ETag names the viewer too (hasUserVoted is theirs).
   .get('/:id/ideas', async (c) => {
     const planId = idParam(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const guestId = userId ? null : validate(guestIdQuery, c.req.query('guestId'));
-    const ideas = await withRequest({ userId, planId }, async (tx) => {
-      const [row] = await tx<{ ideas: Idea[] }[]>`
-        select (
+    const viewer = viewerOf(userId, guestId);
+    const row = await withRequest({ userId, planId }, async (tx) => {
+      const [found] = await tx<VersionedRow<Idea[]>[]>`
+        select ${versionedColumns(tx, knownVersion(c, viewer), tx`
           select coalesce(jsonb_agg(x.idea order by x.vote_count desc, x.created_at, x.id), '[]'::jsonb)
             from (
               select i.id, i.created_at, votes.n as vote_count,
@@ -56,14 +59,13 @@ export const planIdeaRoutes = new Hono()
                       where ic.idea_id = i.id and ic.plan_id = i.plan_id
                      ) comments
                where i.plan_id = p.id
-            ) x
-        ) as ideas
-        from app.plans p
-        where p.id = ${planId}::uuid`;
-      return row?.ideas;
+            ) x`)}
+          from app.plans p join app.plan_versions pv on pv.plan_id = p.id
+         where p.id = ${planId}::uuid`;
+      return found;
     });
-    if (!ideas) throw new HttpError(404, PLAN_NOT_FOUND);
-    return c.json(ideas);
+    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
+    return versionedJson(c, row, viewer);
   })
 
   // A participant suggests an idea (app.add_idea): a signed-in caller (joined

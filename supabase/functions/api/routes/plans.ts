@@ -17,17 +17,21 @@ import {
 } from '../../_shared/contract/plans.ts';
 import { withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
-import { findParticipants, findPlanById, findPlanBySlug, listPlansOf, planJson } from '../../_shared/plans.ts';
+import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
+import { knownListHash, knownVersion, listEtag, versionedJson } from '../../_shared/versioned.ts';
 
 const GUEST_ID_MISMATCH = 'guestId in the URL and in the body must be the same';
 
 export const planRoutes = new Hono()
-  // The caller's plans, spec §4 order, one statement.
+  // The caller's plans, spec §4 order, one statement; 304 when none of them
+  // changed since the client's copy.
   .get('/', async (c) => {
     const userId = await requireUserId(c);
-    const plans = await withRequest({ userId }, (tx) => listPlansOf(tx, userId));
-    return c.json(plans);
+    const { hash, body } = await withRequest({ userId }, (tx) => readPlansOf(tx, userId, knownListHash(c)));
+    c.header('ETag', listEtag(hash));
+    c.header('Cache-Control', 'no-store');
+    return body === null ? c.body(null, 304) : c.json(body);
   })
 
   // The creator is host and first participant, in ONE statement: the plan id is
@@ -67,25 +71,25 @@ export const planRoutes = new Hono()
   .get('/slug/:slug', async (c) => {
     const planSlug = planSlugParam(c.req.param('slug'));
     const userId = await optionalUserId(c);
-    const plan = await withRequest({ userId, planSlug }, (tx) => findPlanBySlug(tx, planSlug));
-    if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
-    return c.json(plan);
+    const row = await withRequest({ userId, planSlug }, (tx) => readPlan(tx, { slug: planSlug }, knownVersion(c)));
+    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
+    return versionedJson(c, row);
   })
 
   .get('/:id', async (c) => {
     const planId = planIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const plan = await withRequest({ userId, planId }, (tx) => findPlanById(tx, planId));
-    if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
-    return c.json(plan);
+    const row = await withRequest({ userId, planId }, (tx) => readPlan(tx, { id: planId }, knownVersion(c)));
+    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
+    return versionedJson(c, row);
   })
 
   .get('/:id/participants', async (c) => {
     const planId = planIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const participants = await withRequest({ userId, planId }, (tx) => findParticipants(tx, planId));
-    if (!participants) throw new HttpError(404, PLAN_NOT_FOUND);
-    return c.json(participants);
+    const row = await withRequest({ userId, planId }, (tx) => readParticipants(tx, planId, knownVersion(c)));
+    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
+    return versionedJson(c, row);
   })
 
   // Host only; everything of the plan goes with it (ON DELETE CASCADE). One

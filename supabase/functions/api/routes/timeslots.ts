@@ -14,7 +14,8 @@ import {
 import { withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { parseBody } from '../../_shared/validation.ts';
-import { findVoters } from '../../_shared/voters.ts';
+import { knownVersion, versionedJson } from '../../_shared/versioned.ts';
+import { readVoters } from '../../_shared/voters.ts';
 
 export const timeSlotRoutes = new Hono()
   // Toggle: voting again removes the vote (spec §4). A member is joined on
@@ -42,7 +43,7 @@ export const timeSlotRoutes = new Hono()
   .get('/:id/voters', async (c) => {
     const timeSlotId = timeSlotIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const voters = await withRequest({ userId, timeSlotId }, (tx) => findVoters(tx, 'timeSlot', timeSlotId));
-    if (!voters) throw new HttpError(404, TIME_SLOT_NOT_FOUND);
-    return c.json(voters);
+    const row = await withRequest({ userId, timeSlotId }, (tx) => readVoters(tx, 'timeSlot', timeSlotId, knownVersion(c)));
+    if (!row) throw new HttpError(404, TIME_SLOT_NOT_FOUND);
+    return versionedJson(c, row);
   });
