@@ -174,7 +174,7 @@ describe('one notification per plan per transaction, for every kind of write', (
   it('a guest-vote transfer moves many rows in one event', async () => {
     const plan = await createPlan(db.owner, w.users.host, 'Transfer');
     const guest = await addGuest(db.owner, plan.id, 'Tess');
-    const ideas = [];
+    const ideas: string[] = [];
     for (let i = 0; i < 3; i++) ideas.push(await addIdea(db.owner, plan.id, `Idea ${i}`, { userId: w.users.host }));
     for (const idea of ideas) {
       await db.owner`insert into app.idea_votes (idea_id, plan_id, guest_id) values (${idea}, ${plan.id}, ${guest})`;
@@ -229,7 +229,7 @@ describe('one notification per plan per transaction, for every kind of write', (
   });
 
   it('50 toggles in 50 transactions are 50 events with strictly increasing versions', async () => {
-    const voters = [];
+    const voters: string[] = [];
     for (let i = 0; i < 50; i++) voters.push(await addGuest(db.owner, w.planB, `Voter ${i}`));
     await settle();
     const pool = db.pool(8);
