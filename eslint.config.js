@@ -20,7 +20,7 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
-    files: ['supabase/functions/**/*.ts'],
+    files: ['supabase/functions/**/*.ts', 'scripts/**/*.deno.ts'],
     languageOptions: { globals: { Deno: 'readonly' } },
   },
 );

@@ -118,13 +118,25 @@ export interface ApiEnv {
   MAIL_FROM: string;
   APP_ORIGIN: string;
   ALLOWED_ORIGINS?: string;
+  DATABASE_POOL_MODE?: 'session' | 'transaction';
+  LIVE_STREAM_SECONDS?: string;
+  LIVE_HEARTBEAT_SECONDS?: string;
+  LIVE_POLL_SECONDS?: string;
+  EXPOSE_MEMORY_STATS?: string;
   SMTP_SECURE?: string;
   SMTP_USER?: string;
   SMTP_PASS?: string;
 }
 
 /** Serve supabase/functions/api under Deno, as `/functions/v1/api/...` on `port`. */
-export async function startApi(opts: { port: number; env: ApiEnv; watch?: boolean; log?: Log }): Promise<Service> {
+export async function startApi(opts: {
+  port: number;
+  env: ApiEnv;
+  watch?: boolean;
+  log?: Log;
+  /** Extra V8 flags (the live bench passes --expose-gc). */
+  v8Flags?: string[];
+}): Promise<Service> {
   const fnDir = path.join(ROOT, 'supabase/functions/api');
   const args = [
     'run',
@@ -136,6 +148,7 @@ export async function startApi(opts: { port: number; env: ApiEnv; watch?: boolea
     '--config',
     path.join(fnDir, 'deno.json'),
     ...(opts.watch ? ['--watch'] : []),
+    ...(opts.v8Flags?.length ? [`--v8-flags=${opts.v8Flags.join(',')}`] : []),
     path.join(fnDir, 'index.ts'),
   ];
   const service = spawnService('api', path.join(BIN, 'deno'), args, {

@@ -353,7 +353,7 @@ describe('a second instance behind a transaction pooler: polling, heartbeat, end
         LIVE_POLL_SECONDS: '0.25',
         LIVE_HEARTBEAT_SECONDS: '0.3',
         LIVE_STREAM_SECONDS: '2',
-      } as never,
+      },
     });
     server = { url: `http://127.0.0.1:${port}/functions/v1`, stop: service.stop };
   }, 60_000);

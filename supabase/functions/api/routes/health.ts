@@ -1,4 +1,17 @@
 // Liveness for the local stack and monitors: answers without touching the database.
+// With EXPOSE_MEMORY_STATS=1 (set only by `npm run bench:live`, which also
+// starts Deno with --expose-gc), `?memory=1` first collects garbage and then
+// reports the isolate's memory, so the bench can tell live memory per open
+// stream from heap the engine merely keeps in reserve.
 import { Hono } from 'hono';
+import { readEnv } from '../../_shared/env.ts';
 
-export const healthRoutes = new Hono().get('/', (c) => c.json({ ok: true }));
+export const healthRoutes = new Hono().get('/', (c) => {
+  if (c.req.query('memory') && readEnv('EXPOSE_MEMORY_STATS') === '1') {
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    gc?.();
+    return c.json({ ok: true, memory: Deno.memoryUsage() });
+  }
+  return c.json({ ok: true });
+});
