@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { QueryFunctionContext } from '@tanstack/react-query';
-import { apiRequest, getQueryFn } from './api';
+import { hashKey, QueryClient } from '@tanstack/react-query';
+import { apiGet, apiRequest, parseEtagVersion, queryVersion } from './api';
 import { ApiError, getServerMessage } from './api-error';
 
-function stubFetch(response: Response) {
-  const fetchMock = vi.fn<typeof fetch>(async () => response);
+function stubFetch(...responses: Response[]) {
+  const fetchMock = vi.fn<typeof fetch>(async () => responses.shift() ?? new Response('No more answers', { status: 599 }));
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
 }
 
-function context(queryKey: readonly unknown[]) {
-  return { queryKey, signal: new AbortController().signal, meta: undefined } as unknown as QueryFunctionContext;
-}
+const identity = (body: unknown) => body;
+const etagged = (data: unknown, etag: string) => Response.json(data, { headers: { ETag: etag } });
+const notModified = (etag?: string) => new Response(null, { status: 304, headers: etag ? { ETag: etag } : {} });
 
 const headersOf = (init: RequestInit | undefined) => new Headers(init?.headers);
 
@@ -60,32 +60,99 @@ describe('apiRequest', () => {
   });
 });
 
-describe('getQueryFn', () => {
-  it('GETs the query key joined by "/" and parses JSON', async () => {
+describe('apiGet', () => {
+  const key = ['plans', 'p1', 'detail'] as const;
+
+  it('GETs the path with credentials and the token, and parses the JSON', async () => {
     localStorage.setItem('authToken', 'tok-2');
     const fetchMock = stubFetch(Response.json({ id: 'p1' }));
-    const data = await getQueryFn({ on401: 'throw' })(context(['/api/plans', 'p1']));
-    expect(data).toEqual({ id: 'p1' });
+    const client = new QueryClient();
+    const data = await client.fetchQuery({ queryKey: key, queryFn: apiGet('/api/plans/p1', (body) => ({ parsed: body })) });
+    expect(data).toEqual({ parsed: { id: 'p1' } });
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe('/api/plans/p1');
     expect(init?.credentials).toBe('include');
     expect(headersOf(init).get('Authorization')).toBe('Bearer tok-2');
+    expect(headersOf(init).has('If-None-Match')).toBe(false);
   });
 
-  it('gives null on 401 when asked to', async () => {
-    stubFetch(new Response('Not signed in', { status: 401 }));
-    await expect(getQueryFn({ on401: 'returnNull' })(context(['/api/auth/me']))).resolves.toBeNull();
-  });
-
-  it('throws on 401 by default', async () => {
-    stubFetch(new Response('Not signed in', { status: 401 }));
-    await expect(getQueryFn({ on401: 'throw' })(context(['/api/auth/me']))).rejects.toThrow('401: Not signed in');
+  it('gives null on 401 when asked to, and throws it otherwise', async () => {
+    stubFetch(new Response('Not signed in', { status: 401 }), new Response('Not signed in', { status: 401 }));
+    const client = new QueryClient();
+    await expect(client.fetchQuery({ queryKey: ['me'], queryFn: apiGet('/api/auth/me', identity, { on401: 'returnNull' }) })).resolves.toBeNull();
+    await expect(client.fetchQuery({ queryKey: ['me2'], queryFn: apiGet('/api/auth/me', identity) })).rejects.toThrow('401: Not signed in');
   });
 
   it('still throws other errors when 401 gives null', async () => {
     stubFetch(new Response('Plan not found', { status: 404 }));
-    await expect(getQueryFn({ on401: 'returnNull' })(context(['/api/plans', 'x']))).rejects.toThrow(
-      '404: Plan not found',
-    );
+    const client = new QueryClient();
+    await expect(
+      client.fetchQuery({ queryKey: key, queryFn: apiGet('/api/plans/x', identity, { on401: 'returnNull' }) }),
+    ).rejects.toThrow('404: Plan not found');
+  });
+
+  it('revalidates with If-None-Match and answers a 304 with the cached data, not parsed again', async () => {
+    const fetchMock = stubFetch(etagged({ id: 'p1', title: 'A' }, 'W/"v12"'), notModified('W/"v12"'));
+    const client = new QueryClient();
+    const parse = vi.fn((body: unknown) => ({ ...(body as object), parsed: true }));
+    const options = { queryKey: key, queryFn: apiGet('/api/plans/p1', parse) };
+    const first = await client.fetchQuery(options);
+    expect(queryVersion(client, hashKey(key))).toBe(12);
+
+    const second = await client.fetchQuery({ ...options, staleTime: 0 });
+    expect(headersOf(fetchMock.mock.calls[1]![1]).get('If-None-Match')).toBe('W/"v12"');
+    expect(second).toBe(first);
+    expect(parse).toHaveBeenCalledTimes(1);
+    expect(queryVersion(client, hashKey(key))).toBe(12);
+  });
+
+  it('records the version of a viewer-specific ETag and none for the home list', async () => {
+    expect(parseEtagVersion('W/"v12.ab12cd34"')).toBe(12);
+    expect(parseEtagVersion('"v3"')).toBe(3);
+    expect(parseEtagVersion('W/"l9f8e7"')).toBeUndefined();
+    stubFetch(etagged([], 'W/"l9f8e7"'));
+    const client = new QueryClient();
+    await client.fetchQuery({ queryKey: ['plans', 'list'], queryFn: apiGet('/api/plans', identity) });
+    expect(queryVersion(client, hashKey(['plans', 'list']))).toBeUndefined();
+  });
+
+  it('sends no If-None-Match once the cache no longer holds the data', async () => {
+    const fetchMock = stubFetch(etagged({ v: 1 }, 'W/"v1"'), etagged({ v: 2 }, 'W/"v2"'), etagged({ v: 3 }, 'W/"v3"'));
+    const client = new QueryClient();
+    const options = { queryKey: key, queryFn: apiGet('/api/plans/p1', identity) };
+    await client.fetchQuery(options);
+    client.removeQueries({ queryKey: key });
+    expect(queryVersion(client, hashKey(key))).toBeUndefined();
+    await client.fetchQuery(options);
+    expect(headersOf(fetchMock.mock.calls[1]![1]).has('If-None-Match')).toBe(false);
+
+    // Data written by hand is vouched for by no ETag.
+    client.setQueryData(key, { v: 'local' });
+    expect(queryVersion(client, hashKey(key))).toBeUndefined();
+    await client.fetchQuery({ ...options, staleTime: 0 });
+    expect(headersOf(fetchMock.mock.calls[2]![1]).has('If-None-Match')).toBe(false);
+    expect(queryVersion(client, hashKey(key))).toBe(3);
+  });
+
+  it('asks again for the whole answer when a 304 comes after the copy was dropped', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const answers = [etagged({ v: 1 }, 'W/"v1"'), notModified(), etagged({ v: 1 }, 'W/"v1"')];
+    const fetchMock = vi.fn<typeof fetch>(async () => {
+      if (fetchMock.mock.calls.length === 2) await gate;
+      return answers.shift()!;
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    const client = new QueryClient();
+    const queryFn = apiGet('/api/plans/p1', identity);
+    await client.fetchQuery({ queryKey: key, queryFn });
+    // A second observer-less fetch of the same key, while the cache drops the data.
+    const refetch = queryFn({ client, queryKey: key, signal: new AbortController().signal, meta: undefined });
+    await vi.waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    client.removeQueries({ queryKey: key });
+    release();
+    await expect(refetch).resolves.toEqual({ v: 1 });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+    expect(headersOf(fetchMock.mock.calls[2]![1]).has('If-None-Match')).toBe(false);
   });
 });

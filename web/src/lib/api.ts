@@ -1,4 +1,4 @@
-import type { QueryFunction } from '@tanstack/react-query';
+import { hashKey, type QueryClient, type QueryFunction, type QueryFunctionContext } from '@tanstack/react-query';
 import { env } from '../config/env';
 import { throwIfResNotOk } from './api-error';
 import { getAuthToken } from './auth-token';
@@ -8,7 +8,7 @@ import { getAuthToken } from './auth-token';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-function buildHeaders(hasBody: boolean): Headers {
+export function buildHeaders(hasBody: boolean): Headers {
   const headers = new Headers();
   if (hasBody) headers.set('Content-Type', 'application/json');
   const token = getAuthToken();
@@ -16,9 +16,11 @@ function buildHeaders(hasBody: boolean): Headers {
   return headers;
 }
 
+export const apiUrl = (path: string) => `${env.apiBaseUrl}${path}`;
+
 export async function apiRequest(method: HttpMethod, path: string, body?: unknown): Promise<Response> {
   const hasBody = body !== undefined;
-  const res = await fetch(`${env.apiBaseUrl}${path}`, {
+  const res = await fetch(apiUrl(path), {
     method,
     headers: buildHeaders(hasBody),
     body: hasBody ? JSON.stringify(body) : undefined,
@@ -28,20 +30,117 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
   return res;
 }
 
+// Cheap refetches (docs/decisions.md "Live updates"): plan reads answer an
+// ETag and 304 to a matching If-None-Match. The ETag of each query is kept per
+// QueryClient, keyed by the query's hash, and only once its answer is really in
+// the cache (a cancelled fetch or a hand-written setQueryData drops it), so a
+// 304 can never stand for data the cache does not hold.
+
+interface EtagEntry {
+  etag: string;
+  /** The plan version the ETag names (`W/"v12"`, `W/"v12.ab12cd34"`); undefined for others (`W/"l…"`). */
+  version: number | undefined;
+}
+
+interface EtagStore {
+  /** ETags whose answer is the query's current data. */
+  committed: Map<string, EtagEntry>;
+  /** The ETag of an answer on its way into the cache. */
+  pending: Map<string, EtagEntry>;
+}
+
+const stores = new WeakMap<QueryClient, EtagStore>();
+
+function etagStore(client: QueryClient): EtagStore {
+  const store = stores.get(client);
+  if (store) return store;
+  const created: EtagStore = { committed: new Map(), pending: new Map() };
+  client.getQueryCache().subscribe((event) => {
+    const hash = event.query.queryHash;
+    if (event.type === 'removed') {
+      created.committed.delete(hash);
+      created.pending.delete(hash);
+    } else if (event.type === 'updated') {
+      const { action } = event;
+      if (action.type === 'success') {
+        const entry = created.pending.get(hash);
+        created.pending.delete(hash);
+        if (entry && !action.manual) created.committed.set(hash, entry);
+        else created.committed.delete(hash);
+      } else if (action.type === 'setState') {
+        // A reset, or a cancelled fetch put back: whatever is cached now, no ETag vouches for it.
+        created.committed.delete(hash);
+      }
+    }
+  });
+  stores.set(client, created);
+  return created;
+}
+
+/** The plan version in a plan read's ETag, e.g. 12 for `W/"v12"` or `W/"v12.ab12cd34"`. */
+export function parseEtagVersion(etag: string): number | undefined {
+  const match = /^(?:W\/)?"v(\d+)(?:\.[^"]*)?"$/.exec(etag.trim());
+  return match ? Number(match[1]) : undefined;
+}
+
+/**
+ * The plan version of the data a query holds, read from the ETag it was
+ * answered with; undefined when unknown (no ETag, never fetched, set by hand).
+ */
+export function queryVersion(client: QueryClient, queryHash: string): number | undefined {
+  return stores.get(client)?.committed.get(queryHash)?.version;
+}
+
 export type UnauthorizedBehavior = 'returnNull' | 'throw';
 
-/** The default data fetch: a GET of the query key joined by '/', parsed as JSON. */
-export function getQueryFn<T>(options: { on401: 'returnNull' }): QueryFunction<T | null>;
-export function getQueryFn<T>(options: { on401: 'throw' }): QueryFunction<T>;
-export function getQueryFn<T>({ on401 }: { on401: UnauthorizedBehavior }): QueryFunction<T | null> {
-  return async ({ queryKey, signal }) => {
-    const res = await fetch(`${env.apiBaseUrl}${queryKey.join('/')}`, {
-      headers: buildHeaders(false),
-      credentials: 'include',
-      signal,
-    });
-    if (on401 === 'returnNull' && res.status === 401) return null;
-    await throwIfResNotOk(res);
-    return (await res.json()) as T;
-  };
+interface ApiGetOptions {
+  on401: UnauthorizedBehavior;
+}
+
+async function getJson<T>(
+  path: string,
+  parse: (body: unknown) => T,
+  { on401 }: ApiGetOptions,
+  context: QueryFunctionContext,
+  revalidate: boolean,
+): Promise<T | null> {
+  const { client, queryKey, signal } = context;
+  const store = etagStore(client);
+  const hash = hashKey(queryKey);
+  const cached = client.getQueryData<T | null>(queryKey);
+  const known = revalidate && cached !== undefined ? store.committed.get(hash) : undefined;
+  const headers = buildHeaders(false);
+  if (known) headers.set('If-None-Match', known.etag);
+
+  const res = await fetch(apiUrl(path), { headers, credentials: 'include', signal });
+  const etag = res.headers.get('ETag');
+  const entry = etag ? { etag, version: parseEtagVersion(etag) } : undefined;
+
+  if (res.status === 304) {
+    const current = client.getQueryData<T | null>(queryKey);
+    // The copy was dropped while we asked: ask once more, for the whole answer.
+    if (!known || current === undefined) return getJson(path, parse, { on401 }, context, false);
+    store.pending.set(hash, entry ?? known);
+    return current;
+  }
+  if (on401 === 'returnNull' && res.status === 401) {
+    store.pending.delete(hash);
+    return null;
+  }
+  await throwIfResNotOk(res);
+  const data = parse(await res.json());
+  if (entry) store.pending.set(hash, entry);
+  else store.pending.delete(hash);
+  return data;
+}
+
+/**
+ * The data fetch of every query: a GET of `path`, parsed by `parse`. It sends
+ * `If-None-Match` while the cache holds the query's data with an ETag, and a
+ * 304 answers with that cached data (not parsed again).
+ */
+export function apiGet<T>(path: string, parse: (body: unknown) => T): QueryFunction<T>;
+export function apiGet<T>(path: string, parse: (body: unknown) => T, options: { on401: 'returnNull' }): QueryFunction<T | null>;
+export function apiGet<T>(path: string, parse: (body: unknown) => T, options: ApiGetOptions = { on401: 'throw' }) {
+  return (context: QueryFunctionContext) => getJson(path, parse, options, context, true);
 }

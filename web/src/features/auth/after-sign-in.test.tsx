@@ -39,7 +39,7 @@ describe('afterSignIn', () => {
     setGuestVotes(votes);
     const { calls } = mockFetch({ 'POST /api/auth/transfer-guest-votes': transferred(1, 2) });
     const queryClient = createQueryClient();
-    queryClient.setQueryData(planKeys.lists(), []);
+    queryClient.setQueryData(planKeys.list(), []);
 
     expect(await afterSignIn(queryClient)).toEqual({
       welcomeMessage: 'Welcome! Your 3 previous votes have been saved to your account.',
@@ -51,7 +51,7 @@ describe('afterSignIn', () => {
     expect(getGuestVotes()).toEqual({ planIdeaIds: [], timeSlotIds: [] });
     expect(localStorage.getItem('guestSession')).toBeNull();
     expect(localStorage.getItem('guestVotes')).toBeNull();
-    expect(queryClient.getQueryState(planKeys.lists())!.isInvalidated).toBe(true);
+    expect(queryClient.getQueryState(planKeys.list())!.isInvalidated).toBe(true);
   });
 
   it('uses the singular for one vote', async () => {

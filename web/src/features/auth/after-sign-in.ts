@@ -31,7 +31,7 @@ export async function afterSignIn(queryClient: QueryClient): Promise<{ welcomeMe
     const { transferredIdeaVotes, transferredTimeVotes } = transferResultSchema.parse(await res.json());
     clearGuest();
     // The account now takes part in the guest's plan: home must list it.
-    void queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true });
+    void queryClient.invalidateQueries({ queryKey: planKeys.list() });
     return { welcomeMessage: transferredVotesMessage(transferredIdeaVotes + transferredTimeVotes) };
   } catch (error) {
     console.warn('Could not move the guest votes to the account; signing in anyway.', error);

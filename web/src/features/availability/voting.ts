@@ -4,18 +4,19 @@
 // in localStorage (spec §3 'Guest votes'); the caches are updated from the
 // answer and then refreshed.
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { z } from 'zod/mini';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
 import { getGuestVotes, toggleGuestTimeSlotVote } from '../../lib/guest-storage';
 import { showErrorMessage } from '../../lib/toast';
 import { guestBody, usePlanVisitor, type PlanVisitor } from '../guests/visitor';
 import { requirePlanId, showPlanActionError } from '../plans/host-mutations';
 import { planKeys } from '../plans/queries';
 import type { Plan } from '../plans/schema';
-import { availabilityKeys } from './queries';
+import { dateKeys } from './queries';
 
 export const JOIN_FIRST_MESSAGE = 'Please join the plan first to vote';
 
@@ -50,16 +51,36 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
   async function send(target: VoteTarget, who: PlanVisitor): Promise<{ voted: boolean; timeSlotId: string }> {
     if (target.kind === 'date') {
       const planId = requirePlanId(plan.id);
-      const res = await apiRequest('POST', `/api/plans/${encodeURIComponent(planId)}/vote-date`, {
+      const res = await apiRequest('POST', apiPaths.planAction(planId, 'vote-date'), {
         date: target.date,
         ...guestBody(who),
       });
       return voteDateResultSchema.parse(await res.json());
     }
-    const res = await apiRequest('POST', `/api/timeslots/${encodeURIComponent(target.slotId)}/vote`, guestBody(who));
+    const res = await apiRequest('POST', apiPaths.timeSlot(target.slotId, 'vote'), guestBody(who));
     const { voted } = slotVoteResultSchema.parse(await res.json());
     return { voted, timeSlotId: target.slotId };
   }
+
+  /** The toggle, then the caches from its answer. */
+  async function toggle({ target, who }: { target: VoteTarget; who: PlanVisitor }): Promise<void> {
+    const { voted, timeSlotId } = await send(target, who);
+    mirrorGuestVote(who, timeSlotId, voted);
+    queryClient.setQueryData<string[]>(dateKeys.myVotes(plan.id, who.guestId), (ids) => {
+      const rest = (ids ?? []).filter((id) => id !== timeSlotId);
+      return voted ? [...rest, timeSlotId] : rest;
+    });
+    await Promise.all([
+      queryClient.invalidateQueries({ queryKey: dateKeys.timeSlots(plan.id) }),
+      queryClient.invalidateQueries({ queryKey: dateKeys.voters(plan.id, timeSlotId) }),
+      // A signed-in visitor is joined on a first vote: the count and the list may change.
+      queryClient.invalidateQueries({ queryKey: planKeys.participants(plan.id) }),
+    ]);
+  }
+
+  // Through the mutation cache (several may run at once, one per day or slot):
+  // the plan's live updates wait until every vote and its refetches are done.
+  const { mutateAsync } = useMutation({ mutationKey: planKeys.mutation(plan.id, 'vote-date'), mutationFn: toggle });
 
   /**
    * One toggle. Resolves true when it went through; false after a failure
@@ -76,19 +97,7 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
     const key = targetKey(target);
     mark(key, true);
     try {
-      const { voted, timeSlotId } = await send(target, visitor);
-      mirrorGuestVote(visitor, timeSlotId, voted);
-      const myVotesKey = availabilityKeys.myVotes(plan.id, visitor.guestId);
-      queryClient.setQueryData<string[]>(myVotesKey, (ids) => {
-        const rest = (ids ?? []).filter((id) => id !== timeSlotId);
-        return voted ? [...rest, timeSlotId] : rest;
-      });
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: availabilityKeys.timeSlots(plan.id) }),
-        queryClient.invalidateQueries({ queryKey: availabilityKeys.voters(timeSlotId) }),
-        // A signed-in visitor is joined on a first vote: the count and the list may change.
-        queryClient.invalidateQueries({ queryKey: planKeys.participants(plan.id) }),
-      ]);
+      await mutateAsync({ target, who: visitor });
       return true;
     } catch (error) {
       showPlanActionError(error, target.kind === 'date' ? 'Failed to vote on date' : 'Failed to vote on time slot');

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
 import { setGuestSession, setGuestVotes, type GuestSession } from '../../lib/guest-storage';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from '../plans/queries';
@@ -8,15 +9,13 @@ import { guestCheckResultSchema, guestSessionSchema, type ExistingGuest, type Gu
 
 type JoinablePlan = Pick<Plan, 'id' | 'slug'>;
 
-const planPath = (planId: string) => `/api/plans/${encodeURIComponent(planId)}`;
-
 /**
- * Someone new is in the plan: its count (read by slug or id) and participants
- * change. `exact` on the list: every plan under it needs no refetch.
+ * Someone new is in the plan: its count (read by slug or id), its participants,
+ * the visitor's own flags on ideas and dates, and the home list change.
  */
 function refreshJoinedPlan(queryClient: QueryClient, plan: JoinablePlan) {
-  void queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true });
-  void queryClient.invalidateQueries({ queryKey: planKeys.detail(plan.id) });
+  void queryClient.invalidateQueries({ queryKey: planKeys.list() });
+  void queryClient.invalidateQueries({ queryKey: planKeys.plan(plan.id) });
   void queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) });
 }
 
@@ -24,8 +23,9 @@ function refreshJoinedPlan(queryClient: QueryClient, plan: JoinablePlan) {
 export function useJoinPlan(plan: JoinablePlan) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: planKeys.mutation(plan.id, 'join'),
     mutationFn: async (input: { name: string; userId: string }) => {
-      await apiRequest('POST', `${planPath(plan.id)}/join`, input);
+      await apiRequest('POST', apiPaths.planAction(plan.id, 'join'), input);
     },
     onSuccess: () => {
       refreshJoinedPlan(queryClient, plan);
@@ -39,7 +39,7 @@ export function useJoinPlan(plan: JoinablePlan) {
 export function useCheckGuest(planId: string) {
   return useMutation({
     mutationFn: async (name: string): Promise<GuestCheckResult> => {
-      const res = await apiRequest('POST', `${planPath(planId)}/check-guest`, { name });
+      const res = await apiRequest('POST', apiPaths.planAction(planId, 'check-guest'), { name });
       return guestCheckResultSchema.parse(await res.json());
     },
     onError: (error) => showErrorToast(error, 'Failed to check for existing guest'),
@@ -50,6 +50,7 @@ export function useCheckGuest(planId: string) {
 export function useCreateGuest(plan: JoinablePlan) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: planKeys.mutation(plan.id, 'create-guest'),
     mutationFn: async (name: string): Promise<GuestSession> => {
       const res = await apiRequest('POST', '/api/guest-session', { name, planId: plan.id });
       const guest = guestSessionSchema.parse(await res.json());
@@ -74,11 +75,12 @@ export function useCreateGuest(plan: JoinablePlan) {
 export function useRestoreGuest(plan: JoinablePlan) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: planKeys.mutation(plan.id, 'restore-guest'),
     mutationFn: async (existing: ExistingGuest): Promise<GuestSession> => {
-      const res = await apiRequest('GET', `/api/guest-session/${encodeURIComponent(existing.guestId)}`);
+      const res = await apiRequest('GET', apiPaths.guestSession(existing.guestId));
       const guest = guestSessionSchema.parse(await res.json());
       if (guest.planId !== undefined && guest.planId !== plan.id) throw new Error('The guest belongs to another plan');
-      await apiRequest('POST', `${planPath(plan.id)}/join`, { name: guest.name, guestId: guest.id });
+      await apiRequest('POST', apiPaths.planAction(plan.id, 'join'), { name: guest.name, guestId: guest.id });
       return { id: guest.id, name: guest.name, planId: plan.id };
     },
     onSuccess: (session, existing) => {

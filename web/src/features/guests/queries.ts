@@ -1,19 +1,16 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getQueryFn } from '../../lib/api';
+import { apiGet } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
+import { guestKeys } from '../../lib/query-keys';
 import { guestSessionSchema } from './schema';
 
-// Keys are API paths: the default query function GETs the key joined by '/'.
-export const guestKeys = {
-  session: (guestId: string) => ['/api/guest-session', encodeURIComponent(guestId)] as const,
-};
-
-const fetchJson = getQueryFn<unknown>({ on401: 'throw' });
+export { guestKeys };
 
 /** GET /api/guest-session/{id}: is the stored guest still a guest on the server? */
 export function guestSessionQueryOptions(guestId: string) {
   return queryOptions({
     queryKey: guestKeys.session(guestId),
-    queryFn: async (context) => guestSessionSchema.parse(await fetchJson(context)),
+    queryFn: apiGet(apiPaths.guestSession(guestId), (body) => guestSessionSchema.parse(body)),
   });
 }
 

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
 import { getGuestVotes, toggleGuestIdeaVote } from '../../lib/guest-storage';
 import { showErrorMessage, showErrorToast } from '../../lib/toast';
 import { guestBody, type PlanVisitor } from '../guests/visitor';
@@ -42,12 +43,9 @@ function assertCanWrite(planId: string | null | undefined, text: string, visitor
   if (problem) throw new CheckError(problem);
 }
 
-const ideasPath = (planId: string) => `/api/plans/${encodeURIComponent(planId)}/ideas`;
-const ideaPath = (ideaId: string, rest: string) => `/api/ideas/${encodeURIComponent(ideaId)}/${rest}`;
-
 async function postIdea(planId: string, text: string, visitor: PlanVisitor | null | undefined): Promise<Idea> {
   assertCanWrite(planId, text, visitor);
-  const res = await apiRequest('POST', ideasPath(planId), {
+  const res = await apiRequest('POST', apiPaths.ideas(planId), {
     text: text.trim(),
     authorName: visitor?.name,
     ...guestBody(visitor),
@@ -58,7 +56,7 @@ async function postIdea(planId: string, text: string, visitor: PlanVisitor | nul
 async function postVote(ideaId: string, visitor: PlanVisitor): Promise<VoteResult> {
   // A member goes by the token (empty body, spec §7); a guest names itself.
   const body = visitor.kind === 'guest' ? guestBody(visitor) : undefined;
-  const res = await apiRequest('POST', ideaPath(ideaId, 'vote'), body);
+  const res = await apiRequest('POST', apiPaths.idea(ideaId, 'vote'), body);
   return voteResultSchema.parse(await res.json());
 }
 
@@ -90,7 +88,7 @@ function applyVote(queryClient: QueryClient, planId: string, ideaId: string, vis
   if (visitor.kind === 'guest' && getGuestVotes().planIdeaIds.includes(ideaId) !== result.voted) {
     toggleGuestIdeaVote(ideaId);
   }
-  void queryClient.invalidateQueries({ queryKey: ideaKeys.voters(ideaId) });
+  void queryClient.invalidateQueries({ queryKey: ideaKeys.voters(planId, ideaId) });
   return refreshIdeas(queryClient, planId);
 }
 
@@ -107,6 +105,7 @@ function useSendToJoin(slug: string | undefined) {
 export function useAddIdea(planId: string, visitor: PlanVisitor | null | undefined, { onAdded }: { onAdded?: () => void } = {}) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: planKeys.mutation(planId, 'add-idea'),
     mutationFn: (text: string) => postIdea(planId, text, visitor),
     onSuccess: async () => {
       onAdded?.();
@@ -128,6 +127,7 @@ export function useVoteOnIdea(
   const queryClient = useQueryClient();
   const sendToJoin = useSendToJoin(plan?.slug);
   const mutation = useMutation({
+    mutationKey: plan ? planKeys.mutation(plan.id, 'vote-idea') : undefined,
     mutationFn: (voter: PlanVisitor) => postVote(ideaId, voter),
     onSuccess: (result, voter) => (plan ? applyVote(queryClient, plan.id, ideaId, voter, result) : undefined),
     onError: (error) => showErrorToast(error, 'Failed to vote on idea'),
@@ -149,9 +149,10 @@ export function useAddComment(
 ) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: planKeys.mutation(planId, 'comment'),
     mutationFn: async (text: string): Promise<IdeaComment> => {
       assertCanWrite(undefined, text, visitor); // a comment needs no plan id
-      const res = await apiRequest('POST', ideaPath(ideaId, 'comments'), {
+      const res = await apiRequest('POST', apiPaths.idea(ideaId, 'comments'), {
         text: text.trim(),
         authorName: visitor?.name,
         ...guestBody(visitor),
@@ -160,11 +161,11 @@ export function useAddComment(
     },
     onSuccess: async (comment) => {
       onAdded?.();
-      queryClient.setQueryData<IdeaComment[]>(ideaKeys.comments(ideaId), (current) =>
+      queryClient.setQueryData<IdeaComment[]>(ideaKeys.comments(planId, ideaId), (current) =>
         current && !current.some((c) => c.id === comment.id) ? [...current, comment] : current,
       );
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ideaKeys.comments(ideaId) }),
+        queryClient.invalidateQueries({ queryKey: ideaKeys.comments(planId, ideaId) }),
         queryClient.invalidateQueries({ queryKey: ideaKeys.lists(planId) }),
       ]);
     },
@@ -179,16 +180,17 @@ export function useAddComment(
 export function usePickIdea(plan: Pick<Plan, 'id' | 'slug'>) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: planKeys.mutation(plan.id, 'pick-idea'),
     mutationFn: async (ideaId: string) => {
-      const res = await apiRequest('POST', `/api/plans/${encodeURIComponent(plan.id)}/pick-idea`, { ideaId });
+      const res = await apiRequest('POST', apiPaths.planAction(plan.id, 'pick-idea'), { ideaId });
       return pickIdeaResultSchema.parse(await res.json());
     },
     onSuccess: async ({ lockedIdeaId }) => {
       queryClient.setQueryData<Plan>(planKeys.detail(plan.id), (current) => (current ? { ...current, lockedIdeaId } : current));
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: planKeys.detail(plan.id), exact: true }),
-        queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug), exact: true }),
-        queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true }),
+        queryClient.invalidateQueries({ queryKey: planKeys.detail(plan.id) }),
+        queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
+        queryClient.invalidateQueries({ queryKey: planKeys.list() }),
       ]);
     },
     onError: (error) => showErrorToast(error, 'Failed to pick idea'),
@@ -204,6 +206,7 @@ export function useAddSuggestions(plan: Pick<Plan, 'id' | 'slug'>, visitor: Plan
   const queryClient = useQueryClient();
   const sendToJoin = useSendToJoin(plan.slug);
   return useMutation({
+    mutationKey: planKeys.mutation(plan.id, 'add-suggestions'),
     mutationFn: async (selected: readonly Suggestion[]) => {
       const failures: unknown[] = [];
       for (const suggestion of selected) {

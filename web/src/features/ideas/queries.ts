@@ -1,23 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getQueryFn } from '../../lib/api';
-import { planKeys } from '../plans/queries';
+import { apiGet } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
+import { ideaKeys } from '../../lib/query-keys';
 import { activitySuggestionsSchema, ideaCommentListSchema, ideaListSchema, voterListSchema } from './schema';
 
-// A plan's ideas and suggestions sit under the plan's detail key (removing the
-// plan forgets them too); an idea's comments and voters under '/api/ideas'.
-// Ids are encoded: keys (or the paths built from them) become request paths.
-export const ideaKeys = {
-  /** Every ideas list of a plan (any `guestId` view): the prefix to invalidate. */
-  lists: (planId: string) => [...planKeys.detail(planId), 'ideas'] as const,
-  /** hasUserVoted is about the token's user, or about `guestId` without a token. */
-  list: (planId: string, guestId: string | null) => [...ideaKeys.lists(planId), { guestId }] as const,
-  suggestions: (planId: string) => [...planKeys.detail(planId), 'activity-suggestions'] as const,
-  idea: (ideaId: string) => ['/api/ideas', encodeURIComponent(ideaId)] as const,
-  comments: (ideaId: string) => [...ideaKeys.idea(ideaId), 'comments'] as const,
-  voters: (ideaId: string) => [...ideaKeys.idea(ideaId), 'voters'] as const,
-};
-
-const fetchJson = getQueryFn<unknown>({ on401: 'throw' });
+// A plan's ideas, suggestions and each idea's comments and voters sit under
+// `ideaKeys.all(planId)`, inside the plan's prefix (forgetting the plan forgets them).
+export { ideaKeys };
 
 /** Spec §7: comments are cached for 5 minutes. */
 export const COMMENTS_STALE_TIME = 5 * 60 * 1000;
@@ -26,32 +15,29 @@ export const COMMENTS_STALE_TIME = 5 * 60 * 1000;
 export function ideaListQueryOptions(planId: string, guestId: string | null) {
   return queryOptions({
     queryKey: ideaKeys.list(planId, guestId),
-    queryFn: async (context) => {
-      const path = `${ideaKeys.lists(planId).join('/')}${guestId ? `?guestId=${encodeURIComponent(guestId)}` : ''}`;
-      return ideaListSchema.parse(await fetchJson({ ...context, queryKey: [path] }));
-    },
+    queryFn: apiGet(apiPaths.ideas(planId, guestId), (body) => ideaListSchema.parse(body)),
   });
 }
 
-export function ideaCommentsQueryOptions(ideaId: string) {
+export function ideaCommentsQueryOptions(planId: string, ideaId: string) {
   return queryOptions({
-    queryKey: ideaKeys.comments(ideaId),
-    queryFn: async (context) => ideaCommentListSchema.parse(await fetchJson(context)),
+    queryKey: ideaKeys.comments(planId, ideaId),
+    queryFn: apiGet(apiPaths.idea(ideaId, 'comments'), (body) => ideaCommentListSchema.parse(body)),
     staleTime: COMMENTS_STALE_TIME,
   });
 }
 
-export function ideaVotersQueryOptions(ideaId: string) {
+export function ideaVotersQueryOptions(planId: string, ideaId: string) {
   return queryOptions({
-    queryKey: ideaKeys.voters(ideaId),
-    queryFn: async (context) => voterListSchema.parse(await fetchJson(context)),
+    queryKey: ideaKeys.voters(planId, ideaId),
+    queryFn: apiGet(apiPaths.idea(ideaId, 'voters'), (body) => voterListSchema.parse(body)),
   });
 }
 
 export function activitySuggestionsQueryOptions(planId: string) {
   return queryOptions({
     queryKey: ideaKeys.suggestions(planId),
-    queryFn: async (context) => activitySuggestionsSchema.parse(await fetchJson(context)).suggestions,
+    queryFn: apiGet(apiPaths.activitySuggestions(planId), (body) => activitySuggestionsSchema.parse(body).suggestions),
     retry: false,
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
 import { showErrorToast } from '../../lib/toast';
 import { interestKeys } from './queries';
 import { userInterestSchema, type UserInterest } from './schema';
@@ -11,7 +12,7 @@ export function useAddInterest({ onAdded }: { onAdded?: (interest: UserInterest)
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: AddInterestInput) => {
-      const res = await apiRequest('POST', '/api/users/me/interests', input);
+      const res = await apiRequest('POST', apiPaths.myInterests(), input);
       return userInterestSchema.parse(await res.json());
     },
     onSuccess: async (interest) => {
@@ -27,7 +28,7 @@ export function useRemoveInterest({ onRemoved }: { onRemoved?: () => void } = {}
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (interestId: string) => {
-      await apiRequest('DELETE', `/api/users/me/interests/${encodeURIComponent(interestId)}`);
+      await apiRequest('DELETE', apiPaths.myInterest(interestId));
     },
     onSuccess: async () => {
       onRemoved?.();

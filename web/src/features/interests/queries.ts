@@ -1,19 +1,15 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getQueryFn } from '../../lib/api';
+import { apiGet } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
+import { interestKeys } from '../../lib/query-keys';
 import { catalogSchema, userInterestListSchema } from './schema';
 
-// Keys are API paths: the default query function GETs the key joined by '/'.
-export const interestKeys = {
-  catalog: () => ['/api/interests/catalog'] as const,
-  mine: () => ['/api/users/me/interests'] as const,
-};
-
-const fetchJson = getQueryFn<unknown>({ on401: 'throw' });
+export { interestKeys };
 
 export function interestCatalogQueryOptions() {
   return queryOptions({
     queryKey: interestKeys.catalog(),
-    queryFn: async (context) => catalogSchema.parse(await fetchJson(context)),
+    queryFn: apiGet(apiPaths.interestCatalog(), (body) => catalogSchema.parse(body)),
   });
 }
 
@@ -21,6 +17,6 @@ export function interestCatalogQueryOptions() {
 export function myInterestsQueryOptions() {
   return queryOptions({
     queryKey: interestKeys.mine(),
-    queryFn: async (context) => userInterestListSchema.parse(await fetchJson(context)),
+    queryFn: apiGet(apiPaths.myInterests(), (body) => userInterestListSchema.parse(body)),
   });
 }

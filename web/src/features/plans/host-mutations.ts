@@ -4,6 +4,8 @@
 // cache; the plan, its slots and the plans list are then refreshed.
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
+import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from './queries';
 import { planSchema, type Plan } from './schema';
@@ -32,13 +34,13 @@ export function refreshAfterHostAction(queryClient: QueryClient, plan: Plan): vo
   queryClient.setQueryData(planKeys.detail(plan.id), plan);
   queryClient.setQueryData(planKeys.bySlug(plan.slug), plan);
   // Slots (a set time creates one), the guest views by slug and the home card.
-  void queryClient.invalidateQueries({ queryKey: [...planKeys.detail(plan.id), 'timeslots'] });
-  void queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true });
+  void queryClient.invalidateQueries({ queryKey: dateKeys.timeSlots(plan.id) });
+  void queryClient.invalidateQueries({ queryKey: planKeys.list() });
 }
 
 async function postPlanAction(planId: string | undefined, action: string, body: unknown): Promise<Plan> {
   const id = requirePlanId(planId);
-  const res = await apiRequest('POST', `/api/plans/${encodeURIComponent(id)}/${action}`, body);
+  const res = await apiRequest('POST', apiPaths.planAction(id, action), body);
   return planSchema.parse(await res.json());
 }
 
@@ -51,6 +53,8 @@ function useHostAction<TInput>(
 ) {
   const queryClient = useQueryClient();
   return useMutation({
+    // Under the plan's prefix: its live updates wait until the answer is in.
+    mutationKey: planId ? planKeys.mutation(planId, action) : undefined,
     mutationFn: (input: TInput) => postPlanAction(planId, action, toBody(input)),
     onSuccess: (plan, input) => {
       refreshAfterHostAction(queryClient, plan);

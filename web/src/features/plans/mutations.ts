@@ -1,19 +1,19 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from './queries';
 import { leavePlanResultSchema, planSchema, type CreatePlanInput, type LeavePlanResult, type Plan } from './schema';
 
-// `exact`: the list only. A prefix match would also refetch the open plan's
-// detail, which answers 404 right after a leave or delete.
-const invalidatePlanList = (queryClient: QueryClient) =>
-  queryClient.invalidateQueries({ queryKey: planKeys.lists(), exact: true });
+// The list only: the open plan's detail (its own key) would answer 404 right
+// after a leave or delete.
+const invalidatePlanList = (queryClient: QueryClient) => queryClient.invalidateQueries({ queryKey: planKeys.list() });
 
 export function useCreatePlan({ onCreated }: { onCreated: (plan: Plan) => void }) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: CreatePlanInput) => {
-      const res = await apiRequest('POST', '/api/plans', input);
+      const res = await apiRequest('POST', apiPaths.plans(), input);
       return planSchema.parse(await res.json());
     },
     onSuccess: (plan) => {
@@ -33,15 +33,16 @@ export function useCreatePlan({ onCreated }: { onCreated: (plan: Plan) => void }
  */
 function forgetPlan(queryClient: QueryClient, planId: string, onGone: () => void) {
   onGone();
-  queryClient.removeQueries({ queryKey: planKeys.detail(planId) });
+  queryClient.removeQueries({ queryKey: planKeys.plan(planId) });
   void invalidatePlanList(queryClient);
 }
 
 export function useLeavePlan(planId: string, { onLeft }: { onLeft: () => void }) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: planKeys.mutation(planId, 'leave'),
     mutationFn: async (): Promise<LeavePlanResult> => {
-      const res = await apiRequest('DELETE', `/api/plans/${encodeURIComponent(planId)}/leave`);
+      const res = await apiRequest('DELETE', apiPaths.planAction(planId, 'leave'));
       return leavePlanResultSchema.parse(await res.json());
     },
     onSuccess: ({ planDeleted }) => {
@@ -58,8 +59,9 @@ export function useLeavePlan(planId: string, { onLeft }: { onLeft: () => void })
 export function useDeletePlan(planId: string, { onDeleted }: { onDeleted: () => void }) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: planKeys.mutation(planId, 'delete'),
     mutationFn: async () => {
-      await apiRequest('DELETE', `/api/plans/${encodeURIComponent(planId)}`);
+      await apiRequest('DELETE', apiPaths.plan(planId));
     },
     onSuccess: () => {
       forgetPlan(queryClient, planId, onDeleted);

@@ -1,41 +1,32 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getQueryFn } from '../../lib/api';
+import { apiGet } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
+import { planKeys } from '../../lib/query-keys';
 import { participantListSchema, planSchema, planSummaryListSchema } from './schema';
 
-// Keys are API paths: the default query function GETs the key joined by '/'.
-// Everything about one plan sits under `detail(id)`, so removing that key
-// forgets the plan and its sub-resources together.
-export const planKeys = {
-  all: ['/api/plans'] as const,
-  lists: () => [...planKeys.all] as const,
-  // Encoded: the key becomes the request path, so an id from the URL can never
-  // point the GET elsewhere ('../auth/me').
-  detail: (id: string) => [...planKeys.all, encodeURIComponent(id)] as const,
-  participants: (id: string) => [...planKeys.detail(id), 'participants'] as const,
-  bySlug: (slug: string) => [...planKeys.all, 'slug', encodeURIComponent(slug)] as const,
-};
-
-const fetchJson = getQueryFn<unknown>({ on401: 'throw' });
+// Keys live in lib/query-keys (the live updates reach them too): everything
+// about one plan sits under `planKeys.plan(id)`.
+export { planKeys };
 
 /** The signed-in user's plans, in the server's order (spec §4). */
 export function planListQueryOptions() {
   return queryOptions({
-    queryKey: planKeys.lists(),
-    queryFn: async (context) => planSummaryListSchema.parse(await fetchJson(context)),
+    queryKey: planKeys.list(),
+    queryFn: apiGet(apiPaths.plans(), (body) => planSummaryListSchema.parse(body)),
   });
 }
 
 export function planDetailQueryOptions(id: string) {
   return queryOptions({
     queryKey: planKeys.detail(id),
-    queryFn: async (context) => planSchema.parse(await fetchJson(context)),
+    queryFn: apiGet(apiPaths.plan(id), (body) => planSchema.parse(body)),
   });
 }
 
 export function planParticipantsQueryOptions(id: string) {
   return queryOptions({
     queryKey: planKeys.participants(id),
-    queryFn: async (context) => participantListSchema.parse(await fetchJson(context)),
+    queryFn: apiGet(apiPaths.participants(id), (body) => participantListSchema.parse(body)),
   });
 }
 
@@ -43,6 +34,6 @@ export function planParticipantsQueryOptions(id: string) {
 export function planBySlugQueryOptions(slug: string) {
   return queryOptions({
     queryKey: planKeys.bySlug(slug),
-    queryFn: async (context) => planSchema.parse(await fetchJson(context)),
+    queryFn: apiGet(apiPaths.planBySlug(slug), (body) => planSchema.parse(body)),
   });
 }

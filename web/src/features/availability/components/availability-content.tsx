@@ -118,6 +118,7 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
       />
       <DatePickerPanel today={today} votedDates={votedDates} voteDate={voteDate} />
       <DateList
+        planId={plan.id}
         slots={listed}
         votedSlotIds={votedSlotIds}
         isPending={(slot) =>

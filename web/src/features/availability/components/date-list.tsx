@@ -7,6 +7,7 @@ import type { TimeSlot } from '../queries';
 import { VoterAvatars, votesLabel } from './voter-avatars';
 
 interface DateListProps {
+  planId: string;
   slots: TimeSlot[];
   votedSlotIds: ReadonlySet<string>;
   isPending: (slot: TimeSlot) => boolean;
@@ -23,7 +24,8 @@ export const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
   return period ? `${formatShortDate(slot.date)} · ${period}` : formatShortDate(slot.date);
 };
 
-function DateRow({ slot, mine, busy, onToggle, canPickDate, onPickDate, picking, pickDisabled, picked }: {
+function DateRow({ planId, slot, mine, busy, onToggle, canPickDate, onPickDate, picking, pickDisabled, picked }: {
+  planId: string;
   slot: TimeSlot;
   mine: boolean;
   busy: boolean;
@@ -54,7 +56,7 @@ function DateRow({ slot, mine, busy, onToggle, canPickDate, onPickDate, picking,
           </Text>
         </Group>
         <Group justify="space-between" wrap="nowrap" gap="xs" mih={28}>
-          <VoterAvatars timeSlotId={slot.id} voteCount={slot.voteCount} />
+          <VoterAvatars planId={planId} timeSlotId={slot.id} voteCount={slot.voteCount} />
           <Group gap={6} wrap="nowrap" ml="auto">
             <Button
               size="compact-sm"
@@ -92,7 +94,7 @@ function DateRow({ slot, mine, busy, onToggle, canPickDate, onPickDate, picking,
  * visitor can toggle their own vote here too (the only place for dates beyond
  * two weeks or for a set time), and the host picks a date with votes.
  */
-export function DateList({ slots, votedSlotIds, isPending, onToggle, canPickDate, onPickDate, pickingDate, lockedDate }: DateListProps) {
+export function DateList({ planId, slots, votedSlotIds, isPending, onToggle, canPickDate, onPickDate, pickingDate, lockedDate }: DateListProps) {
   if (slots.length === 0) {
     return (
       <Text c="dimmed" fz="sm" ta="center" py="sm">
@@ -109,6 +111,7 @@ export function DateList({ slots, votedSlotIds, isPending, onToggle, canPickDate
         {slots.map((slot) => (
           <DateRow
             key={slot.id}
+            planId={planId}
             slot={slot}
             mine={votedSlotIds.has(slot.id)}
             busy={isPending(slot)}

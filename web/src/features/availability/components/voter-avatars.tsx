@@ -16,8 +16,18 @@ export const votesLabel = (count: number) => `${count} ${count === 1 ? 'vote' : 
  * count is above 0 (spec §7). The tooltip says '1 vote' / 'n votes' (spec §9);
  * the group is focusable so keyboard and touch users get it too.
  */
-export function VoterAvatars({ timeSlotId, voteCount, max = DATE_LIST_MAX_VOTERS }: { timeSlotId: string; voteCount: number; max?: number }) {
-  const query = useQuery({ ...votersQueryOptions(timeSlotId), enabled: voteCount > 0 });
+export function VoterAvatars({
+  planId,
+  timeSlotId,
+  voteCount,
+  max = DATE_LIST_MAX_VOTERS,
+}: {
+  planId: string;
+  timeSlotId: string;
+  voteCount: number;
+  max?: number;
+}) {
+  const query = useQuery({ ...votersQueryOptions(planId, timeSlotId), enabled: voteCount > 0 });
   const { isError, error } = query;
 
   useEffect(() => {

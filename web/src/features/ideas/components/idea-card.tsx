@@ -75,7 +75,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
             >
               {idea.voteCount}
             </Button>
-            <VoterAvatars ideaId={idea.id} voteCount={idea.voteCount} />
+            <VoterAvatars planId={plan.id} ideaId={idea.id} voteCount={idea.voteCount} />
           </Group>
           <Group gap="xs" wrap="nowrap">
             <CommentsToggle

@@ -24,7 +24,7 @@ interface CommentsProps {
 
 /** The open thread: comments oldest first (cached 5 minutes, spec §7) and a one-line form posted with Enter. */
 export function CommentThread({ planId, ideaId, ideaText, visitor }: CommentsProps) {
-  const comments = useQuery(ideaCommentsQueryOptions(ideaId));
+  const comments = useQuery(ideaCommentsQueryOptions(planId, ideaId));
   const [text, setText] = useState('');
   const addComment = useAddComment(planId, ideaId, visitor, { onAdded: () => setText('') });
   const blank = text.trim() === '';

@@ -7,6 +7,7 @@ import { DEFAULT_MAX_VOTER_AVATARS, voterSummary } from '../ideas';
 import { ideaVotersQueryOptions } from '../queries';
 
 interface VoterAvatarsProps {
+  planId: string;
   ideaId: string;
   voteCount: number;
   /** Spec §9: 3 by default. */
@@ -18,8 +19,8 @@ interface VoterAvatarsProps {
  * '1 vote' / 'n votes' and screen readers hear the names. Voters are fetched
  * only when the idea has votes (spec §7), and again when its count changes.
  */
-export function VoterAvatars({ ideaId, voteCount, max = DEFAULT_MAX_VOTER_AVATARS }: VoterAvatarsProps) {
-  const query = useQuery({ ...ideaVotersQueryOptions(ideaId), enabled: voteCount > 0 });
+export function VoterAvatars({ planId, ideaId, voteCount, max = DEFAULT_MAX_VOTER_AVATARS }: VoterAvatarsProps) {
+  const query = useQuery({ ...ideaVotersQueryOptions(planId, ideaId), enabled: voteCount > 0 });
   const { data: voters, error, refetch } = query;
 
   useEffect(() => {

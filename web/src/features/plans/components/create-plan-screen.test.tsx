@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
 import { deferred, json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
+import { planListQueryOptions } from '../queries';
 import { ada, planJson, planSummaryJson } from '../test-fixtures';
 
 beforeEach(() => localStorage.setItem('authToken', 'test-token'));
@@ -48,7 +49,7 @@ describe('create plan', () => {
     });
     const { user, location, queryClient } = renderWithProviders(<AppRoutes />, { route: '/create-plan' });
     // The list is already cached, as it is after visiting home.
-    await queryClient.fetchQuery({ queryKey: ['/api/plans'] });
+    await queryClient.fetchQuery(planListQueryOptions());
 
     await user.type(await screen.findByRole('textbox', { name: /What are you planning\?/ }), '  Board games ');
     await user.click(screen.getByRole('switch', { name: 'Open Invitations' }));

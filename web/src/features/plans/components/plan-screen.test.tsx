@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
 import { deferred, json, meRoute, mockFetch, noContent, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
+import { planKeys } from '../queries';
 import { ada, ben, participantJson, planJson, planSummaryJson } from '../test-fixtures';
 import type { Plan } from '../schema';
 
@@ -155,7 +156,7 @@ describe('plan page', () => {
     expect(await screen.findByText('You left the plan')).toBeInTheDocument();
     expect(screen.getByText("You've been removed from the participant list")).toBeInTheDocument();
     expect(await screen.findByRole('heading', { name: 'Ready to make plans?' })).toBeInTheDocument();
-    expect(queryClient.getQueryData(['/api/plans', 'p1'])).toBeUndefined();
+    expect(queryClient.getQueryData(planKeys.detail('p1'))).toBeUndefined();
     expect(calls('GET', '/api/plans/p1')).toHaveLength(1);
   });
 

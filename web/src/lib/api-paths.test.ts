@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { apiPaths } from './api-paths';
+
+describe('apiPaths', () => {
+  it('build the spec §7 URLs', () => {
+    expect(apiPaths.participants('p1')).toBe('/api/plans/p1/participants');
+    expect(apiPaths.ideas('p1', null)).toBe('/api/plans/p1/ideas');
+    expect(apiPaths.ideas('p1', 'g 1')).toBe('/api/plans/p1/ideas?guestId=g%201');
+    expect(apiPaths.myVotes('p1', undefined)).toBe('/api/plans/p1/my-votes');
+    expect(apiPaths.timeSlot('s1', 'voters')).toBe('/api/timeslots/s1/voters');
+    expect(apiPaths.planEvents('p1')).toBe('/api/plans/p1/events');
+    expect(apiPaths.planEvents('p1', 12)).toBe('/api/plans/p1/events?since=12');
+  });
+
+  it('encode ids so they stay one path segment', () => {
+    expect(apiPaths.plan('../../auth/me')).toBe('/api/plans/..%2F..%2Fauth%2Fme');
+    expect(apiPaths.planBySlug('a/b')).toBe('/api/plans/slug/a%2Fb');
+    expect(apiPaths.idea('../x', 'comments')).toBe('/api/ideas/..%2Fx/comments');
+  });
+});

@@ -1,0 +1,35 @@
+// The API's URLs (spec §7), built in one place. Every id is encoded here, so a
+// value from the address bar ('../auth/me') always stays one path segment.
+
+const seg = encodeURIComponent;
+const withGuest = (path: string, guestId: string | null | undefined) =>
+  guestId ? `${path}?guestId=${seg(guestId)}` : path;
+
+export const apiPaths = {
+  me: () => '/api/auth/me',
+  plans: () => '/api/plans',
+  plan: (id: string) => `/api/plans/${seg(id)}`,
+  planAction: (id: string, action: string) => `${apiPaths.plan(id)}/${action}`,
+  participants: (id: string) => apiPaths.planAction(id, 'participants'),
+  planBySlug: (slug: string) => `/api/plans/slug/${seg(slug)}`,
+
+  /** hasUserVoted for the token's user, or for `guestId` without a token. */
+  ideas: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'ideas'), guestId),
+  activitySuggestions: (planId: string) => apiPaths.planAction(planId, 'activity-suggestions'),
+  idea: (ideaId: string, rest: 'vote' | 'voters' | 'comments') => `/api/ideas/${seg(ideaId)}/${rest}`,
+
+  timeSlots: (planId: string) => apiPaths.planAction(planId, 'timeslots'),
+  myVotes: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'my-votes'), guestId),
+  timeSlot: (slotId: string, rest: 'vote' | 'voters') => `/api/timeslots/${seg(slotId)}/${rest}`,
+
+  guestSession: (guestId: string) => `/api/guest-session/${seg(guestId)}`,
+  interestCatalog: () => '/api/interests/catalog',
+  myInterests: () => '/api/users/me/interests',
+  myInterest: (id: string) => `/api/users/me/interests/${seg(id)}`,
+
+  /** The live change feed of one plan (docs/decisions.md "Live updates"). */
+  planEvents: (id: string, since?: number) =>
+    since === undefined ? `${apiPaths.plan(id)}/events` : `${apiPaths.plan(id)}/events?since=${since}`,
+  /** The live change feed of every plan the signed-in user takes part in. */
+  myPlanEvents: () => '/api/plans/events',
+};

@@ -1,0 +1,57 @@
+// Every query key of the app, in one low-level module (TkDodo's "Effective
+// React Query Keys"): keys name WHAT is cached, never where it comes from
+// (the URLs are in api-paths.ts). Everything about one plan sits under
+// `planKeys.plan(id)`, so the live updates (lib/live) and a leave or delete
+// can reach a plan's caches by prefix. No query string, no encoding here.
+
+export const planKeys = {
+  all: ['plans'] as const,
+  /** The signed-in user's plans (home). */
+  list: () => [...planKeys.all, 'list'] as const,
+  /** The prefix of everything about one plan. */
+  plan: (id: string) => [...planKeys.all, id] as const,
+  detail: (id: string) => [...planKeys.plan(id), 'detail'] as const,
+  participants: (id: string) => [...planKeys.plan(id), 'participants'] as const,
+  /** The plan a public link names; outside `plan(id)`, since the id is not known before it loads. */
+  bySlugs: () => [...planKeys.all, 'slug'] as const,
+  bySlug: (slug: string) => [...planKeys.bySlugs(), slug] as const,
+  /**
+   * A write to one plan: live updates of the plan wait while one is pending
+   * (`isMutating({ mutationKey: planKeys.plan(id) })`).
+   */
+  mutation: (id: string, name: string) => [...planKeys.plan(id), 'mutation', name] as const,
+};
+
+export const ideaKeys = {
+  all: (planId: string) => [...planKeys.plan(planId), 'ideas'] as const,
+  /** Every ideas list of a plan (any `guestId` view): the prefix to invalidate. */
+  lists: (planId: string) => [...ideaKeys.all(planId), 'list'] as const,
+  /** hasUserVoted is about the token's user, or about `guestId` without a token. */
+  list: (planId: string, guestId: string | null) => [...ideaKeys.lists(planId), { guestId }] as const,
+  suggestions: (planId: string) => [...ideaKeys.all(planId), 'suggestions'] as const,
+  comments: (planId: string, ideaId: string) => [...ideaKeys.all(planId), ideaId, 'comments'] as const,
+  voters: (planId: string, ideaId: string) => [...ideaKeys.all(planId), ideaId, 'voters'] as const,
+};
+
+export const dateKeys = {
+  all: (planId: string) => [...planKeys.plan(planId), 'dates'] as const,
+  timeSlots: (planId: string) => [...dateKeys.all(planId), 'slots'] as const,
+  /** A member's votes go by the token; a guest's by its id. */
+  myVotes: (planId: string, guestId: string | null | undefined) =>
+    [...dateKeys.all(planId), 'my-votes', { guestId: guestId ?? null }] as const,
+  voters: (planId: string, slotId: string) => [...dateKeys.all(planId), slotId, 'voters'] as const,
+};
+
+export const authKeys = {
+  me: () => ['auth', 'me'] as const,
+};
+
+export const guestKeys = {
+  session: (guestId: string) => ['guests', guestId] as const,
+};
+
+export const interestKeys = {
+  all: ['interests'] as const,
+  catalog: () => [...interestKeys.all, 'catalog'] as const,
+  mine: () => [...interestKeys.all, 'mine'] as const,
+};
