@@ -5,8 +5,7 @@
 // and, on a second instance behind a "transaction pooler", the polling
 // fallback, the heartbeat and the stream's own end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, startSecondApi } from '../support/api.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 import { day } from './dates-fixture.ts';
 import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
@@ -338,24 +337,12 @@ describe('ETags: a refetch of an unchanged plan is a 304', () => {
 describe('a second instance behind a transaction pooler: polling, heartbeat, end of stream', () => {
   let server: { url: string; stop: () => Promise<void> };
   beforeAll(async () => {
-    const { freePort, startApi } = await import('../../scripts/lib/services.ts');
-    const port = await freePort();
-    const service = await startApi({
-      port,
-      env: {
-        DATABASE_URL: inject('apiDbUrl'),
-        JWT_SECRET: inject('jwtSecret'),
-        SMTP_HOST: '127.0.0.1',
-        SMTP_PORT: '9',
-        MAIL_FROM: 'Hangplan <hello@hangplan.test>',
-        APP_ORIGIN: 'http://localhost:5173',
-        DATABASE_POOL_MODE: 'transaction',
-        LIVE_POLL_SECONDS: '0.25',
-        LIVE_HEARTBEAT_SECONDS: '0.3',
-        LIVE_STREAM_SECONDS: '2',
-      },
+    server = await startSecondApi({
+      DATABASE_POOL_MODE: 'transaction',
+      LIVE_POLL_SECONDS: '0.25',
+      LIVE_HEARTBEAT_SECONDS: '0.3',
+      LIVE_STREAM_SECONDS: '2',
     });
-    server = { url: `http://127.0.0.1:${port}/functions/v1`, stop: service.stop };
   }, 60_000);
   afterAll(() => server?.stop());
 

@@ -82,22 +82,29 @@ export const PLAN_KEYS = [
 ];
 
 /**
- * A second instance of the function whose SMTP port has nobody listening, on
- * the same database: for what must happen when e-mail cannot be sent.
+ * Another instance of the function on the same database as the shared one,
+ * with some settings changed (see .env.example): e.g. a dead SMTP port, or the
+ * live feed behind a "transaction pooler".
  */
-export async function startApiWithDeadSmtp(): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startSecondApi(
+  overrides: Partial<import('../../scripts/lib/services.ts').ApiEnv> = {},
+): Promise<{ url: string; stop: () => Promise<void> }> {
   const { freePort, startApi } = await import('../../scripts/lib/services.ts');
-  const [port, deadSmtpPort] = [await freePort(), await freePort()];
+  const port = await freePort();
   const service = await startApi({
     port,
     env: {
       DATABASE_URL: inject('apiDbUrl'),
       JWT_SECRET: inject('jwtSecret'),
       SMTP_HOST: '127.0.0.1',
-      SMTP_PORT: String(deadSmtpPort),
+      SMTP_PORT: String(await freePort()), // nobody listens there unless overridden
       MAIL_FROM: 'Hangplan <hello@hangplan.test>',
       APP_ORIGIN: 'http://localhost:5173',
+      ...overrides,
     },
   });
   return { url: `http://127.0.0.1:${port}/functions/v1`, stop: service.stop };
 }
+
+/** A second instance whose SMTP port has nobody listening: for what must happen when e-mail cannot be sent. */
+export const startApiWithDeadSmtp = () => startSecondApi();
