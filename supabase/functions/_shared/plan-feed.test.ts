@@ -84,7 +84,23 @@ describe('PlanFeed', () => {
 describe('parseChange and fullChange', () => {
   it('accepts our payloads and refuses anything else', () => {
     expect(parseChange('{"planId":"p","version":3,"parts":["plan"]}')).toEqual({ planId: 'p', version: 3, parts: ['plan'] });
-    for (const bad of ['', 'null', '{}', '{"planId":1,"version":1,"parts":[]}', 'not json']) expect(parseChange(bad)).toBeNull();
+    expect(parseChange({ planId: 'p', version: 4, parts: ['ideas'], ideaIds: null })).toEqual({
+      planId: 'p',
+      version: 4,
+      parts: ['ideas'],
+      ideaIds: null,
+    });
+    for (const bad of [
+      '',
+      'null',
+      '{}',
+      'not json',
+      '{"planId":1,"version":1,"parts":[]}',
+      '{"planId":"p","version":1,"parts":["everything"]}',
+      '{"planId":"p","version":1,"parts":["ideas"],"ideaIds":[1]}',
+    ]) {
+      expect(parseChange(bad), bad).toBeNull();
+    }
   });
 
   it('a full change names every part and every idea and slot', () => {

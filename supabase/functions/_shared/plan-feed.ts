@@ -7,20 +7,9 @@
 // versions every 2 s on the pooled client.
 //
 // Pure apart from the source, so the fan-out is unit-tested with a fake one.
+import type { PlanChange } from './contract/live.ts';
 
-/** The parts of a plan a change can touch (docs/decisions.md "Live updates"). */
-export const PLAN_PARTS = ['plan', 'participants', 'ideas', 'comments', 'dates'] as const;
-export type PlanPart = (typeof PLAN_PARTS)[number] | 'deleted';
-
-export interface PlanChange {
-  planId: string;
-  version: number;
-  parts: PlanPart[];
-  /** Ideas whose votes or comments changed: absent none, null all. */
-  ideaIds?: string[] | null;
-  /** Slots whose votes changed: absent none, null all. */
-  slotIds?: string[] | null;
-}
+export { fullChange, parseChange, PLAN_PARTS, type PlanChange, type PlanPart } from './contract/live.ts';
 
 /**
  * What a stream hears: a change, or `resync` when the source may have missed
@@ -35,22 +24,6 @@ export interface FeedSource {
   start(emit: (event: FeedEvent) => void): Promise<void>;
   stop(): Promise<void>;
   watch?(planIds: ReadonlySet<string>): void;
-}
-
-/** A change that says "assume everything changed" (a gap the stream cannot fill). */
-export function fullChange(planId: string, version: number): PlanChange {
-  return { planId, version, parts: [...PLAN_PARTS], ideaIds: null, slotIds: null };
-}
-
-/** Parse a notification payload; null for anything that is not one of ours. */
-export function parseChange(payload: string): PlanChange | null {
-  try {
-    const value = JSON.parse(payload) as Partial<PlanChange>;
-    if (typeof value.planId !== 'string' || typeof value.version !== 'number' || !Array.isArray(value.parts)) return null;
-    return value as PlanChange;
-  } catch {
-    return null;
-  }
 }
 
 export class PlanFeed {
