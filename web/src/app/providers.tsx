@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
+import { LiveStatusSign } from '../components/live-status-sign';
+import { getDefaultLiveHub, LiveHubProvider, type LiveHub } from '../lib/live';
 import { cssVariablesResolver, theme } from './theme';
 
 interface AppProvidersProps {
@@ -9,9 +11,11 @@ interface AppProvidersProps {
   children: ReactNode;
   /** 'test' turns off transitions and portals (Mantine's advice for jsdom). */
   env?: 'default' | 'test';
+  /** Where live updates come from: the tab's own hub unless a test brings one. */
+  liveHub?: LiveHub;
 }
 
-export function AppProviders({ queryClient, children, env = 'default' }: AppProvidersProps) {
+export function AppProviders({ queryClient, children, env = 'default', liveHub }: AppProvidersProps) {
   return (
     <MantineProvider
       theme={theme}
@@ -21,7 +25,12 @@ export function AppProviders({ queryClient, children, env = 'default' }: AppProv
     >
       {/* Spec §9: one toast at a time, shown for 2500 ms. */}
       <Notifications limit={1} autoClose={2500} position="top-center" />
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <QueryClientProvider client={queryClient}>
+        <LiveHubProvider hub={liveHub ?? getDefaultLiveHub()}>
+          {children}
+          <LiveStatusSign />
+        </LiveHubProvider>
+      </QueryClientProvider>
     </MantineProvider>
   );
 }

@@ -125,8 +125,8 @@ export function fakeIdeasServer(options: FakeIdeasOptions) {
   ];
 
   /** Routes for mockFetch: pattern routes behind a lookup (mockFetch reads `routes["METHOD /path"]`). */
-  function withRoutes(exact: Routes): Routes {
-    return new Proxy(exact, {
+  function withRoutes(fixed: Routes): Routes {
+    return new Proxy(fixed, {
       get(target, key) {
         if (typeof key !== 'string') return undefined;
         if (key in target) return target[key];

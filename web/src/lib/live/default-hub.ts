@@ -1,0 +1,27 @@
+import { env } from '../../config/env';
+import { createLiveHub, type LiveHub } from './hub';
+import { createRealtimeTransport, supabaseRealtimeLoader } from './realtime-transport';
+import { createSseTransport } from './sse-transport';
+import type { LiveTransport } from './types';
+
+/** Supabase Realtime when the build names a project, else the API's event streams. */
+export function defaultTransport(): LiveTransport {
+  return env.supabase
+    ? createRealtimeTransport(supabaseRealtimeLoader(env.supabase.url, env.supabase.anonKey))
+    : createSseTransport();
+}
+
+let hub: LiveHub | undefined;
+
+/** The tab's hub, created on first use. */
+export function getDefaultLiveHub(): LiveHub {
+  return (hub ??= createLiveHub(defaultTransport()));
+}
+
+/** Hear a plan's changes (one connection per plan per tab); returns the unsubscribe function. */
+export const subscribeToPlan: LiveHub['subscribeToPlan'] = (planId, listener) =>
+  getDefaultLiveHub().subscribeToPlan(planId, listener);
+
+/** Hear every plan of the signed-in user (the home list); returns the unsubscribe function. */
+export const subscribeToMyPlans: LiveHub['subscribeToMyPlans'] = (planIds, listener) =>
+  getDefaultLiveHub().subscribeToMyPlans(planIds, listener);

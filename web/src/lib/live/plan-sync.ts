@@ -1,0 +1,229 @@
+// From a plan's change to the caches it touched (docs/decisions.md "Live
+// updates"). Only what changed is invalidated (active queries refetch, mostly
+// answered 304), never a query whose ETag already names that version or a
+// newer one, and nothing while the visitor's own write to that plan is still
+// pending: the write refreshes what it touched when it lands, then the
+// waiting changes are applied.
+import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { queryVersion } from '../api';
+import { planKeys } from '../query-keys';
+import type { MyPlansLiveEvent, PlanChange, PlanLiveEvent, PlanPart } from './types';
+
+export interface LivePlan {
+  id: string;
+  /** The public link's slug, when the page reads the plan by it. */
+  slug?: string;
+}
+
+const planIdOf = (data: unknown) =>
+  typeof data === 'object' && data !== null && 'id' in data ? (data as { id: unknown }).id : undefined;
+
+/** Everything cached about the plan: under `planKeys.plan(id)`, and its reads by slug. */
+export function belongsToPlan(key: QueryKey, data: unknown, planId: string, slug?: string): boolean {
+  if (key[0] !== 'plans') return false;
+  if (key[1] === 'slug') return key[2] === slug || planIdOf(data) === planId;
+  return key[1] === planId;
+}
+
+const listed = (ids: string[] | null | undefined, id: unknown, absent: boolean) =>
+  ids === null || (ids === undefined ? absent : ids.includes(id as string));
+
+/**
+ * Which cached queries a change touches (keys in lib/query-keys):
+ * plan → detail, by slug, home list; participants → those and the participants;
+ * ideas → idea lists, suggestions, voters of `ideaIds`; comments → comments of
+ * `ideaIds` and the idea lists (their counts); dates → slots, my votes, voters
+ * of `slotIds`. An id list that is null means all of them.
+ */
+export function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unknown) => boolean {
+  const has = (part: PlanPart) => change.parts.includes(part);
+  const planRow = has('plan') || has('participants');
+  return (key, data) => {
+    if (key[0] !== 'plans') return false;
+    if (key[1] === 'list') return planRow;
+    if (key[1] === 'slug') return planRow && belongsToPlan(key, data, change.planId, slug);
+    if (key[1] !== change.planId) return false;
+    const [, , area, first, second] = key;
+    if (area === 'detail') return planRow;
+    if (area === 'participants') return has('participants');
+    if (area === 'ideas') {
+      if (first === 'list') return has('ideas') || has('comments');
+      if (first === 'suggestions') return has('ideas');
+      if (second === 'voters') return has('ideas') && listed(change.ideaIds, first, false);
+      // A comments change that names no idea is taken as "any".
+      if (second === 'comments') return has('comments') && listed(change.ideaIds, first, true);
+      return false;
+    }
+    if (area === 'dates') {
+      if (first === 'slots' || first === 'my-votes') return has('dates');
+      if (second === 'voters') return has('dates') && listed(change.slotIds, first, false);
+    }
+    return false;
+  };
+}
+
+/** Whether the query's data may predate `version` (its ETag names an older version, or none). */
+function behind(client: QueryClient, query: Query, version: number): boolean {
+  const known = queryVersion(client, query.queryHash);
+  return known === undefined || known < version;
+}
+
+/** Apply one change: invalidate what it touched (or forget a deleted plan). */
+export function applyPlanChange(client: QueryClient, change: PlanChange, slug?: string): Promise<void> {
+  if (change.parts.includes('deleted')) return forgetDeletedPlan(client, change.planId, slug);
+  const touched = touchedBy(change, slug);
+  return client.invalidateQueries({
+    predicate: (query) => touched(query.queryKey, query.state.data) && behind(client, query, change.version),
+  });
+}
+
+/**
+ * The plan is gone: what nobody shows is forgotten, the plan itself is read
+ * again (a 404, so the page shows its "Plan not found" instead of failing on
+ * the next tap), and the home list refetches.
+ */
+export async function forgetDeletedPlan(client: QueryClient, planId: string, slug?: string): Promise<void> {
+  const ofPlan = (query: Query) => belongsToPlan(query.queryKey, query.state.data, planId, slug);
+  const unseen = (query: Query) => ofPlan(query) && query.getObserversCount() === 0;
+  const isPlanRead = (query: Query) => ofPlan(query) && (query.queryKey[1] === 'slug' || query.queryKey[2] === 'detail');
+  await client.cancelQueries({ predicate: ofPlan });
+  const shown = client.getQueryCache().findAll({ predicate: isPlanRead });
+  client.removeQueries({ predicate: unseen });
+  void client.invalidateQueries({ queryKey: planKeys.list() });
+  await client.resetQueries({ predicate: (query) => shown.includes(query) });
+  // The pages that showed it have now unmounted their parts.
+  client.removeQueries({ predicate: (query) => unseen(query) && !shown.includes(query) });
+}
+
+/**
+ * On `ready`: refetch, once, what the feed cannot vouch for: queries whose
+ * ETag names an older version, and (`byAge`) data without a version read
+ * before this subscription started (a plan shown again after a while).
+ */
+export function refetchBehind(
+  client: QueryClient,
+  plan: LivePlan,
+  { version, byAge }: { version: number | null; byAge: boolean },
+  startedAt: number,
+): Promise<void> {
+  return client.invalidateQueries({
+    predicate: (query) => {
+      if (query.state.data === undefined || !belongsToPlan(query.queryKey, query.state.data, plan.id, plan.slug)) return false;
+      const known = queryVersion(client, query.queryHash);
+      if (known !== undefined && version !== null) return known < version;
+      return byAge && query.state.dataUpdatedAt < startedAt;
+    },
+  });
+}
+
+function mergeIds(a: string[] | null | undefined, b: string[] | null | undefined) {
+  if (a === null || b === null) return null;
+  if (a === undefined || b === undefined) return a ?? b;
+  return [...new Set([...a, ...b])];
+}
+
+/** Two changes waiting together: every part and id of both, at the newer version. */
+export function mergeChanges(a: PlanChange, b: PlanChange): PlanChange {
+  const merged: PlanChange = {
+    planId: a.planId,
+    version: Math.max(a.version, b.version),
+    parts: [...new Set([...a.parts, ...b.parts])],
+  };
+  const ideaIds = mergeIds(a.ideaIds, b.ideaIds);
+  const slotIds = mergeIds(a.slotIds, b.slotIds);
+  if (ideaIds !== undefined) merged.ideaIds = ideaIds;
+  if (slotIds !== undefined) merged.slotIds = slotIds;
+  return merged;
+}
+
+export interface PlanSync {
+  handle(event: PlanLiveEvent): void;
+  /** Drop what is waiting and stop watching the writes (the sync can be used again). */
+  dispose(): void;
+}
+
+/** The listener of one plan's feed for one QueryClient. */
+export function createPlanSync(client: QueryClient, plan: LivePlan, { now = Date.now }: { now?: () => number } = {}): PlanSync {
+  const startedAt = now();
+  const mutationKey = planKeys.plan(plan.id);
+  let queued: PlanChange | null = null;
+  let catchUp: { version: number | null; byAge: boolean } | null = null;
+  let heardReady = false;
+  let stopWaiting: (() => void) | null = null;
+  const busy = () => client.isMutating({ mutationKey }) > 0;
+
+  function flush() {
+    if (busy()) {
+      stopWaiting ??= client.getMutationCache().subscribe(() => {
+        if (busy()) return;
+        stopWaiting?.();
+        stopWaiting = null;
+        queueMicrotask(flush);
+      });
+      return;
+    }
+    const change = queued;
+    const ready = catchUp;
+    queued = null;
+    catchUp = null;
+    if (change) void applyPlanChange(client, change, plan.slug);
+    if (ready && !change?.parts.includes('deleted')) void refetchBehind(client, plan, ready, startedAt);
+  }
+
+  return {
+    handle(event) {
+      if (event.type === 'change') {
+        queued = queued ? mergeChanges(queued, event.change) : event.change;
+        flush();
+      } else if (event.type === 'ready') {
+        const byAge = !heardReady || Boolean(catchUp?.byAge);
+        heardReady = true;
+        catchUp = { version: event.version, byAge };
+        flush();
+      }
+    },
+    dispose() {
+      stopWaiting?.();
+      stopWaiting = null;
+      queued = null;
+      catchUp = null;
+    },
+  };
+}
+
+export interface MyPlansSync {
+  handle(event: MyPlansLiveEvent): void;
+  dispose(): void;
+}
+
+/** The home list's listener: each plan's changes as above; the list itself on every reconnect. */
+export function createMyPlansSync(client: QueryClient, { now = Date.now }: { now?: () => number } = {}): MyPlansSync {
+  const startedAt = now();
+  const plans = new Map<string, PlanSync>();
+  let heardReady = false;
+
+  return {
+    handle(event) {
+      if (event.type === 'change') {
+        const { planId } = event.change;
+        let sync = plans.get(planId);
+        if (!sync) plans.set(planId, (sync = createPlanSync(client, { id: planId }, { now })));
+        sync.handle(event);
+      } else if (event.type === 'ready') {
+        const first = !heardReady;
+        heardReady = true;
+        if (event.replayed && !first) return; // the same connection, merely joined again
+        const list = client.getQueryState<Array<{ id: string }>>(planKeys.list());
+        if (list?.data === undefined) return; // still on its way: it is read after the feed opened
+        const shown = new Set(list.data.map((plan) => plan.id));
+        const differs = event.planIds.length !== shown.size || event.planIds.some((id) => !shown.has(id));
+        // No resume on this feed: after a reconnect the list is read once again.
+        if (!first || list.dataUpdatedAt < startedAt || differs) void client.invalidateQueries({ queryKey: planKeys.list() });
+      }
+    },
+    dispose() {
+      plans.forEach((sync) => sync.dispose());
+      plans.clear();
+    },
+  };
+}

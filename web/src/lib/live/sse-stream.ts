@@ -1,0 +1,194 @@
+// One long-lived event stream read with fetch (EventSource cannot send the
+// Authorization header), reconnecting by itself: at once after a normal close
+// (the server ends every stream after ~120 s), with back-off 1 s, 2 s, 4 s...
+// up to 30 s after failures, and at once when the device comes back online or
+// the tab becomes visible again. A refusal before the stream opens (401, 404)
+// stops it for good.
+import { buildHeaders } from '../api';
+import { createSseParser, type SseMessage } from './sse-parser';
+import type { LiveStatus } from './types';
+
+export const BACKOFF_START_MS = 1000;
+export const BACKOFF_MAX_MS = 30_000;
+/** The server pings every 20 s: two missed pings mean a dead connection nobody closed. */
+export const HEARTBEAT_TIMEOUT_MS = 45_000;
+/** A connection closed sooner than this counts as a failure (no hot reconnect loop). */
+const MIN_HEALTHY_MS = 1000;
+/** Answers that retrying cannot fix. */
+const REFUSALS = new Set([401, 403, 404, 410]);
+
+export interface SseStreamOptions {
+  /** The URL of the next connection (a plan's carries `?since=`). */
+  url: () => string;
+  /** Return 'stop' to end the stream for good (after a `deleted` change). */
+  onMessage: (message: SseMessage) => 'stop' | void;
+  onStatus: (status: LiveStatus) => void;
+  /** The server refused before the stream opened; the stream has stopped. */
+  onRefused?: (status: number) => void;
+  fetch?: typeof fetch;
+}
+
+export interface SseStream {
+  close(): void;
+  /** Drop the current connection (if any) and open a new one now. */
+  restart(): void;
+}
+
+type State = 'connecting' | 'open' | 'waiting' | 'stopped' | 'closed';
+
+export function openSseStream(options: SseStreamOptions): SseStream {
+  const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  let state: State = 'connecting';
+  let failures = 0;
+  let controller: AbortController | null = null;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
+  let status: LiveStatus | null = null;
+
+  const setStatus = (next: LiveStatus) => {
+    if (next === status) return;
+    status = next;
+    options.onStatus(next);
+  };
+
+  const clearTimers = () => {
+    clearTimeout(retryTimer);
+    clearTimeout(heartbeatTimer);
+  };
+
+  const fail = () => {
+    if (state === 'closed' || state === 'stopped') return;
+    state = 'waiting';
+    setStatus('reconnecting');
+    const delay = Math.min(BACKOFF_START_MS * 2 ** failures, BACKOFF_MAX_MS);
+    failures++;
+    retryTimer = setTimeout(() => void connect(), delay);
+  };
+
+  const stop = () => {
+    state = 'stopped';
+    clearTimers();
+    controller?.abort();
+    removeListeners();
+    setStatus('stopped');
+  };
+
+  async function connect(): Promise<void> {
+    clearTimers();
+    state = 'connecting';
+    const attempt = new AbortController();
+    controller = attempt;
+    const current = () => controller === attempt && state !== 'closed' && state !== 'stopped';
+    const armHeartbeat = () => {
+      clearTimeout(heartbeatTimer);
+      heartbeatTimer = setTimeout(() => {
+        if (!current()) return;
+        attempt.abort();
+        fail();
+      }, HEARTBEAT_TIMEOUT_MS);
+    };
+
+    let res: Response;
+    try {
+      const headers = buildHeaders(false);
+      headers.set('Accept', 'text/event-stream');
+      res = await doFetch(options.url(), { headers, credentials: 'include', cache: 'no-store', signal: attempt.signal });
+    } catch {
+      if (current()) fail();
+      return;
+    }
+    if (!current()) return;
+    if (REFUSALS.has(res.status)) {
+      stop();
+      options.onRefused?.(res.status);
+      return;
+    }
+    if (!res.ok || !res.body) {
+      fail();
+      return;
+    }
+
+    state = 'open';
+    const openedAt = Date.now();
+    let heard = false;
+    let stopped = false;
+    const parser = createSseParser((message) => {
+      if (stopped || !current()) return;
+      heard = true;
+      failures = 0;
+      setStatus('live');
+      if (options.onMessage(message) === 'stop') stopped = true;
+    });
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    armHeartbeat();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (!current()) return;
+        if (done) break;
+        armHeartbeat();
+        parser.push(decoder.decode(value, { stream: true }));
+        if (stopped) {
+          stop();
+          return;
+        }
+      }
+    } catch {
+      if (current()) fail();
+      return;
+    } finally {
+      if (controller === attempt) clearTimeout(heartbeatTimer);
+    }
+    parser.end();
+    // The server's normal close: back at once, from where we were.
+    if (heard && Date.now() - openedAt >= MIN_HEALTHY_MS) {
+      setStatus('reconnecting');
+      void connect();
+    } else {
+      fail();
+    }
+  }
+
+  const wake = () => {
+    if (state !== 'waiting') return;
+    failures = 0;
+    void connect();
+  };
+  const onVisibility = () => {
+    if (document.visibilityState === 'visible') wake();
+  };
+  const onOffline = () => {
+    // Say so now rather than after the heartbeat; 'online' brings it back.
+    if (state !== 'open' && state !== 'connecting') return;
+    controller?.abort();
+    controller = null;
+    fail();
+  };
+  function removeListeners() {
+    window.removeEventListener('online', wake);
+    window.removeEventListener('offline', onOffline);
+    document.removeEventListener('visibilitychange', onVisibility);
+  }
+  window.addEventListener('online', wake);
+  window.addEventListener('offline', onOffline);
+  document.addEventListener('visibilitychange', onVisibility);
+
+  void connect();
+
+  return {
+    close() {
+      state = 'closed';
+      clearTimers();
+      controller?.abort();
+      controller = null;
+      removeListeners();
+    },
+    restart() {
+      if (state === 'closed' || state === 'stopped') return;
+      controller?.abort();
+      controller = null;
+      void connect();
+    },
+  };
+}
