@@ -74,7 +74,8 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
   );
 
   if (slotsQuery.isPending) return <AvailabilityLoading />;
-  if (slotsQuery.isError) {
+  // Slots already shown stay if a background refetch fails.
+  if (slotsQuery.isError && !slots) {
     return (
       <Alert color="red" title="Couldn't load the dates">
         <Button mt="sm" variant="light" color="red" onClick={() => slotsQuery.refetch()} disabled={slotsQuery.isRefetching}>

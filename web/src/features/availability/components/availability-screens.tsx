@@ -6,6 +6,7 @@ import { LoadingPlan } from '../../plans/components/loading-plan';
 import { PlanLoadState } from '../../plans/components/plan-load-state';
 import { isPlanHost } from '../../plans/plan-access';
 import { planDetailQueryOptions } from '../../plans/queries';
+import { usePlanLiveUpdates } from '../../../lib/live';
 import { useCurrentUser } from '../../auth/queries';
 import { PublicLayout } from '../../guests/components/public-layout';
 import { RequirePlanVisitor } from '../../guests/components/require-plan-visitor';
@@ -16,6 +17,7 @@ export function PlanAvailabilityScreen() {
   const { id = '' } = useParams();
   const planQuery = useQuery(planDetailQueryOptions(id));
   const { data: user } = useCurrentUser();
+  usePlanLiveUpdates(planQuery.data);
   return (
     <AppLayout logoTo={paths.home.getHref()}>
       <PlanLoadState query={planQuery} loading={<LoadingPlan />}>

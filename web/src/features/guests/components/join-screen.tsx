@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Navigate, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { useGuestSession } from '../../../lib/guest-storage';
+import { usePlanLiveUpdates } from '../../../lib/live';
 import { useCurrentUser } from '../../auth/queries';
 import { planBySlugQueryOptions } from '../../plans/queries';
 import type { Plan } from '../../plans/schema';
@@ -29,6 +30,8 @@ function JoinPlan({ plan }: { plan: Plan }) {
 export function JoinScreen() {
   const { slug = '' } = useParams();
   const planQuery = useQuery(planBySlugQueryOptions(slug));
+  // Who has joined so far, and a plan deleted meanwhile, show without a reload.
+  usePlanLiveUpdates(planQuery.data);
   return (
     <PublicLayout>
       <PublicPlanState query={planQuery}>{(plan) => <JoinPlan plan={plan} />}</PublicPlanState>

@@ -3,7 +3,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { clearGuest, useGuestSession } from '../../../lib/guest-storage';
+import { usePlanLiveUpdates } from '../../../lib/live';
 import { LoadingPlan } from '../../plans/components/loading-plan';
+import { isPlanGone } from '../../plans/components/plan-load-state';
 import { planBySlugQueryOptions } from '../../plans/queries';
 import type { Plan } from '../../plans/schema';
 import { guestSessionQueryOptions, isGuestGone } from '../queries';
@@ -37,6 +39,8 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
     ...guestSessionQueryOptions(visitor?.guestId ?? ''),
     enabled: visitor?.kind === 'guest',
   });
+  // The /l/{slug} pages behind this guard (dashboard, ideas, availability) follow the plan live.
+  usePlanLiveUpdates(visitor ? planQuery.data : undefined);
   const guestGone = isGuestGone(guestCheck.error);
   useEffect(() => {
     if (guestGone) clearGuest();
@@ -51,7 +55,8 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
     );
   }
   if (visitor === null && !storedGuest) return joinPage;
-  if (!planQuery.isSuccess) {
+  // A plan already shown stays shown when a background refetch fails (but not when it is gone).
+  if (planQuery.data === undefined || isPlanGone(planQuery.error)) {
     return (
       <Layout>
         <PublicPlanState query={planQuery}>{() => null}</PublicPlanState>

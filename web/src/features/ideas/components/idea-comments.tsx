@@ -37,11 +37,11 @@ export function CommentThread({ planId, ideaId, ideaText, visitor }: CommentsPro
 
   return (
     <Stack gap="xs" mt="xs">
-      {comments.isPending ? (
+      {comments.data === undefined && comments.isPending ? (
         <Group gap="xs" role="status" aria-label="Loading comments">
           <Loader size="xs" aria-hidden="true" />
         </Group>
-      ) : comments.isError ? (
+      ) : comments.data === undefined ? (
         <Group gap="xs">
           <Text fz="sm" c="dimmed">
             Couldn't load the comments.

@@ -117,14 +117,15 @@ export function IdeasBoard({ plan, isHost, showTopIdea, renderForm, formFirst = 
   const panel = panelOpen && (
     <SuggestionsPanel id={panelId} plan={plan} ideas={ideas.data ?? []} visitor={visitor} onDone={() => setPanelOpen(false)} />
   );
-  const list = ideas.isError ? (
+  // Ideas already shown stay (open threads, typed comments) if a background refetch fails.
+  const list = ideas.data ? (
+    <IdeaList plan={plan} ideas={ideas.data} visitor={visitor} isHost={isHost} showTopIdea={showTopIdea} />
+  ) : ideas.isError ? (
     <Alert color="red" title="Couldn't load the ideas">
       <Button mt="xs" variant="light" color="red" onClick={() => ideas.refetch()} disabled={ideas.isRefetching}>
         Try again
       </Button>
     </Alert>
-  ) : ideas.data ? (
-    <IdeaList plan={plan} ideas={ideas.data} visitor={visitor} isHost={isHost} showTopIdea={showTopIdea} />
   ) : (
     <IdeasLoading />
   );

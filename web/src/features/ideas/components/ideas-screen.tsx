@@ -5,6 +5,7 @@ import { Link, useLocation, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { BottomNav } from '../../../components/bottom-nav';
 import { IconArrowLeft } from '../../../components/icons';
+import { usePlanLiveUpdates } from '../../../lib/live';
 import { RequirePlanVisitor } from '../../guests/components/require-plan-visitor';
 import { usePlanVisitor, type PlanVisitor } from '../../guests/visitor';
 import { PlanLoadState } from '../../plans/components/plan-load-state';
@@ -126,6 +127,7 @@ export function PlanIdeasScreen() {
   const { id = '' } = useParams();
   const planQuery = useQuery(planDetailQueryOptions(id));
   const visitor = usePlanVisitor(planQuery.data?.id);
+  usePlanLiveUpdates(planQuery.data);
   return (
     <IdeasLayout backTo={paths.home.getHref()} planTitle={planQuery.data?.title} withNav>
       <PlanLoadState query={planQuery} loading={<LoadingPlan />}>

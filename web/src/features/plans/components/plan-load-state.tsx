@@ -34,11 +34,19 @@ interface PlanLoadStateProps {
   homeHref?: string;
 }
 
-/** Loading, not found (404), other failures with a retry, or the plan. */
+/** The plan's read answered 404: it was deleted, or never existed. */
+export const isPlanGone = (error: unknown) => error instanceof ApiError && error.status === 404;
+
+/**
+ * Loading, not found (404), other failures with a retry, or the plan. A plan
+ * already shown stays shown when a background refetch (a live update) fails
+ * for another reason, so nothing the visitor is typing is lost.
+ */
 export function PlanLoadState({ query, loading, children, homeHref }: PlanLoadStateProps) {
+  if (isPlanGone(query.error)) return <PlanNotFound homeHref={homeHref} />;
+  if (query.data !== undefined) return children(query.data);
   if (query.isPending) return loading;
   if (query.isError) {
-    if (query.error instanceof ApiError && query.error.status === 404) return <PlanNotFound homeHref={homeHref} />;
     return (
       <Alert color="red" title="Couldn't load this plan" mt="md">
         <Button mt="sm" variant="light" color="red" onClick={() => query.refetch()} disabled={query.isRefetching}>
@@ -47,5 +55,5 @@ export function PlanLoadState({ query, loading, children, homeHref }: PlanLoadSt
       </Alert>
     );
   }
-  return children(query.data);
+  return loading;
 }

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
 import { IconUserPlus } from '../../../components/icons';
+import { usePlanLiveUpdates } from '../../../lib/live';
 import { useCurrentUser } from '../../auth/queries';
 import { canAddToCalendar } from '../../calendar/can-add-to-calendar';
 import { canInvite } from '../plan-access';
@@ -40,6 +41,8 @@ export function PlanScreen({ tabs }: { tabs: PlanTabComponents }) {
   const planQuery = useQuery(planDetailQueryOptions(id));
   const { data: user } = useCurrentUser();
   const plan = planQuery.data;
+  // Both tabs, the status card and who's coming follow the group live.
+  usePlanLiveUpdates(plan);
 
   const invite =
     plan && canInvite(plan, user?.id) ? (

@@ -1,5 +1,7 @@
+import { useMemo } from 'react';
 import { Alert, Button, Card, Skeleton, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { useMyPlansLiveUpdates } from '../../../lib/live';
 import { planListQueryOptions } from '../queries';
 import { PlanList } from './plan-list';
 import { PlansEmptyState } from './plans-empty-state';
@@ -23,7 +25,10 @@ function PlanListSkeleton() {
 
 export function PlansSection() {
   const { data: plans, isPending, isError, refetch, isRefetching } = useQuery(planListQueryOptions());
+  // Every card follows its plan live; the list refetches when one changes.
+  useMyPlansLiveUpdates(useMemo(() => plans?.map((plan) => plan.id), [plans]));
 
+  if (plans) return plans.length === 0 ? <PlansEmptyState /> : <PlanList plans={plans} />;
   if (isPending) return <PlanListSkeleton />;
   if (isError) {
     return (
@@ -34,5 +39,5 @@ export function PlansSection() {
       </Alert>
     );
   }
-  return plans.length === 0 ? <PlansEmptyState /> : <PlanList plans={plans} />;
+  return <PlanListSkeleton />;
 }

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
+import { usePlanLiveUpdates } from '../../../lib/live';
 import { useCurrentUser } from '../../auth/queries';
 import { canInvite } from '../plan-access';
 import { planDetailQueryOptions } from '../queries';
@@ -15,6 +16,7 @@ export function ShareScreen() {
   const { id = '' } = useParams();
   const planQuery = useQuery(planDetailQueryOptions(id));
   const { data: user } = useCurrentUser();
+  usePlanLiveUpdates(planQuery.data);
 
   return (
     <AppLayout logoTo={paths.home.getHref()}>
