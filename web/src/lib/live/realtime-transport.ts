@@ -2,7 +2,10 @@
 // the database broadcasts each change on the public topic `plan:{id}`, event
 // `change`, with the same payload as the SSE feed. Broadcasts carry no resume:
 // when a channel comes back after a drop, everything is assumed changed.
-import { fullChange, parseChange, type LiveStatus, type LiveTransport, type PlanChange } from './types';
+import { fullChange, parseChange, realtimeTopic, type LiveStatus, type LiveTransport, type PlanChange } from './types';
+
+/** A resumed channel cannot say which version it missed: refetch whatever the cache holds. */
+const UNKNOWN_VERSION = Number.POSITIVE_INFINITY;
 
 /** The part of a Realtime channel this transport uses (supabase-js's RealtimeChannel fits). */
 export interface RealtimeChannelLike {
@@ -37,7 +40,7 @@ function planChannel(load: () => Promise<RealtimeClientLike>, planId: string, ha
       (client) => {
         if (closed) return;
         const channel = client
-          .channel(`plan:${planId}`)
+          .channel(realtimeTopic(planId))
           .on('broadcast', { event: 'change' }, ({ payload }) => {
             const change = parseChange(payload);
             if (!closed && change?.planId === planId) handlers.onChange(change);
@@ -91,7 +94,7 @@ export function createRealtimeTransport(load: () => Promise<RealtimeClientLike>)
         onSubscribed: (resumed) => {
           emit({ type: 'status', status: 'live' });
           // No versions here: a fresh subscription catches up by age, a resumed one refetches once.
-          if (resumed) emit({ type: 'change', change: fullChange(planId) });
+          if (resumed) emit({ type: 'change', change: fullChange(planId, UNKNOWN_VERSION) });
           else emit({ type: 'ready', version: null });
         },
         onDown: () => emit({ type: 'status', status: 'reconnecting' }),
@@ -123,7 +126,7 @@ export function createRealtimeTransport(load: () => Promise<RealtimeClientLike>)
             onSubscribed: (resumed) => {
               down.delete(planId);
               waiting.delete(planId);
-              if (resumed) emit({ type: 'change', change: fullChange(planId) });
+              if (resumed) emit({ type: 'change', change: fullChange(planId, UNKNOWN_VERSION) });
               if (ready) report();
               else maybeReady();
             },

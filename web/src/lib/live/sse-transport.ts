@@ -41,7 +41,7 @@ export function createSseTransport({ fetch }: { fetch?: typeof globalThis.fetch 
             seen(version);
             emit({ type: 'ready', version });
           } else if (message.event === 'change') {
-            const change = parseChange(json(message));
+            const change = parseChange(message.data);
             if (!change || change.planId !== planId) return;
             seen(change.version);
             emit({ type: 'change', change });
@@ -78,7 +78,7 @@ export function createSseTransport({ fetch }: { fetch?: typeof globalThis.fetch 
             emit({ type: 'ready', planIds });
             if (missing()) queueMicrotask(() => stream.restart());
           } else if (message.event === 'change') {
-            const change: PlanChange | null = parseChange(json(message));
+            const change: PlanChange | null = parseChange(message.data);
             if (change) emit({ type: 'change', change });
           }
         },

@@ -1,20 +1,18 @@
 // The client side of the live updates (docs/decisions.md "Live updates"): what
 // a plan's change feed says, whatever carries it (SSE or Supabase Realtime).
 
-export const PLAN_PARTS = ['plan', 'participants', 'ideas', 'comments', 'dates'] as const;
-export type PlanPart = (typeof PLAN_PARTS)[number] | 'deleted';
+// The payload, its parts and its parser are the server's own contract (one
+// source of truth; pure TypeScript, no Deno APIs).
+import type { PlanChange } from '../../../../supabase/functions/_shared/contract/live';
 
-/** One committed change of a plan. The payload names nobody: it reaches every link holder. */
-export interface PlanChange {
-  planId: string;
-  /** The plan's version after the change; Infinity when unknown ("refetch regardless"). */
-  version: number;
-  parts: PlanPart[];
-  /** Ideas whose votes or comments changed: absent none, null all. */
-  ideaIds?: string[] | null;
-  /** Slots whose votes changed: absent none, null all. */
-  slotIds?: string[] | null;
-}
+export {
+  fullChange,
+  parseChange,
+  PLAN_PARTS,
+  realtimeTopic,
+  type PlanChange,
+  type PlanPart,
+} from '../../../../supabase/functions/_shared/contract/live';
 
 /**
  * 'live': events flow. 'reconnecting': the connection is down and being
@@ -51,24 +49,4 @@ export interface MyPlansConnection extends LiveConnection {
 export interface LiveTransport {
   openPlan(planId: string, emit: (event: PlanLiveEvent) => void): LiveConnection;
   openMyPlans(planIds: readonly string[], emit: (event: MyPlansLiveEvent) => void): MyPlansConnection;
-}
-
-/** A change that says "assume everything changed" (a gap nobody can fill). */
-export function fullChange(planId: string, version = Number.POSITIVE_INFINITY): PlanChange {
-  return { planId, version, parts: [...PLAN_PARTS], ideaIds: null, slotIds: null };
-}
-
-const isIdList = (value: unknown) =>
-  value === undefined || value === null || (Array.isArray(value) && value.every((id) => typeof id === 'string'));
-
-/** A change payload as sent by the server, or null for anything else. */
-export function parseChange(value: unknown): PlanChange | null {
-  if (typeof value !== 'object' || value === null) return null;
-  const { planId, version, parts, ideaIds, slotIds } = value as Record<string, unknown>;
-  if (typeof planId !== 'string' || typeof version !== 'number' || !Array.isArray(parts)) return null;
-  if (!parts.every((part) => typeof part === 'string') || !isIdList(ideaIds) || !isIdList(slotIds)) return null;
-  const change: PlanChange = { planId, version, parts: parts as PlanPart[] };
-  if (ideaIds !== undefined) change.ideaIds = ideaIds as string[] | null;
-  if (slotIds !== undefined) change.slotIds = slotIds as string[] | null;
-  return change;
 }

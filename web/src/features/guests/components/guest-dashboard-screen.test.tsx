@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
 import { clearGuest, setGuestSession } from '../../../lib/guest-storage';
@@ -175,5 +175,37 @@ describe('guest dashboard', () => {
     expect(items.map((item) => item.textContent)).toEqual(['ALAda LovelaceMember', 'SASam', 'BEBenMember']);
     expect(screen.getAllByRole('tab')).toHaveLength(2);
     expect(screen.queryByRole('tab', { selected: true })).not.toBeInTheDocument();
+  });
+});
+
+describe('guest dashboard: live', () => {
+  it('follows the plan its link names: someone joining shows without a reload', async () => {
+    setGuestSession(sam);
+    let people = [participantJson('Ada Lovelace', 0), participantJson('Sam', 1, true)];
+    const { live, calls } = openDashboard({
+      route: `${DASHBOARD}?tab=people`,
+      routes: { 'GET /api/plans/p1/participants': () => json(people) },
+    });
+    const list = await screen.findByRole('list', { name: 'Participants' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(live.opened).toEqual(['p1']);
+
+    people = [...people, participantJson('Ben', 2)];
+    act(() => live.change({ planId: 'p1', version: 5, parts: ['participants'] }));
+    await waitFor(() => expect(within(list).getAllByRole('listitem')).toHaveLength(3));
+    expect(calls('GET', '/api/plans/slug/abcDEF12')).toHaveLength(2); // the count on the status card too
+  });
+
+  it('shows "Plan not found" when the host deletes the plan', async () => {
+    setGuestSession(sam);
+    let gone = false;
+    const { live } = openDashboard({
+      routes: { 'GET /api/plans/slug/abcDEF12': () => (gone ? text('Plan not found', 404) : json(planJson())) },
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Friday night' })).toBeInTheDocument();
+    gone = true;
+    act(() => live.change({ planId: 'p1', version: 6, parts: ['deleted'] }));
+    expect(await screen.findByRole('heading', { name: 'Plan not found' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Go Home' })).toHaveAttribute('href', '/');
   });
 });

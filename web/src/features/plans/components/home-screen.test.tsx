@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
 import { deferred, json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
@@ -129,5 +129,40 @@ describe('home', () => {
     renderWithProviders(<AppRoutes />, { route: '/home' });
     expect(await screen.findByText('Welcome back, zoe!')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Profile of zoe' })).toHaveTextContent('ZO');
+  });
+});
+
+describe('home: live', () => {
+  it('follows every plan it lists: a change to one refetches the list', async () => {
+    let plans = [planSummaryJson({ id: 'p1', title: 'Board games' }), planSummaryJson({ id: 'p2', title: 'Hike' })];
+    const { calls } = mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => json(plans) });
+    const { live } = renderWithProviders(<AppRoutes />, { route: '/home' });
+    expect(await screen.findByRole('link', { name: /Board games/ })).toBeInTheDocument();
+    await waitFor(() => expect(live.myPlans()?.watched).toEqual(['p1', 'p2']));
+
+    act(() => live.sendMyPlans({ type: 'ready', planIds: ['p1', 'p2'] }));
+    expect(calls('GET', '/api/plans')).toHaveLength(1);
+
+    plans = [planSummaryJson({ id: 'p1', title: 'Board games', lockedIdeaText: 'Catan' }), plans[1]!];
+    act(() => live.sendMyPlans({ type: 'change', change: { planId: 'p1', version: 4, parts: ['plan'] } }));
+    expect(await screen.findByText('Catan')).toBeInTheDocument();
+
+    // Votes do not show on the cards: no refetch.
+    act(() => live.sendMyPlans({ type: 'change', change: { planId: 'p2', version: 2, parts: ['dates'], slotIds: ['s1'] } }));
+    plans = [plans[0]!];
+    act(() => live.sendMyPlans({ type: 'change', change: { planId: 'p2', version: 3, parts: ['deleted'] } }));
+    await waitFor(() => expect(screen.queryByRole('link', { name: /Hike/ })).not.toBeInTheDocument());
+    expect(calls('GET', '/api/plans')).toHaveLength(3);
+    await waitFor(() => expect(live.myPlans()?.watched).toEqual(['p1']));
+  });
+
+  it('reads the list again after the feed reconnects (it cannot resume)', async () => {
+    const { calls } = mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => json([planSummaryJson({ id: 'p1' })]) });
+    const { live } = renderWithProviders(<AppRoutes />, { route: '/home' });
+    await waitFor(() => expect(live.myPlans()).not.toBeNull());
+    act(() => live.sendMyPlans({ type: 'ready', planIds: ['p1'] }));
+    act(() => live.sendMyPlans({ type: 'status', status: 'reconnecting' }));
+    act(() => live.sendMyPlans({ type: 'ready', planIds: ['p1'] }));
+    await waitFor(() => expect(calls('GET', '/api/plans')).toHaveLength(2));
   });
 });
