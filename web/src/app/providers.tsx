@@ -3,7 +3,8 @@ import { MantineProvider } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { LiveStatusSign } from '../components/live-status-sign';
-import { getDefaultLiveHub, LiveHubProvider, type LiveHub } from '../lib/live';
+import type { LiveHub } from '../lib/live/hub';
+import { LiveHubProvider } from '../lib/live/live-context';
 import { cssVariablesResolver, theme } from './theme';
 
 interface AppProvidersProps {
@@ -11,7 +12,7 @@ interface AppProvidersProps {
   children: ReactNode;
   /** 'test' turns off transitions and portals (Mantine's advice for jsdom). */
   env?: 'default' | 'test';
-  /** Where live updates come from: the tab's own hub unless a test brings one. */
+  /** Where live updates come from: the tab's own hub (created by the first live screen) unless a test brings one. */
   liveHub?: LiveHub;
 }
 
@@ -26,7 +27,7 @@ export function AppProviders({ queryClient, children, env = 'default', liveHub }
       {/* Spec §9: one toast at a time, shown for 2500 ms. */}
       <Notifications limit={1} autoClose={2500} position="top-center" />
       <QueryClientProvider client={queryClient}>
-        <LiveHubProvider hub={liveHub ?? getDefaultLiveHub()}>
+        <LiveHubProvider hub={liveHub ?? null}>
           {children}
           <LiveStatusSign />
         </LiveHubProvider>

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { useLiveConnectionDown } from '../lib/live';
+import { useLiveConnectionDown } from '../lib/live/live-context';
 
 /**
  * "Reconnecting…", only once a live connection has been down for a few

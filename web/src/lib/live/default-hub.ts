@@ -1,5 +1,6 @@
 import { env } from '../../config/env';
 import { createLiveHub, type LiveHub } from './hub';
+import { announceTabHub } from './live-context';
 import { createRealtimeTransport, supabaseRealtimeLoader } from './realtime-transport';
 import { createSseTransport } from './sse-transport';
 import type { LiveTransport } from './types';
@@ -15,7 +16,11 @@ let hub: LiveHub | undefined;
 
 /** The tab's hub, created on first use. */
 export function getDefaultLiveHub(): LiveHub {
-  return (hub ??= createLiveHub(defaultTransport()));
+  if (!hub) {
+    hub = createLiveHub(defaultTransport());
+    announceTabHub(hub); // the "Reconnecting…" sign starts watching it
+  }
+  return hub;
 }
 
 /** Hear a plan's changes (one connection per plan per tab); returns the unsubscribe function. */

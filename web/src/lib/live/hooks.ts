@@ -1,7 +1,14 @@
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useLiveHub } from './live-context';
+import { getDefaultLiveHub } from './default-hub';
+import type { LiveHub } from './hub';
+import { useProvidedLiveHub } from './live-context';
 import { createMyPlansSync, createPlanSync, type LivePlan } from './plan-sync';
+
+/** The hub a provider gives (tests), else the tab's own. */
+export function useLiveHub(): LiveHub {
+  return useProvidedLiveHub() ?? getDefaultLiveHub();
+}
 
 /**
  * Keeps every cached read of `plan` in step with what the others do: call it
@@ -36,23 +43,4 @@ export function useMyPlansLiveUpdates(planIds: readonly string[] | undefined): v
     return unsubscribe;
   }, [hub, ids, sync]);
   useEffect(() => () => sync.dispose(), [sync]);
-}
-
-/** Shown after this long down: a normal reconnect (every ~2 minutes) takes well under it. */
-export const DOWN_SIGN_DELAY_MS = 3000;
-
-/** True once a live connection has been down for `delayMs` without a break. */
-export function useLiveConnectionDown(delayMs = DOWN_SIGN_DELAY_MS): boolean {
-  const hub = useLiveHub();
-  const down = useSyncExternalStore(hub.onDownChange, hub.isDown, () => false);
-  const [longDown, setLongDown] = useState(false);
-  useEffect(() => {
-    if (!down) return;
-    const timer = setTimeout(() => setLongDown(true), delayMs);
-    return () => {
-      clearTimeout(timer);
-      setLongDown(false);
-    };
-  }, [down, delayMs]);
-  return down && longDown;
 }
