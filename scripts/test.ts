@@ -1,7 +1,8 @@
 // `npm test`: everything, in the order that fails fastest.
-// typecheck -> lint -> vitest (web, unit, db incl. Supabase advisors, api) -> e2e.
+// browser present? -> typecheck -> lint -> vitest (web, unit, db incl. Supabase
+// advisors, api) -> vitest (stack) -> e2e.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './lib/db.ts';
 
@@ -29,8 +30,29 @@ const allSteps: Step[] = [
   {
     name: 'vitest: web, unit, db (+ advisors), api',
     command: bin('vitest'),
-    args: ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${path.join(reports, 'vitest.json')}`],
+    args: [
+      'run',
+      ...['web', 'unit', 'db', 'api'].flatMap((p) => ['--project', p]),
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(reports, 'vitest.json')}`,
+    ],
     report: { file: path.join(reports, 'vitest.json'), kind: 'vitest' },
+  },
+  // On its own: it starts and kills whole stacks, which would only steal the
+  // CPU from the timing-sensitive tests above if it ran beside them.
+  {
+    name: 'vitest: stack (npm start ended every way)',
+    command: bin('vitest'),
+    args: [
+      'run',
+      '--project',
+      'stack',
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${path.join(reports, 'vitest-stack.json')}`,
+    ],
+    report: { file: path.join(reports, 'vitest-stack.json'), kind: 'vitest' },
   },
   {
     name: 'e2e: Playwright in Chromium',
@@ -40,6 +62,20 @@ const allSteps: Step[] = [
   },
 ];
 const steps = allSteps.filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
+
+// The end-to-end tests need a browser: say so now, not after minutes of other
+// steps. The same path playwright.config.ts launches.
+if (steps.some((s) => s.name.startsWith('e2e'))) {
+  const browser = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+  if (!isExecutableFile(browser)) {
+    console.error(
+      process.env.CHROMIUM_PATH
+        ? `The end-to-end tests need Chromium, but CHROMIUM_PATH (${browser}) is not an executable file: point it at a Chromium or Chrome binary.`
+        : `The end-to-end tests need Chromium at ${browser}: install it with \`apt-get install -y chromium\` (Debian/Ubuntu), or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
+    );
+    process.exit(1);
+  }
+}
 
 let passed = 0;
 let failed = 0;
@@ -70,6 +106,15 @@ if (results.length < steps.length) console.log(`(${steps.length - results.length
 const allOk = results.length === steps.length && results.every((r) => r.startsWith('ok'));
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(allOk && failed === 0 ? 0 : 1);
+
+function isExecutableFile(file: string): boolean {
+  try {
+    accessSync(file, constants.X_OK);
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
 
 function readCounts(file: string, kind: 'vitest' | 'playwright'): { passed: number; failed: number } {
   if (!existsSync(file)) return { passed: 0, failed: 0 };
