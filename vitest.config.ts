@@ -1,9 +1,10 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-// Three projects: `web` (React, jsdom), `unit` (pure server/shared code, node)
-// `db` (policies and SQL rules on a real, migrated PostgreSQL) and `api` (HTTP
-// against the function served by Deno, real PostgreSQL, real SMTP into maildev).
+// Projects: `web` (React, jsdom), `unit` (pure server/shared code, node),
+// `db` (policies and SQL rules on a real, migrated PostgreSQL), `api` (HTTP
+// against the function served by Deno, real PostgreSQL, real SMTP into maildev)
+// and `stack` (`npm start` for real, ended every way a terminal ends it).
 export default defineConfig({
   test: {
     projects: [
@@ -42,6 +43,15 @@ export default defineConfig({
           globalSetup: ['tests/setup/api.ts'],
           testTimeout: 30_000,
           hookTimeout: 90_000,
+        },
+      },
+      {
+        test: {
+          name: 'stack',
+          include: ['tests/stack/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 60_000,
         },
       },
     ],
