@@ -1,4 +1,6 @@
-// Starts the whole stack once for the e2e run and stops it afterwards.
+// Starts the whole stack once for the e2e run and stops it afterwards. Every
+// service runs under a guard, so an interrupted run (Ctrl-C, a killed
+// Playwright) leaves nothing behind either (docs/stack-lifecycle.md).
 import { tempDataDir } from '../scripts/lib/db.ts';
 import { startStack } from '../scripts/lib/stack.ts';
 
@@ -8,6 +10,7 @@ export default async function globalSetup() {
     dataDir: tempDataDir('e2e'),
     persistent: false,
     ports: { web: base, db: base + 1, api: base + 2, mail: base + 3, smtp: base + 4 },
+    portSettings: { web: 'E2E_BASE_PORT', db: 'E2E_BASE_PORT', api: 'E2E_BASE_PORT', mail: 'E2E_BASE_PORT', smtp: 'E2E_BASE_PORT' },
     web: 'preview',
     jwtSecret: 'e2e-secret-that-is-long-enough-0123456789abcdef',
     quiet: !process.env.DEBUG_STACK,
