@@ -27,13 +27,19 @@ const began = performance.now();
 
 let stack: RunningStack | undefined;
 let stopping: Promise<void> | undefined;
+let stopRequestedAt = 0;
 
 /** Stop everything that runs, then exit. Idempotent: a second Ctrl-C only says it is still stopping. */
 function shutdown(why: string, code: number): Promise<void> {
   if (stopping) {
-    console.log('Still stopping (a service that does not stop is killed after a few seconds)...');
+    // One Ctrl-C arrives twice (from the terminal, and passed on by npm):
+    // only a later press is a second one.
+    if (performance.now() - stopRequestedAt > 1000) {
+      console.log('Still stopping (a service that does not stop is killed after a few seconds)...');
+    }
     return stopping;
   }
+  stopRequestedAt = performance.now();
   stopping = (async () => {
     console.log(`\n${why ? `${why}. ` : ''}Stopping Hangplan...`);
     // Mid-start there is no stack yet: stop whatever has been started so far.
