@@ -57,7 +57,9 @@ export function openSseStream(options: SseStreamOptions): SseStream {
   };
 
   const fail = () => {
-    if (state === 'closed' || state === 'stopped') return;
+    // Once per broken connection (an abort also ends its read with an error).
+    if (state === 'closed' || state === 'stopped' || state === 'waiting') return;
+    controller = null;
     state = 'waiting';
     setStatus('reconnecting');
     const delay = Math.min(BACKOFF_START_MS * 2 ** failures, BACKOFF_MAX_MS);
@@ -83,8 +85,8 @@ export function openSseStream(options: SseStreamOptions): SseStream {
       clearTimeout(heartbeatTimer);
       heartbeatTimer = setTimeout(() => {
         if (!current()) return;
-        attempt.abort();
         fail();
+        attempt.abort();
       }, HEARTBEAT_TIMEOUT_MS);
     };
 
@@ -98,6 +100,7 @@ export function openSseStream(options: SseStreamOptions): SseStream {
       return;
     }
     if (!current()) return;
+    if (!res.ok || !res.body) void res.body?.cancel().catch(() => {});
     if (REFUSALS.has(res.status)) {
       stop();
       options.onRefused?.(res.status);
@@ -161,9 +164,9 @@ export function openSseStream(options: SseStreamOptions): SseStream {
   const onOffline = () => {
     // Say so now rather than after the heartbeat; 'online' brings it back.
     if (state !== 'open' && state !== 'connecting') return;
-    controller?.abort();
-    controller = null;
+    const dropped = controller;
     fail();
+    dropped?.abort();
   };
   function removeListeners() {
     window.removeEventListener('online', wake);

@@ -162,6 +162,25 @@ describe('SSE transport, one plan', () => {
     expect(server.streams[0]!.aborted).toBe(true);
     await vi.advanceTimersByTimeAsync(1000);
     expect(server.urls()).toEqual(['/api/plans/p1/events', '/api/plans/p1/events?since=3']);
+    // Silent again, before any event: the back-off goes 1 s, then 2 s (counted once per drop).
+    await vi.advanceTimersByTimeAsync(HEARTBEAT_TIMEOUT_MS + 1999);
+    expect(server.fetchMock).toHaveBeenCalledTimes(2);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.fetchMock).toHaveBeenCalledTimes(3);
+  });
+
+  it('says reconnecting at once when the device goes offline, and is back when online', async () => {
+    const { types } = openPlan();
+    await settle();
+    server.latest().event('ready', { planId: 'p1', version: 3 }, 3);
+    await settle();
+    window.dispatchEvent(new Event('offline'));
+    await settle();
+    expect(server.latest().aborted).toBe(true);
+    expect(types()).toEqual(['live', 'ready', 'reconnecting']);
+    window.dispatchEvent(new Event('online'));
+    await settle();
+    expect(server.urls()).toEqual(['/api/plans/p1/events', '/api/plans/p1/events?since=3']);
   });
 
   it('closes the request when closed', async () => {
