@@ -30,11 +30,16 @@ export function tempDataDir(label: string): string {
   return path.join(parent, 'pg');
 }
 
-/** Delete a throwaway cluster's folder (with the parent tempDataDir made for it). */
-export function removeDataDir(dir: string): void {
+/** A throwaway cluster's folder: the parent tempDataDir made for it, or the folder itself. */
+function throwawayFolder(dir: string): string {
   const parent = path.dirname(dir);
   const isOurTemp = path.basename(parent).startsWith('hangplan-') && parent.startsWith(tmpdir());
-  rmSync(isOurTemp ? parent : dir, { recursive: true, force: true });
+  return isOurTemp ? parent : dir;
+}
+
+/** Delete a throwaway cluster's folder (with the parent tempDataDir made for it). */
+export function removeDataDir(dir: string): void {
+  rmSync(throwawayFolder(dir), { recursive: true, force: true });
 }
 
 export interface EmbeddedDb {
@@ -147,6 +152,8 @@ export async function startEmbeddedPostgres(opts: {
       stopSignal: 'SIGINT',
       signalGroup: false,
       graceMs: 10_000,
+      // A throwaway cluster goes with its server, even when the starter was killed.
+      removeOnExit: opts.persistent ? [] : [throwawayFolder(opts.dir)],
     });
     try {
       let timer: NodeJS.Timeout | undefined;

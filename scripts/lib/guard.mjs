@@ -1,6 +1,6 @@
 // A service's keeper, run with plain `node` (no TypeScript, no dependencies):
 //
-//   node guard.mjs '<json: {command, args, cwd?, uid?, gid?, stopSignal?, signalGroup?, graceMs?}>'
+//   node guard.mjs '<json: {command, args, cwd?, uid?, gid?, stopSignal?, signalGroup?, graceMs?, removeOnExit?}>'
 //
 // It starts the command as the leader of a process group of its own and stays
 // its parent. Its stdin is a pipe from the process that started it (the
@@ -10,13 +10,16 @@
 // the whole group: `stopSignal` (SIGTERM, or SIGINT for PostgreSQL's fast
 // shutdown), and SIGKILL for whatever is left after `graceMs`. When the
 // command ends by itself the guard kills any leftovers of its group and exits
-// with the command's exit code (128 + signal number after a signal).
+// with the command's exit code (128 + signal number after a signal). The
+// folders in `removeOnExit` (a throwaway database, a throwaway build) are
+// deleted once the command has ended, so even a killed test run leaves none.
 //
 // The child writes both its streams to the guard's stderr. The guard's stdout
 // carries one JSON line per event for the starter: {"event":"spawned","pid"},
 // {"event":"exit","code","signal"}.
 /* global process, setTimeout, setInterval */
 import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { constants } from 'node:os';
 
 const spec = JSON.parse(process.argv[2]);
@@ -76,6 +79,13 @@ let exitCode = 0;
 function finish() {
   // Leftovers of the group (e.g. a helper of the command) go with it.
   killGroup('SIGKILL');
+  for (const dir of spec.removeOnExit || []) {
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* left for the starter */
+    }
+  }
   // Exit once the events are written (pipes are asynchronous on macOS).
   const exit = () => process.exit(exitCode);
   setTimeout(exit, 500);

@@ -75,6 +75,8 @@ export interface SpawnOptions {
   signalGroup?: boolean;
   /** How long the service may take to stop before its group is killed (ms). */
   graceMs?: number;
+  /** Folders the guard deletes once the service has ended (throwaway data). */
+  removeOnExit?: string[];
 }
 
 /** Start `command` under a guard, in a process group of its own. */
@@ -89,6 +91,7 @@ export function spawnService(name: string, command: string, args: string[], opts
     stopSignal: opts.stopSignal ?? 'SIGTERM',
     signalGroup: opts.signalGroup ?? true,
     graceMs,
+    removeOnExit: opts.removeOnExit ?? [],
   };
   const guard = spawn(process.execPath, [GUARD, JSON.stringify(spec)], {
     cwd: spec.cwd,

@@ -184,8 +184,12 @@ async function startWeb(opts: StackOptions, log: Log): Promise<Service> {
     API_PROXY_TARGET: `http://127.0.0.1:${opts.ports.api}/functions/v1`,
     WEB_PORT: String(opts.ports.web),
   };
-  const serve = async (args: string[]): Promise<Service> => {
-    const web = spawnService('web', vite, [...args, '--port', String(opts.ports.web), '--strictPort'], { env, log });
+  const serve = async (args: string[], removeOnExit?: string[]): Promise<Service> => {
+    const web = spawnService('web', vite, [...args, '--port', String(opts.ports.web), '--strictPort'], {
+      env,
+      log,
+      removeOnExit,
+    });
     try {
       await waitForHttp(`http://localhost:${opts.ports.web}/`, 60_000, web);
       await waitForOwnPort(web, opts.ports.web);
@@ -206,7 +210,8 @@ async function startWeb(opts: StackOptions, log: Log): Promise<Service> {
     const build = spawnService('build', vite, ['build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { env, log });
     const exit = await build.exited;
     if (exit.code !== 0) throw serviceFailure(build, '(vite build failed)');
-    const web = await serve(['preview', '--config', config, '--outDir', outDir]);
+    // The guard deletes the build when the server ends, however the run ends.
+    const web = await serve(['preview', '--config', config, '--outDir', outDir], [outDir]);
     return {
       ...web,
       stop: async () => {

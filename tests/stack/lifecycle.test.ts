@@ -4,7 +4,7 @@
 // would run it, and ended every way it ends in practice. Afterwards every port
 // must be free and every process it started gone; the next start must work.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -125,10 +125,15 @@ async function busyPorts(): Promise<number[]> {
 }
 
 /** Within `ms`: every port free and every process the run started gone. */
-async function expectAllDown(pids: number[], ms: number): Promise<void> {
+function expectAllDown(pids: number[], ms: number): Promise<void> {
+  return expectAllDownOn(Object.values(ports), pids, ms);
+}
+
+async function expectAllDownOn(watched: number[], pids: number[], ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const busy = await busyPorts();
+    const busy: number[] = [];
+    for (const port of watched) if (!(await isPortFree(port))) busy.push(port);
     const left = pids.filter(alive);
     if (busy.length === 0 && left.length === 0) return;
     if (Date.now() > deadline) {
@@ -289,5 +294,30 @@ describe('the guard', () => {
     expect((await service.exited).signal ?? (await service.exited).code).toBeTruthy();
     await sleep(100);
     expect(group.filter(alive)).toEqual([]);
+  });
+
+  it('a throwaway database goes with a starter killed by SIGKILL: server stopped, folder deleted', async () => {
+    const port = ports.db;
+    const script = `
+      import { startEmbeddedPostgres, tempDataDir } from './scripts/lib/db.ts';
+      const dir = tempDataDir('it');
+      await startEmbeddedPostgres({ dir, port: ${port}, persistent: false });
+      console.log('READY ' + dir);
+      setInterval(() => {}, 1000);`;
+    const starter = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    starter.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    const deadline = Date.now() + 30_000;
+    while (!out.includes('READY ') && Date.now() < deadline && starter.exitCode === null) await sleep(100);
+    const dir = out.match(/READY (\S+)/)?.[1];
+    expect(dir, out).toBeDefined();
+    expect(existsSync(dir!)).toBe(true);
+    const pids = descendants(starter.pid!);
+    starter.kill('SIGKILL');
+    await expectAllDownOn([port], pids, 12_000);
+    expect(existsSync(path.dirname(dir!))).toBe(false);
   });
 });
