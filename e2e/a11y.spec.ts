@@ -3,12 +3,14 @@
 // Data is made through the API; each screen is checked once it has settled.
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
-import { apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
+import { apiPost as post, localDate, settle, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
 
 const PHONE = { width: 360, height: 780 };
 
 async function phonePage(browser: Browser): Promise<Page> {
-  return (await browser.newContext({ viewport: PHONE })).newPage();
+  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
+  trackRequests(page);
+  return page;
 }
 
 /**
@@ -17,7 +19,7 @@ async function phonePage(browser: Browser): Promise<Page> {
  */
 async function check(page: Page, screen: string, ready: Locator) {
   await expect(ready, `${screen}: ready`).toBeVisible();
-  await page.waitForLoadState('networkidle');
+  await settle(page);
   const { violations } = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
     .analyze();

@@ -135,3 +135,35 @@ export async function apiCall<T = unknown>(method: string, path: string, body?: 
 }
 
 export const apiPost = <T = unknown>(path: string, body: unknown, token?: string) => apiCall<T>('POST', path, body, token);
+
+// Pages hold a live connection open (the plan's event stream), so Playwright's
+// 'networkidle' never comes. settle() waits for the page's other requests.
+const inFlight = new WeakMap<import('@playwright/test').Page, Set<import('@playwright/test').Request>>();
+const isLiveStream = (request: import('@playwright/test').Request) => /\/api\/plans\/(?:[^/]+\/)?events(?:\?|$)/.test(request.url());
+
+/** Start counting the page's requests in flight (call right after creating the page). */
+export function trackRequests(page: import('@playwright/test').Page): Set<import('@playwright/test').Request> {
+  let pending = inFlight.get(page);
+  if (pending) return pending;
+  const set = new Set<import('@playwright/test').Request>();
+  page.on('request', (request) => void (isLiveStream(request) || set.add(request)));
+  page.on('requestfinished', (request) => void set.delete(request));
+  page.on('requestfailed', (request) => void set.delete(request));
+  inFlight.set(page, set);
+  pending = set;
+  return pending;
+}
+
+/** Like waitForLoadState('networkidle'), but live event streams do not count. */
+export async function settle(page: import('@playwright/test').Page, quietMs = 500): Promise<void> {
+  const pending = trackRequests(page);
+  await page.waitForLoadState('load');
+  const deadline = Date.now() + 15_000;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    if (pending.size > 0) quietSince = Date.now();
+    else if (Date.now() - quietSince >= quietMs) return;
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`the page kept loading: ${[...pending].map((r) => r.url()).join(', ')}`);
+}

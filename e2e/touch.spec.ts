@@ -1,12 +1,15 @@
 // Phone-first polish that axe does not check: on a touch screen every control
 // is at least 44×44 px, and keyboard focus is always visible.
 import { expect, test, type Page } from '@playwright/test';
-import { apiPost as post, signInViaApi, uniqueEmail } from './support.ts';
+import { apiPost as post, settle, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
+
+// Count the page's requests from the start, for settle().
+test.beforeEach(({ page }) => void trackRequests(page));
 
 const MIN = 44;
 /** Every visible button-like control smaller than 44 px in either direction. */
 async function smallTargets(page: Page): Promise<string[]> {
-  await page.waitForLoadState('networkidle');
+  await settle(page);
   return page.evaluate((min) => {
     const controls = document.querySelectorAll<HTMLElement>('button, [role="tab"], [role="switch"], [role="menuitem"]');
     const small: string[] = [];
@@ -87,7 +90,7 @@ async function layoutShift(page: Page, path: string, ready: () => Promise<void>)
   });
   await page.goto(path);
   await ready();
-  await page.waitForLoadState('networkidle');
+  await settle(page);
   return page.evaluate(() => (window as unknown as { __cls: number }).__cls);
 }
 

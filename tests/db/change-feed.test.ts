@@ -45,6 +45,8 @@ async function settle(quietMs = 60): Promise<void> {
 }
 
 async function changesAfter(write: () => Promise<unknown>): Promise<Change[]> {
+  // Whatever the arranging wrote is announced asynchronously too: let it pass first.
+  await settle();
   received = [];
   await write();
   await settle();
