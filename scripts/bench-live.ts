@@ -11,9 +11,10 @@ import { setMaxListeners } from 'node:events';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { signSessionToken } from '../supabase/functions/_shared/auth.ts';
 import postgres from 'postgres';
 import { ROOT, prepareDatabase, startEmbeddedPostgres, tempDataDir } from './lib/db.ts';
+import { readEventStream } from './lib/sse-reader.ts';
 import { freePort, spawnService, startApi, waitForHttp } from './lib/services.ts';
 
 const HOT_STREAMS = 500;
@@ -30,44 +31,22 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-async function token(userId: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(userId)
-    .setIssuer('hangplan')
-    .setAudience('hangplan')
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(new TextEncoder().encode(JWT_SECRET));
-}
+const token = (userId: string) => signSessionToken(userId, { secret: JWT_SECRET });
 
 /** A minimal SSE reader: calls onChange(planId, version, receivedAt) for every change event. */
 async function openStream(url: string, onChange: (planId: string, version: number, at: number) => void, signal: AbortSignal) {
   const res = await fetch(url, { signal, headers: { accept: 'text/event-stream' } });
   if (res.status !== 200) throw new Error(`stream answered ${res.status}`);
   const ready = new Promise<void>((resolve) => {
-    void (async () => {
-      const decoder = new TextDecoder();
-      let buffer = '';
-      try {
-        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-          buffer += decoder.decode(chunk, { stream: true });
-          let cut;
-          while ((cut = buffer.indexOf('\n\n')) >= 0) {
-            const block = buffer.slice(0, cut);
-            buffer = buffer.slice(cut + 2);
-            if (block.includes('event: ready')) resolve();
-            if (block.includes('event: change')) {
-              const data = JSON.parse(block.slice(block.indexOf('data: ') + 6));
-              onChange(data.planId, data.version, performance.now());
-            }
-          }
-        }
-      } catch {
-        /* aborted */
+    readEventStream(res.body as unknown as AsyncIterable<Uint8Array>, (block) => {
+      if (block.event === 'ready') resolve();
+      if (block.event === 'change' && block.data) {
+        const data = JSON.parse(block.data);
+        onChange(data.planId, data.version, performance.now());
       }
-    })();
+    }).catch(() => {
+      /* aborted */
+    });
   });
   await ready;
 }

@@ -6,11 +6,11 @@
 // (app.toggle_idea_vote / app.toggle_time_slot_vote) under the claims the API
 // would send, since the vote endpoints are not built yet.
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import type { Sql } from 'postgres';
 import { inject } from 'vitest';
 import { api } from '../support/api.ts';
 import { runAs, type Claims } from '../support/db.ts';
+import { signSessionToken } from '../../supabase/functions/_shared/auth.ts';
 
 export interface Member {
   id: string;
@@ -22,17 +22,8 @@ export function uniqueName(prefix = 'Guest'): string {
   return `${prefix} ${randomUUID().slice(0, 8)}`;
 }
 
-export async function tokenFor(userId: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(userId)
-    .setIssuer('hangplan')
-    .setAudience('hangplan')
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(new TextEncoder().encode(inject('jwtSecret')));
-}
+/** A session token of the shared server (signed with its secret, like verify-otp's). */
+export const tokenFor = (userId: string): Promise<string> => signSessionToken(userId, { secret: inject('jwtSecret') });
 
 /** A signed-in user with a session token. */
 export async function newMember(owner: Sql, firstName: string | null = 'Mia', lastName: string | null = null): Promise<Member> {

@@ -5,9 +5,11 @@
 // and guests go through the API (POST /api/plans, POST /api/guest-session),
 // so their rows are exactly what the product makes.
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
-import { expect, inject } from 'vitest';
+import { expect } from 'vitest';
 import { api, apiDatabaseAsOwner, type ApiResult } from '../support/api.ts';
+import { tokenFor } from './guests-fixture.ts';
+
+export { tokenFor };
 
 export const owner = apiDatabaseAsOwner();
 
@@ -24,17 +26,6 @@ export interface Guest {
 
 const createdUsers: string[] = [];
 
-export async function tokenFor(userId: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(userId)
-    .setIssuer('hangplan')
-    .setAudience('hangplan')
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(new TextEncoder().encode(inject('jwtSecret')));
-}
 
 export function uniqueName(prefix = 'Guest'): string {
   return `${prefix} ${randomUUID().slice(0, 8)}`;

@@ -6,10 +6,9 @@
 // Locks, ideas, slots, guests and votes are arranged as the owner, since their
 // endpoints are written elsewhere.
 import { randomUUID } from 'node:crypto';
-import { SignJWT } from 'jose';
 import { afterAll, describe, expect, it } from 'vitest';
-import { inject } from 'vitest';
 import { api, apiDatabaseAsOwner, signIn, type ApiResult, PLAN_KEYS } from '../support/api.ts';
+import { tokenFor } from './guests-fixture.ts';
 
 const owner = apiDatabaseAsOwner();
 const createdUsers: string[] = [];
@@ -30,17 +29,6 @@ interface User {
   token: string;
 }
 
-async function tokenFor(userId: string): Promise<string> {
-  const now = Math.floor(Date.now() / 1000);
-  return new SignJWT({})
-    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(userId)
-    .setIssuer('hangplan')
-    .setAudience('hangplan')
-    .setIssuedAt(now)
-    .setExpirationTime(now + 3600)
-    .sign(new TextEncoder().encode(inject('jwtSecret')));
-}
 
 async function newUser(firstName: string | null = 'Pat', lastName: string | null = null): Promise<User> {
   const email = `plans-${randomUUID().slice(0, 12)}@example.com`;

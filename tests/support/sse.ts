@@ -1,6 +1,7 @@
 // A Server-Sent Events reader for the API tests: opens a stream with fetch,
 // parses it as the browser would, and lets a test wait for the next event.
 import { inject } from 'vitest';
+import { readEventStream } from '../../scripts/lib/sse-reader.ts';
 import '../setup/context.ts';
 
 export interface SseEvent {
@@ -58,29 +59,14 @@ export async function openSse(
   }
 
   const ended = (async () => {
-    const decoder = new TextDecoder();
-    let buffer = '';
     try {
-      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true });
-        let cut;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const fields: Record<string, string> = {};
-          for (const line of block.split('\n')) {
-            if (line.startsWith(':')) comments.push(line.slice(1).trim());
-            else {
-              const colon = line.indexOf(':');
-              fields[line.slice(0, colon)] = line.slice(colon + 1).trimStart();
-            }
-          }
-          if (fields.data !== undefined) {
-            events.push({ event: fields.event ?? 'message', id: fields.id, data: JSON.parse(fields.data), at: performance.now() });
-          }
-          for (const wake of [...waiters]) wake();
+      await readEventStream(res.body as unknown as AsyncIterable<Uint8Array>, (block) => {
+        comments.push(...block.comments);
+        if (block.data !== undefined) {
+          events.push({ event: block.event, id: block.id, data: JSON.parse(block.data), at: performance.now() });
         }
-      }
+        for (const wake of [...waiters]) wake();
+      });
     } catch {
       /* aborted */
     } finally {
