@@ -1,0 +1,420 @@
+// `npm run bench`: the API's speed as a ratio to a bare baseline measured in
+// the same run on the same machine, and the web app's weight and Lighthouse
+// scores on a phone. Starts its own PostgreSQL, the function under Deno and
+// the baseline (scripts/bench/baseline.deno.ts) on free ports, builds the
+// fixture of issue 13 through the API (a plan with 40 guests, 120 ideas,
+// ~400 idea votes and ~240 date votes; a plan with 500 ideas for growth),
+// loads every plan read, every vote and comment write and the home list with
+// autocannon (50 connections, BENCH_SECONDS each), then serves the production
+// build like a static host and runs Lighthouse (mobile) on the landing and
+// join pages. Prints the tables and writes them into docs/performance.md.
+// Never part of `npm test`: the budgets are checked here, on ratios.
+import autocannon from 'autocannon';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import postgres from 'postgres';
+import { signSessionToken } from '../supabase/functions/_shared/auth.ts';
+import { ROOT, prepareDatabase, startEmbeddedPostgres, tempDataDir } from './lib/db.ts';
+import { freePort, spawnService, startApi, waitForHttp, type Service } from './lib/services.ts';
+import { serveStatic } from './lib/static-server.ts';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 50;
+const JWT_SECRET = `${crypto.randomUUID()}${crypto.randomUUID()}`;
+const WEB_ONLY = process.argv.includes('--web');
+const API_ONLY = process.argv.includes('--api');
+
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+// ---------------------------------------------------------------------------
+// Load
+// ---------------------------------------------------------------------------
+
+interface Load {
+  name: string;
+  kind: 'read' | 'write' | 'baseline' | 'extra';
+  method?: 'GET' | 'POST';
+  path: string;
+  headers?: Record<string, string>;
+  /** A body per request (rotating through voters). */
+  body?: () => unknown;
+  /** The status every answer should have (default: any 2xx). */
+  expect?: number;
+}
+
+interface Measured {
+  name: string;
+  kind: Load['kind'];
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(base: string, load: Load): Promise<Measured> {
+  const result = await autocannon({
+    url: `${base}${load.path}`,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    method: load.method ?? 'GET',
+    headers: { ...(load.body ? { 'content-type': 'application/json' } : {}), ...load.headers },
+    requests: [
+      {
+        setupRequest: (request) => (load.body ? { ...request, body: JSON.stringify(load.body()) } : request),
+      },
+    ],
+  });
+  const statuses = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const unexpected = load.expect
+    ? Object.entries(statuses).reduce((n, [code, stat]) => n + (Number(code) === load.expect ? 0 : stat.count), 0)
+    : result.non2xx;
+  const errors = result.errors + result.timeouts + unexpected;
+  const row = { name: load.name, kind: load.kind, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors };
+  log(`${load.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms${errors ? `, ${errors} errors` : ''}`);
+  return row;
+}
+
+// ---------------------------------------------------------------------------
+// Fixture
+// ---------------------------------------------------------------------------
+
+interface Fixture {
+  plan: { id: string; slug: string };
+  bigPlan: { id: string };
+  hostToken: string;
+  guests: string[];
+  ideaId: string;
+  slotId: string;
+  dates: string[];
+}
+
+async function buildFixture(api: string, owner: postgres.Sql): Promise<Fixture> {
+  const [{ id: hostId }] = await owner<{ id: string }[]>`
+    insert into app.users (email, first_name, last_name) values ('host@bench.local', 'Hana', 'Host') returning id`;
+  const hostToken = await signSessionToken(hostId, { secret: JWT_SECRET });
+  const call = async <T>(method: string, p: string, body?: unknown, token?: string): Promise<T> => {
+    const res = await fetch(`${api}${p}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
+    return (res.status === 204 ? null : await res.json()) as T;
+  };
+  /** Run `tasks` with at most `n` at a time (building the fixture, not measuring). */
+  const parallel = async (tasks: Array<() => Promise<unknown>>, n = 8) => {
+    const queue = [...tasks];
+    await Promise.all(Array.from({ length: n }, async () => {
+      while (queue.length) await queue.shift()!();
+    }));
+  };
+  const [{ d: today }] = await owner<{ d: string }[]>`select current_date::text as d`;
+  const dates = Array.from({ length: 12 }, (_, i) => {
+    const d = new Date(`${today}T12:00:00Z`);
+    d.setUTCDate(d.getUTCDate() + i + 1);
+    return d.toISOString().slice(0, 10);
+  });
+
+  async function planWith(title: string, guestCount: number, ideaCount: number, votesPerGuest: number, datesPerGuest: number) {
+    const plan = await call<{ id: string; slug: string }>('POST', '/plans', { title }, hostToken);
+    const guests: string[] = [];
+    await parallel(
+      Array.from({ length: guestCount }, (_, g) => async () => {
+        guests.push((await call<{ id: string }>('POST', '/guest-session', { name: `Guest ${g + 1}`, planId: plan.id })).id);
+      }),
+    );
+    const ideas: string[] = [];
+    await parallel(
+      Array.from({ length: ideaCount }, (_, i) => async () => {
+        ideas.push((await call<{ id: string }>('POST', `/plans/${plan.id}/ideas`, { text: `Idea number ${i + 1}` }, hostToken)).id);
+      }),
+    );
+    await parallel(
+      guests.flatMap((guestId, g) => [
+        ...Array.from({ length: votesPerGuest }, (_, v) => () =>
+          call('POST', `/ideas/${ideas[(g * 7 + v * 13) % ideas.length]}/vote`, { guestId })),
+        ...Array.from({ length: datesPerGuest }, (_, v) => () =>
+          call('POST', `/plans/${plan.id}/vote-date`, { date: dates[(g + v) % dates.length], guestId })),
+      ]),
+    );
+    return { plan, guests, ideas };
+  }
+
+  log('building the fixture through the API: 40 guests, 120 ideas, ~400 idea votes, ~240 date votes...');
+  const main = await planWith('Bench night', 40, 120, 10, 6);
+  await call('POST', `/ideas/${main.ideas[0]}/comments`, { text: 'Count me in' }, hostToken);
+  log('... a plan with 500 ideas (growth), and 8 more small plans for the home list...');
+  const big = await planWith('Bench growth', 40, 500, 42, 0);
+  for (let i = 0; i < 8; i++) await planWith(`Small plan ${i + 1}`, 5, 3, 1, 1);
+  const slots = await call<Array<{ id: string }>>('GET', `/plans/${main.plan.id}/timeslots`);
+  return { plan: main.plan, bigPlan: big.plan, hostToken, guests: main.guests, ideaId: main.ideas[0], slotId: slots[0].id, dates };
+}
+
+// ---------------------------------------------------------------------------
+// API run
+// ---------------------------------------------------------------------------
+
+async function benchApi(): Promise<string> {
+  const db = await startEmbeddedPostgres({ dir: tempDataDir('bench'), port: await freePort(), persistent: false });
+  const services: Service[] = [];
+  try {
+    await prepareDatabase(db.url);
+    const apiPort = await freePort();
+    services.push(
+      await startApi({
+        port: apiPort,
+        env: {
+          DATABASE_URL: db.url,
+          JWT_SECRET,
+          SMTP_HOST: '127.0.0.1',
+          SMTP_PORT: String(await freePort()),
+          MAIL_FROM: 'Hangplan <bench@hangplan.local>',
+          APP_ORIGIN: 'http://localhost:5173',
+        },
+      }),
+    );
+    const basePort = await freePort();
+    const baseline = spawnService(
+      'baseline',
+      path.join(ROOT, 'node_modules/.bin/deno'),
+      ['run', '--allow-net', '--allow-env', '--allow-read', '--config', path.join(ROOT, 'supabase/functions/api/deno.json'), path.join(ROOT, 'scripts/bench/baseline.deno.ts')],
+      { env: { DATABASE_URL: db.url, PORT: String(basePort), DENO_NO_UPDATE_CHECK: '1' } },
+    );
+    services.push(baseline);
+    await waitForHttp(`http://127.0.0.1:${basePort}/`, 30_000, baseline);
+
+    const api = `http://127.0.0.1:${apiPort}/functions/v1/api`;
+    const owner = postgres(db.url, { max: 2, onnotice: () => {} });
+    const f = await buildFixture(api, owner);
+    await owner.end();
+
+    const member = { authorization: `Bearer ${f.hostToken}` };
+    let turn = 0;
+    const nextGuest = () => f.guests[turn++ % f.guests.length];
+    const { etag } = await fetch(`${api}/plans/${f.plan.id}/ideas`, { headers: member }).then((r) => ({ etag: r.headers.get('etag') ?? '' }));
+    const loads: Load[] = [
+      { name: 'GET /api/plans/{id}', kind: 'read', path: `/plans/${f.plan.id}` },
+      { name: 'GET /api/plans/slug/{slug}', kind: 'read', path: `/plans/slug/${f.plan.slug}` },
+      { name: 'GET /api/plans/{id}/participants', kind: 'read', path: `/plans/${f.plan.id}/participants` },
+      { name: 'GET /api/plans/{id}/ideas (member)', kind: 'read', path: `/plans/${f.plan.id}/ideas`, headers: member },
+      { name: 'GET /api/plans/{id}/ideas?guestId=', kind: 'read', path: `/plans/${f.plan.id}/ideas?guestId=${f.guests[0]}` },
+      { name: 'GET /api/plans/{id}/timeslots', kind: 'read', path: `/plans/${f.plan.id}/timeslots` },
+      { name: 'GET /api/plans/{id}/my-votes (member)', kind: 'read', path: `/plans/${f.plan.id}/my-votes`, headers: member },
+      { name: 'GET /api/ideas/{id}/voters', kind: 'read', path: `/ideas/${f.ideaId}/voters` },
+      { name: 'GET /api/ideas/{id}/comments', kind: 'read', path: `/ideas/${f.ideaId}/comments` },
+      { name: 'GET /api/timeslots/{id}/voters', kind: 'read', path: `/timeslots/${f.slotId}/voters` },
+      { name: 'GET /api/plans (home list, 10 plans)', kind: 'read', path: '/plans', headers: member },
+      { name: 'GET ideas, 500 ideas (growth)', kind: 'extra', path: `/plans/${f.bigPlan.id}/ideas`, headers: member },
+      { name: 'GET ideas again, unchanged (304)', kind: 'extra', path: `/plans/${f.plan.id}/ideas`, headers: { ...member, 'if-none-match': etag }, expect: 304 },
+      { name: 'POST /api/ideas/{id}/vote (guest toggle)', kind: 'write', method: 'POST', path: `/ideas/${f.ideaId}/vote`, body: () => ({ guestId: nextGuest() }) },
+      { name: 'POST /api/plans/{id}/vote-date (guest)', kind: 'write', method: 'POST', path: `/plans/${f.plan.id}/vote-date`, body: () => ({ date: f.dates[turn % f.dates.length], guestId: nextGuest() }) },
+      { name: 'POST /api/timeslots/{id}/vote (member)', kind: 'write', method: 'POST', path: `/timeslots/${f.slotId}/vote`, headers: member, body: () => ({}) },
+      { name: 'POST /api/ideas/{id}/comments (guest)', kind: 'write', method: 'POST', path: `/ideas/${f.ideaId}/comments`, body: () => ({ text: 'Sounds good', guestId: nextGuest() }) },
+    ];
+
+    log(`measuring: ${SECONDS} s per row at ${CONNECTIONS} connections; the baseline before and after`);
+    const baseUrl = `http://127.0.0.1:${basePort}`;
+    const before = await measure(baseUrl, { name: 'baseline (before)', kind: 'baseline', path: '/' });
+    const rows: Measured[] = [];
+    for (const load of loads) rows.push(await measure(api, load));
+    const after = await measure(baseUrl, { name: 'baseline (after)', kind: 'baseline', path: '/' });
+    return report(before, after, rows);
+  } finally {
+    for (const s of services.reverse()) await s.stop();
+    await db.stop();
+  }
+}
+
+function report(before: Measured, after: Measured, rows: Measured[]): string {
+  const baseRps = (before.rps + after.rps) / 2;
+  const baseP99 = Math.max(before.p99, after.p99);
+  const ratio = (r: Measured) => r.rps / baseRps;
+  const budget = (r: Measured) => (r.kind === 'read' ? 0.5 : r.kind === 'write' ? 0.3 : undefined);
+  const verdicts: string[] = [];
+  const lines = [
+    '| request | req/s | p50 | p99 | vs baseline | budget |',
+    '|---|---|---|---|---|---|',
+    `| bare baseline (mean of before ${Math.round(before.rps)} and after ${Math.round(after.rps)}) | ${Math.round(baseRps)} | ${before.p50} ms | ${baseP99} ms | 1.00x | |`,
+  ];
+  const growth = rows.find((r) => r.name.includes('500 ideas'));
+  const ideas = rows.find((r) => r.name.includes('ideas (member)'));
+  for (const r of rows) {
+    const b = budget(r);
+    let verdict = '';
+    if (b !== undefined) {
+      const ok = ratio(r) >= b && r.p99 <= 2 * baseP99 && r.errors === 0;
+      verdict = `≥ ${b}x, p99 ≤ ${2 * baseP99} ms: ${ok ? 'met' : '**not met**'}`;
+      if (!ok) verdicts.push(r.name);
+    } else if (r === growth && ideas) {
+      const ok = r.rps * 2 >= ideas.rps;
+      verdict = `within 2x of 120 ideas (${(ideas.rps / r.rps).toFixed(2)}x slower): ${ok ? 'met' : '**not met**'}`;
+      if (!ok) verdicts.push(r.name);
+    }
+    lines.push(
+      `| ${r.name}${r.errors ? ` (${r.errors} errors)` : ''} | ${Math.round(r.rps)} | ${r.p50} ms | ${r.p99} ms | ${ratio(r).toFixed(2)}x | ${verdict} |`,
+    );
+  }
+  lines.push(
+    '',
+    verdicts.length === 0 ? 'Every API budget met.' : `Budgets not met: ${verdicts.join('; ')}.`,
+    `Run on ${new Date().toISOString().slice(0, 10)}, ${SECONDS} s per row, ${CONNECTIONS} connections, on this machine (${cpus().length} cores).`,
+  );
+  if (verdicts.length) process.exitCode = 1;
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------
+// Web run: the production build as a static host serves it, Lighthouse mobile
+// ---------------------------------------------------------------------------
+
+interface PageScore {
+  page: string;
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  fcp: number;
+  lcp: number;
+  cls: number;
+  jsBeforeRender: number;
+}
+
+async function benchWeb(): Promise<string> {
+  const db = await startEmbeddedPostgres({ dir: tempDataDir('bench-web'), port: await freePort(), persistent: false });
+  const services: Service[] = [];
+  const outDir = mkdtempSync(path.join(tmpdir(), 'hangplan-bench-web-'));
+  let web: Awaited<ReturnType<typeof serveStatic>> | undefined;
+  try {
+    await prepareDatabase(db.url);
+    const apiPort = await freePort();
+    services.push(
+      await startApi({
+        port: apiPort,
+        env: {
+          DATABASE_URL: db.url,
+          JWT_SECRET,
+          SMTP_HOST: '127.0.0.1',
+          SMTP_PORT: String(await freePort()),
+          MAIL_FROM: 'Hangplan <bench@hangplan.local>',
+          APP_ORIGIN: 'http://localhost:5173',
+        },
+      }),
+    );
+    log('building the web app (production)...');
+    const build = spawnService('build', path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', path.join(ROOT, 'web/vite.config.ts'), '--outDir', outDir, '--emptyOutDir'], {});
+    const built = await build.exited;
+    if (built.code !== 0) throw new Error(`vite build ${build.describeExit()}`);
+    web = await serveStatic(outDir, await freePort(), `http://127.0.0.1:${apiPort}/functions/v1`);
+
+    const owner = postgres(db.url, { max: 1, onnotice: () => {} });
+    const [{ id: hostId }] = await owner<{ id: string }[]>`
+      insert into app.users (email, first_name) values ('web@bench.local', 'Hana') returning id`;
+    await owner.end();
+    const token = await signSessionToken(hostId, { secret: JWT_SECRET });
+    const plan = (await (
+      await fetch(`${web.url}/api/plans`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ title: 'Friday bowling' }),
+      })
+    ).json()) as { slug: string };
+
+    const scores: PageScore[] = [];
+    for (const [page, url] of [
+      ['landing (/)', `${web.url}/`],
+      ['join page (/l/{slug})', `${web.url}/l/${plan.slug}`],
+    ] as const) {
+      log(`Lighthouse (mobile) on the ${page}...`);
+      scores.push(await lighthouseScores(page, url));
+    }
+    return webReport(scores);
+  } finally {
+    await web?.close();
+    for (const s of services.reverse()) await s.stop();
+    await db.stop();
+    rmSync(outDir, { recursive: true, force: true });
+  }
+}
+
+async function lighthouseScores(page: string, url: string): Promise<PageScore> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: process.env.CHROMIUM_PATH ?? process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile' });
+    const lhr = result!.lhr;
+    const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+    const metric = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
+    const metrics = (lhr.audits.metrics?.details as { items?: Array<Record<string, number>> } | undefined)?.items?.[0] ?? {};
+    const fcpAt = metrics.observedFirstContentfulPaint ?? Infinity;
+    const requests = ((lhr.audits['network-requests']?.details as { items?: Array<Record<string, unknown>> } | undefined)?.items ?? []);
+    // JavaScript asked for before the page first painted (what it had to load to render).
+    const jsBeforeRender = requests
+      .filter((r) => r.resourceType === 'Script' && Number(r.networkRequestTime ?? r.startTime ?? Infinity) < fcpAt)
+      .reduce((sum, r) => sum + Number(r.transferSize ?? 0), 0);
+    return {
+      page,
+      performance: score('performance'),
+      accessibility: score('accessibility'),
+      bestPractices: score('best-practices'),
+      seo: score('seo'),
+      fcp: metric('first-contentful-paint'),
+      lcp: metric('largest-contentful-paint'),
+      cls: metric('cumulative-layout-shift'),
+      jsBeforeRender,
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+function webReport(scores: PageScore[]): string {
+  const failed: string[] = [];
+  const lines = [
+    '| page | performance | accessibility | best practices | SEO | FCP | LCP | CLS | JS before first render (compressed) |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
+  for (const s of scores) {
+    const ok = s.performance >= 95 && s.accessibility === 100 && s.bestPractices >= 95 && s.seo >= 95 && s.jsBeforeRender <= 150 * 1024 && s.cls === 0;
+    if (!ok) failed.push(s.page);
+    lines.push(
+      `| ${s.page} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${s.seo} | ${(s.fcp / 1000).toFixed(1)} s | ${(s.lcp / 1000).toFixed(1)} s | ${s.cls.toFixed(3)} | ${(s.jsBeforeRender / 1024).toFixed(0)} KB |`,
+    );
+  }
+  lines.push(
+    '',
+    'Budgets: performance ≥ 95, accessibility 100, best practices and SEO ≥ 95, CLS 0, ≤ 150 KB of compressed JavaScript before first render.',
+    failed.length === 0 ? 'Every web budget met.' : `Budgets not met: ${failed.join('; ')}.`,
+  );
+  if (failed.length) process.exitCode = 1;
+  return lines.join('\n');
+}
+
+// ---------------------------------------------------------------------------
+
+function writeSection(name: string, table: string): void {
+  const file = path.join(ROOT, 'docs/performance.md');
+  const begin = `<!-- ${name}:begin -->`;
+  const end = `<!-- ${name}:end -->`;
+  const text = readFileSync(file, 'utf8');
+  const from = text.indexOf(begin);
+  const to = text.indexOf(end);
+  if (from < 0 || to < 0) throw new Error(`docs/performance.md lacks the ${name} markers`);
+  writeFileSync(file, `${text.slice(0, from + begin.length)}\n${table}\n${text.slice(to)}`);
+}
+
+if (!WEB_ONLY) {
+  const table = await benchApi();
+  console.log(`\n${table}\n`);
+  writeSection('api-bench', table);
+}
+if (!API_ONLY) {
+  const table = await benchWeb();
+  console.log(`\n${table}\n`);
+  writeSection('web-bench', table);
+}
+log('written to docs/performance.md');

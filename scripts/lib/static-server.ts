@@ -1,0 +1,104 @@
+// The web app's production build served the way a static host serves it (for
+// `npm run bench`'s Lighthouse runs): files from the build folder with brotli
+// or gzip compression, long-lived immutable caching for hashed assets,
+// `index.html` for every app route, and `/api/*` passed to the function (the
+// static host's rewrite rule).
+import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
+import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import path from 'node:path';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.woff2': 'font/woff2',
+};
+const COMPRESSIBLE = /^(text\/|application\/(json|manifest\+json)|image\/svg)/;
+
+export interface StaticServer {
+  url: string;
+  close: () => Promise<void>;
+}
+
+/** `apiTarget`: where `/api/*` goes, e.g. http://127.0.0.1:54321/functions/v1. */
+export function serveStatic(root: string, port: number, apiTarget: string): Promise<StaticServer> {
+  const server: Server = createServer((req, res) => {
+    if (req.url?.startsWith('/api/')) return proxy(req, res, apiTarget);
+    return serveFile(root, req, res);
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () =>
+      resolve({
+        url: `http://localhost:${port}`,
+        close: () => new Promise<void>((done) => server.close(() => done())),
+      }),
+    );
+  });
+}
+
+function serveFile(root: string, req: IncomingMessage, res: ServerResponse): void {
+  const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+  let file = path.join(root, path.normalize(pathname));
+  if (!file.startsWith(root) || !existsSync(file) || statSync(file).isDirectory()) file = path.join(root, 'index.html');
+  const type = TYPES[path.extname(file)] ?? 'application/octet-stream';
+  const hashed = pathname.startsWith('/assets/');
+  res.setHeader('Content-Type', type);
+  res.setHeader('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+  for (const [name, value] of staticHeaders(root)) res.setHeader(name, value);
+  const accept = String(req.headers['accept-encoding'] ?? '');
+  if (!COMPRESSIBLE.test(type)) {
+    createReadStream(file).pipe(res);
+    return;
+  }
+  res.setHeader('Vary', 'Accept-Encoding');
+  if (/\bbr\b/.test(accept)) {
+    res.setHeader('Content-Encoding', 'br');
+    createReadStream(file).pipe(createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 11 } })).pipe(res);
+  } else if (/\bgzip\b/.test(accept)) {
+    res.setHeader('Content-Encoding', 'gzip');
+    createReadStream(file).pipe(createGzip({ level: 9 })).pipe(res);
+  } else {
+    createReadStream(file).pipe(res);
+  }
+}
+
+/** The headers of `_headers` (Netlify syntax) that apply to every path (`/*`), if the build has one. */
+function staticHeaders(root: string): Array<[string, string]> {
+  const file = path.join(root, '_headers');
+  if (!existsSync(file)) return [];
+  const headers: Array<[string, string]> = [];
+  let inAll = false;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim() || line.trim().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      inAll = line.trim() === '/*';
+      continue;
+    }
+    const colon = line.indexOf(':');
+    if (inAll && colon > 0) headers.push([line.slice(0, colon).trim(), line.slice(colon + 1).trim()]);
+  }
+  return headers;
+}
+
+function proxy(req: IncomingMessage, res: ServerResponse, target: string): void {
+  const url = new URL(req.url!, target.endsWith('/') ? target : `${target}/`);
+  url.pathname = `${new URL(target).pathname.replace(/\/$/, '')}${req.url!.split('?')[0]}`;
+  url.search = new URL(req.url!, 'http://x').search;
+  const upstream = httpRequest(url, { method: req.method, headers: { ...req.headers, host: url.host } }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on('error', () => {
+    res.writeHead(502, { 'content-type': 'text/plain' });
+    res.end('The API is not reachable');
+  });
+  req.pipe(upstream);
+}
