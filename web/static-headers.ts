@@ -2,8 +2,8 @@
 // (Netlify's and Cloudflare Pages' syntax), which the build copies into the
 // output. This module reads that syntax, answers which headers a path gets,
 // and is a Vite plugin that
-//   - at build, adds the Supabase Realtime origin to the shipped file's
-//     connect-src when the app is built with VITE_SUPABASE_URL, and
+//   - at build, adds to the shipped file's connect-src what the app is built to
+//     connect to besides its own origin (Supabase Realtime, an API elsewhere), and
 //   - in `vite preview` (the end-to-end tests' server), serves every static
 //     answer with the headers the BUILT _headers gives its path,
 // so the tests run under exactly the headers a deploy ships
@@ -74,8 +74,19 @@ export function headersFor(rules: HeaderRule[], pathname: string): Map<string, s
 /** `https://x.supabase.co` -> the origins Supabase Realtime needs in connect-src (its REST origin and its WebSocket). */
 export function realtimeSources(supabaseUrl: string): string[] {
   const url = new URL(supabaseUrl);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new Error(`VITE_SUPABASE_URL must be an http(s) URL (got ${supabaseUrl})`);
   return [url.origin, `${url.protocol === 'https:' ? 'wss:' : 'ws:'}//${url.host}`];
+}
+
+/**
+ * What the app built with these settings connects to besides its own origin
+ * (web/src/config/env.ts): the API on another origin (VITE_API_BASE_URL), and
+ * Supabase Realtime when both VITE_SUPABASE_URL and VITE_SUPABASE_ANON_KEY are set.
+ */
+export function connectSources(env: Record<string, string | undefined>): string[] {
+  const sources: string[] = [];
+  if (env.VITE_API_BASE_URL) sources.push(new URL(env.VITE_API_BASE_URL).origin);
+  if (env.VITE_SUPABASE_URL && env.VITE_SUPABASE_ANON_KEY) sources.push(...realtimeSources(env.VITE_SUPABASE_URL));
+  return [...new Set(sources)];
 }
 
 /** The file with `sources` added to connect-src of every Content-Security-Policy in it. */
@@ -99,18 +110,18 @@ export const isProxied = (pathname: string) => pathname === '/api' || pathname.s
 
 export function staticHeaders(): Plugin {
   let outDir = '';
-  let supabaseUrl: string | undefined;
+  let extraSources: string[] = [];
   return {
     name: 'hangplan:static-headers',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
-      supabaseUrl = config.env.VITE_SUPABASE_URL || undefined;
+      extraSources = connectSources(config.env);
     },
     writeBundle(options) {
-      if (!supabaseUrl) return;
+      if (extraSources.length === 0) return;
       // The public folder is copied before the bundle is written: rewrite the copy.
       const file = path.join(options.dir ?? outDir, HEADERS_FILE);
-      writeFileSync(file, withConnectSources(readFileSync(file, 'utf8'), realtimeSources(supabaseUrl)));
+      writeFileSync(file, withConnectSources(readFileSync(file, 'utf8'), extraSources));
     },
     configurePreviewServer(server) {
       // Read once from the build being served; a build without it fails here, loudly.
