@@ -85,6 +85,22 @@ describe('web/public/_headers', () => {
   });
 });
 
+describe('README "Security headers" (Vercel, nginx)', () => {
+  const readme = readFileSync(path.join(webRoot, '../README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('### Security headers'), readme.indexOf('### Live updates on hosted Supabase'));
+
+  it('shows the same values as _headers, for every header of a page and of an asset', () => {
+    expect(section.length).toBeGreaterThan(0);
+    const values = [...headersFor(rules, '/assets/x.js').values()];
+    expect(values.length).toBeGreaterThan(5);
+    // Once for vercel.json and once for nginx (the Cache-Control of assets, too).
+    for (const value of values) expect(section.split(value).length - 1, value).toBeGreaterThanOrEqual(2);
+    // And no other policy anywhere in it.
+    const policies = [...section.matchAll(/default-src[^"\n]*/g)].map((m) => m[0]);
+    expect(new Set(policies)).toEqual(new Set([page.get('content-security-policy')]));
+  });
+});
+
 describe('reading _headers', () => {
   it('takes comments, blank lines, repeated headers (joined) and path patterns', () => {
     const parsed = parseHeadersFile('# c\n\n/a/*\n  X-A: 1\n  # inside\n  x-a: 2\n/b/:id\n  X-B: b\n');
