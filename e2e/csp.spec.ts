@@ -63,8 +63,11 @@ test('an inline script is refused, and the watch catches it in the default page'
 test('the watch covers pages of contexts a test opens itself, from their first load', async ({ browser, policyViolations }) => {
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/');
-  await injectInlineScript(page);
+  // The very first document of the new context violates the policy while it loads.
+  await page.route('**/csp-probe', (route) =>
+    route.fulfill({ contentType: 'text/html', headers: { 'content-security-policy': "script-src 'self'" }, body: '<p>probe</p><script>1</script>' }),
+  );
+  await page.goto('/csp-probe');
   const seen = await violationsOf(policyViolations, /script-src/);
   expect(seen.filter((v) => v.text.startsWith('[securitypolicyviolation]'))).toHaveLength(1);
   await context.close();
@@ -74,4 +77,15 @@ test('no page may frame the app (frame-ancestors), and the refusal is caught too
   await page.setContent(`<iframe src="${baseURL}/"></iframe>`);
   const seen = await violationsOf(policyViolations, /frame-ancestors/, 1);
   expect(seen.some((v) => /Framing '.*' violates the following Content Security Policy directive: "frame-ancestors 'none'"/.test(v.text))).toBe(true);
+});
+
+test('a violation that no test takes fails the test it happened in', async ({ page }) => {
+  // Expected to fail, in the fixture's teardown: Playwright reports this test as
+  // passed only if it does (it is "failed" when the watch lets it through).
+  test.fail(true, 'the policy watch fails a test with a violation');
+  await page.goto('/');
+  const reported = page.waitForEvent('console', (m) => /Content Security Policy/.test(m.text()));
+  await injectInlineScript(page);
+  await reported;
+  expect(await page.evaluate(() => (window as { inlineScriptRan?: boolean }).inlineScriptRan)).toBeUndefined();
 });
