@@ -20,6 +20,24 @@ export default tseslint.config(
     rules: reactHooks.configs.recommended.rules,
   },
   {
+    // Every spec runs under the suite's policy watch (e2e/fixtures.ts: fails on any CSP violation).
+    files: ['e2e/**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@playwright/test',
+              importNames: ['test', 'expect'],
+              message: "Import test and expect from './fixtures.ts': it fails a test on any Content-Security-Policy violation.",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['supabase/functions/**/*.ts', 'scripts/**/*.deno.ts'],
     languageOptions: { globals: { Deno: 'readonly' } },
   },

@@ -2,7 +2,8 @@
 // route in the states that matter, and no horizontal scroll at 360 px.
 // Data is made through the API; each screen is checked once it has settled.
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiPost as post, localDate, settle, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
 
 const PHONE = { width: 360, height: 780 };

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { latestCode, uniqueEmail } from './support.ts';
 
 test('sign up with an e-mailed code, edit the profile, sign out and sign in again', async ({ page }) => {

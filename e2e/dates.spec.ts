@@ -3,7 +3,8 @@
 // 7:30 PM, everyone sees the confirmed time, the .ics downloads and parses,
 // the member gets the e-mail, and unlocking returns to voting.
 import { readFile } from 'node:fs/promises';
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
 
 /** 'Saturday, March 14, 2026'. */

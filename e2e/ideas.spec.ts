@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { signInViaApi, uniqueEmail } from './support.ts';
 
 // Ideas end to end, two people on phones: a guest (stored session, as the

@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { latestCode, signInViaApi, uniqueEmail } from './support.ts';
 
 const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;

@@ -3,7 +3,8 @@
 // issue's 2 s budget for a loaded machine), a phone that was offline catches up
 // when it is back, and a deleted plan says so. Every page below is loaded once;
 // a reload of either phone fails the test.
-import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiCall, apiPost as post, localDate, longDate, signInViaApi, uniqueEmail } from './support.ts';
 
 /** The budget: within 1 s as a rule, 2 s on a loaded machine. */

@@ -1,6 +1,7 @@
 // Phone-first polish that axe does not check: on a touch screen every control
 // is at least 44×44 px, and keyboard focus is always visible.
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
 import { apiPost as post, settle, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
 
 // Count the page's requests from the start, for settle().

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { staticHeaders } from './static-headers.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 const repoRoot = fileURLToPath(new URL('..', import.meta.url));
@@ -20,7 +21,8 @@ export default defineConfig(({ mode }) => {
   return {
     root: webRoot,
     envDir: repoRoot,
-    plugins: [react()],
+    // staticHeaders: the preview serves web/public/_headers (the e2e tests run under it).
+    plugins: [react(), staticHeaders()],
     server: { port: 5173, strictPort: true, proxy },
     preview: { port: Number(setting('WEB_PORT') ?? 4173), strictPort: true, proxy },
     build: {

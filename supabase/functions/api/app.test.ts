@@ -90,3 +90,37 @@ describe('app', () => {
     expect(thrown.headers.get('access-control-allow-origin')).toBe(ALLOWED);
   });
 });
+
+describe('security headers (decisions.md "Security headers")', () => {
+  const SECURITY = {
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    'x-frame-options': 'DENY',
+    'referrer-policy': 'no-referrer',
+    'cross-origin-resource-policy': 'same-origin',
+    'cache-control': 'no-store',
+  };
+  const expectSecure = (res: Response) =>
+    expect(Object.fromEntries(Object.keys(SECURITY).map((name) => [name, res.headers.get(name)]))).toEqual(SECURITY);
+
+  it('are on answers decided before any handler: health, 404s in and outside /api, 400, 401, 413, preflights', async () => {
+    expectSecure(await app.request('/api/health'));
+    expectSecure(await app.request('/api/nope'));
+    expectSecure(await app.request('/elsewhere'));
+    expectSecure(await app.request('/api/auth/me', { method: 'DELETE' }));
+    expectSecure(await post('/api/auth/send-otp', '{'));
+    expectSecure(await app.request('/api/auth/me'));
+    expectSecure(await post('/api/auth/send-otp', JSON.stringify({ email: 'x'.repeat(17 * 1024) })));
+    const preflight = await app.request('/api/auth/send-otp', {
+      method: 'OPTIONS',
+      headers: { origin: ALLOWED, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    expectSecure(preflight);
+  });
+
+  it('leave the error format alone: text/plain, one sentence', async () => {
+    await expectText(await app.request('/api/auth/me'), 401, 'Not signed in');
+  });
+});

@@ -5,6 +5,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { allowedOrigins } from '../_shared/env.ts';
 import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
+import { securityHeaders } from '../_shared/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
 import { guestRoutes } from './routes/guests.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -20,7 +21,12 @@ import { timeSlotRoutes } from './routes/timeslots.ts';
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-export const app = new Hono().basePath('/api');
+const root = new Hono();
+// First, so it wraps every answer: preflights, 413s, errors, 404s (also
+// outside /api), 304s and event streams. The basePath app shares root's router.
+root.use('*', securityHeaders);
+
+export const app = root.basePath('/api');
 
 app.use(
   '*',

@@ -83,6 +83,15 @@ describe('apiGet', () => {
     await expect(client.fetchQuery({ queryKey: ['me2'], queryFn: apiGet('/api/auth/me', identity) })).rejects.toThrow('401: Not signed in');
   });
 
+  it('releases the body of a 401 it answers with null (it reads nothing from it)', async () => {
+    const unauthorized = new Response('Not signed in', { status: 401 });
+    stubFetch(unauthorized);
+    const client = new QueryClient();
+    await expect(client.fetchQuery({ queryKey: ['me'], queryFn: apiGet('/api/auth/me', identity, { on401: 'returnNull' }) })).resolves.toBeNull();
+    await vi.waitFor(() => expect(unauthorized.bodyUsed || unauthorized.body?.locked).toBe(true));
+    await expect(unauthorized.text()).rejects.toThrow();
+  });
+
   it('still throws other errors when 401 gives null', async () => {
     stubFetch(new Response('Plan not found', { status: 404 }));
     const client = new QueryClient();

@@ -125,6 +125,9 @@ async function getJson<T>(
   }
   if (on401 === 'returnNull' && res.status === 401) {
     store.pending.delete(hash);
+    // Release the unread sentence: an unread body keeps the request open (DevTools,
+    // the e2e suite's settle()) when the answer is no-store and no cache drains it.
+    void res.body?.cancel().catch(() => {});
     return null;
   }
   await throwIfResNotOk(res);
