@@ -328,6 +328,7 @@ export interface ApiEnv {
   SMTP_PASS?: string;
   /** Abuse limits, e.g. `idea=2/60,otp-ip=1000/1h` (supabase/functions/_shared/limits.ts). */
   RATE_LIMITS?: string;
+  RATE_LIMIT_SCOPE?: string;
   CLIENT_IP_HEADER?: string;
   TRUSTED_PROXY_HOPS?: string;
 }

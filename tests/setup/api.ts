@@ -35,6 +35,7 @@ export default async function setup(project: TestProject) {
     project.provide('apiDbUrl', apiDbUrl);
     project.provide('apiUrl', `http://127.0.0.1:${apiPort}/functions/v1`);
     project.provide('mailUrl', `http://127.0.0.1:${webPort}`);
+    project.provide('smtpPort', smtpPort);
     project.provide('jwtSecret', JWT_SECRET);
   } catch (error) {
     await Promise.all(services.map((s) => s.stop()));

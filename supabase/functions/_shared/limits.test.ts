@@ -48,4 +48,13 @@ describe('the limits', () => {
     ]);
     expect(participantKey('u1', 'g1')).toBe('u:u1');
   });
+
+  it('RATE_LIMIT_SCOPE prefixes every key (servers sharing a database, not counters)', () => {
+    process.env.RATE_LIMIT_SCOPE = 'staging';
+    try {
+      expect(JSON.parse(limitsJson([{ limit: 'idea', key: 'u:1' }]))[0].key).toBe('staging/idea:u:1');
+    } finally {
+      delete process.env.RATE_LIMIT_SCOPE;
+    }
+  });
 });

@@ -111,13 +111,23 @@ export function participantKey(userId: string | null | undefined, guestId: strin
   return userId ? `u:${userId}` : `g:${guestId ?? 'none'}`;
 }
 
+/**
+ * RATE_LIMIT_SCOPE: a prefix of every key, for deployments (or test servers)
+ * that share one database but must not share counters. Empty by default.
+ */
+function scope(): string {
+  const value = readEnv('RATE_LIMIT_SCOPE');
+  return value ? `${value}/` : '';
+}
+
 /** The argument of private.enforce_rate_limits. */
 export function limitsJson(hits: LimitHit[], limits = rateLimits()): string {
+  const prefix = scope();
   return JSON.stringify(
     hits.map(({ limit, key }) => {
       const { max, windowSeconds, message } = limits[limit];
       // Keys are at most 200 characters in the table; ours are far shorter.
-      return { key: `${limit}:${key}`.slice(0, 200), max, window: windowSeconds, message };
+      return { key: `${prefix}${limit}:${key}`.slice(0, 200), max, window: windowSeconds, message };
     }),
   );
 }
