@@ -154,18 +154,17 @@ export const planDateRoutes = new Hono()
         // Pipelined, run in order: the slot before the vote, the vote, the slot
         // after it (which sees the vote). A slot whose last vote this was is
         // removed by the vote (empty slots go), so its id comes from before.
-        const slotOfDate = tx<{ id: string; voteCount: number }[]>`
-            select s.id,
-                   (select count(*)::int from app.time_slot_votes v
-                     where v.time_slot_id = s.id and v.plan_id = s.plan_id) as "voteCount"
-              from app.time_slots s
-             where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`;
         const [[before], [{ voted }], [after]] = await Promise.all([
           tx<{ id: string }[]>`
             select s.id from app.time_slots s
              where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
           tx<{ voted: boolean }[]>`select app.vote_date(${planId}::uuid, ${date}::date, ${period}) as voted`,
-          slotOfDate,
+          tx<{ id: string; voteCount: number }[]>`
+            select s.id,
+                   (select count(*)::int from app.time_slot_votes v
+                     where v.time_slot_id = s.id and v.plan_id = s.plan_id) as "voteCount"
+              from app.time_slots s
+             where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
         ]);
         return { voted, timeSlotId: after?.id ?? before.id, voteCount: after?.voteCount ?? 0 };
       })),
