@@ -15,7 +15,7 @@ import { signSessionToken } from '../supabase/functions/_shared/auth.ts';
 import postgres from 'postgres';
 import { ROOT, prepareDatabase, startEmbeddedPostgres, tempDataDir } from './lib/db.ts';
 import { readEventStream } from './lib/sse-reader.ts';
-import { freePort, spawnService, startApi, waitForHttp } from './lib/services.ts';
+import { freePort, spawnService, startApi, TEST_RATE_LIMITS, waitForHttp } from './lib/services.ts';
 
 const HOT_STREAMS = 500;
 const OTHER_PLANS = 10;
@@ -113,6 +113,8 @@ async function main() {
         MAIL_FROM: 'Hangplan <bench@hangplan.local>',
         APP_ORIGIN: 'http://localhost:5173',
         EXPOSE_MEMORY_STATS: '1',
+        // All of the bench's guests join from 127.0.0.1.
+        RATE_LIMITS: TEST_RATE_LIMITS,
       },
       v8Flags: ['--expose-gc'],
     });

@@ -326,7 +326,27 @@ export interface ApiEnv {
   SMTP_SECURE?: string;
   SMTP_USER?: string;
   SMTP_PASS?: string;
+  /** Abuse limits, e.g. `idea=2/60,otp-ip=1000/1h` (supabase/functions/_shared/limits.ts). */
+  RATE_LIMITS?: string;
+  RATE_LIMIT_SCOPE?: string;
+  CLIENT_IP_HEADER?: string;
+  TRUSTED_PROXY_HOPS?: string;
 }
+
+/**
+ * For servers that tests drive from one machine: every request comes from
+ * 127.0.0.1, so the per-network and global limits would be shared by the
+ * whole suite. The per-participant, per-plan and per-user ones stay as they are.
+ */
+export const TEST_RATE_LIMITS = 'otp-ip=100000/1h,otp-global=100000/1h,guest-ip=100000/1h';
+
+/**
+ * The API tests' shared server also lets one account write faster than a
+ * person can: a test file reuses one host for dozens of cases within seconds.
+ * The limits themselves are tested on a second instance with tiny numbers
+ * (tests/api/limits.test.ts); the e2e suite runs with the real per-person ones.
+ */
+export const API_TEST_RATE_LIMITS = `${TEST_RATE_LIMITS},idea=100000/60,comment=100000/60,vote=100000/60`;
 
 /**
  * Serve supabase/functions/api under Deno, as `/functions/v1/api/...` on `port`.

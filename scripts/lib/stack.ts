@@ -36,6 +36,8 @@ export interface StackOptions {
   web: 'dev' | 'preview' | 'none';
   watchApi?: boolean;
   jwtSecret: string;
+  /** More settings of the API function (e.g. RATE_LIMITS for a test stack). */
+  apiEnv?: Record<string, string>;
   quiet?: boolean;
 }
 
@@ -135,6 +137,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         APP_ORIGIN: process.env.APP_ORIGIN ?? appOrigin,
         ALLOWED_ORIGINS:
           process.env.ALLOWED_ORIGINS ?? `${appOrigin},http://127.0.0.1:${opts.ports.web}`,
+        ...opts.apiEnv,
       },
     });
     stops.push(api.stop);

@@ -37,14 +37,18 @@ describe('POST /api/plans/{id}/vote-date', () => {
     expect(first.status).toBe(200);
     expect(first.json).toEqual({ voted: true, timeSlotId: expect.any(String), voteCount: 1 });
 
+    // The last vote of a slot goes: so does the slot (its id is still answered).
     const again = await voteDate(plan.id, { date }, host.token);
     expect(again.json).toEqual({ voted: false, timeSlotId: first.json.timeSlotId, voteCount: 0 });
+    expect((await slotsOf(plan.id)).json).toEqual([]);
 
-    // Another period is another slot; the whole-day slot stays (with 0 votes).
+    // Another period is another slot; voting the whole day again makes a new one.
     const evening = await voteDate(plan.id, { date, period: 'Evening' }, host.token);
+    const day2 = await voteDate(plan.id, { date }, host.token);
     expect(evening.json.timeSlotId).not.toBe(first.json.timeSlotId);
+    expect(day2.json).toEqual({ voted: true, timeSlotId: expect.any(String), voteCount: 1 });
     expect((await slotsOf(plan.id)).json).toEqual([
-      { id: first.json.timeSlotId, date, period: null, voteCount: 0 },
+      { id: day2.json.timeSlotId, date, period: null, voteCount: 1 },
       { id: evening.json.timeSlotId, date, period: 'Evening', voteCount: 1 },
     ]);
   });
@@ -193,8 +197,12 @@ describe('POST /api/timeslots/{id}/vote', () => {
 
     expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual({ voted: true, voteCount: 2 });
     expect((await voteSlot(slot, {}, host.token)).json).toEqual({ voted: false, voteCount: 1 });
-    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual({ voted: false, voteCount: 0 });
-    expect((await voteSlot(slot, undefined, host.token)).json).toEqual({ voted: true, voteCount: 1 });
+    expect((await voteSlot(slot, undefined, host.token)).json).toEqual({ voted: true, voteCount: 2 });
+    // The last votes go: the slot goes with them, and is then unknown.
+    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual({ voted: false, voteCount: 1 });
+    expect((await voteSlot(slot, undefined, host.token)).json).toEqual({ voted: false, voteCount: 0 });
+    expect((await slotsOf(plan.id)).json).toEqual([]);
+    expectText(await voteSlot(slot, undefined, host.token), 404, 'Time slot not found');
   });
 
   it('joins a signed-in user on first vote', async () => {
@@ -246,9 +254,11 @@ describe('GET /api/timeslots/{id}/voters', () => {
   it('[] for a slot without votes; 404 for unknown or malformed ids', async () => {
     const host = await world.newUser();
     const plan = await world.newPlan(host);
+    // Only a locked slot lives without votes (the host's event time).
     const date = await day(owner, 6);
-    const slot = (await voteDate(plan.id, { date }, host.token)).json.timeSlotId;
-    await voteDate(plan.id, { date }, host.token);
+    await api('POST', `/api/plans/${plan.id}/lock-date`, { body: { date }, token: host.token });
+    const timeSet = await api('POST', `/api/plans/${plan.id}/set-event-time`, { body: { time: '19:00' }, token: host.token });
+    const slot = timeSet.json.lockedTimeSlotId as string;
     expect((await api('GET', `/api/timeslots/${slot}/voters`)).json).toEqual([]);
     expectText(await api('GET', `/api/timeslots/${randomUUID()}/voters`), 404, 'Time slot not found');
     expectText(await api('GET', '/api/timeslots/nope/voters'), 404, 'Time slot not found');

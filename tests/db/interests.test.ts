@@ -79,10 +79,32 @@ describe('user interests', () => {
 describe('shared interests of a plan (activity suggestions)', () => {
   it("aggregates the members' interests, most shared first, without naming anyone", async () => {
     const rows = await db.as(w.actors.guest, (sql) => sql`select * from private.plan_shared_interests(${w.planA})`);
-    expect(rows).toEqual([
-      { interest: 'Coffee', member_count: 2 },
-      { interest: 'Hiking', member_count: 1 },
-    ]);
+    // 'Hiking' is the host's alone (free text): never shown (see below).
+    expect(rows).toEqual([{ interest: 'Coffee', member_count: 2 }]);
+  });
+
+  it("privacy: one member's free text never comes out; shared free text and catalogue items do", async () => {
+    const add = (user: string, text: string) =>
+      db.owner`insert into app.user_interests (user_id, free_form_text) values (${user}, ${text}) returning id`;
+    const added = [
+      ...(await add(w.users.host, 'Divorce lawyer')),
+      ...(await add(w.users.host, 'Pottery')),
+      ...(await add(w.users.member, 'POTTERY ')),
+      ...(await add(w.users.member, 'reading')), // the catalogue's "Reading", typed by hand
+      ...(await add(w.users.stranger, 'Hiking')), // shares Hiking with the host, but not in plan A
+    ];
+    try {
+      for (const actor of ['anonWithLink', 'guest', 'member', 'host'] as ActorName[]) {
+        const rows = await db.as(w.actors[actor], (sql) => sql`select * from private.plan_shared_interests(${w.planA})`);
+        expect(rows).toEqual([
+          { interest: 'Coffee', member_count: 2 },
+          { interest: 'POTTERY', member_count: 2 }, // one of the spellings (the least, as before)
+          { interest: 'Reading', member_count: 1 },
+        ]);
+      }
+    } finally {
+      await db.owner`delete from app.user_interests where id in ${db.owner(added.map((r) => r.id))}`;
+    }
   });
   it('answers Plan not found to callers who cannot read the plan', async () => {
     await expectPgError(

@@ -22,8 +22,9 @@ describe('schema hygiene', () => {
       select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = 'app' and c.relkind = 'r' order by 1`;
     expect(rows.map((r) => r.relname)).toEqual([
-      'guests', 'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'participants', 'plan_versions',
-      'plans', 'sign_in_codes', 'time_slot_votes', 'time_slots', 'user_interests', 'users',
+      'event_time_notices', 'guests', 'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'participants',
+      'plan_versions', 'plans', 'rate_limit_counters', 'sign_in_codes', 'time_slot_votes', 'time_slots',
+      'user_interests', 'users',
     ]);
   });
 

@@ -2,7 +2,7 @@
 // API function served by Deno exactly as `npm start` serves it.
 import type { TestProject } from 'vitest/node';
 import './context.ts';
-import { freePort, prefixedLog, startApi, startMaildev, type Service } from '../../scripts/lib/services.ts';
+import { API_TEST_RATE_LIMITS, freePort, prefixedLog, startApi, startMaildev, type Service } from '../../scripts/lib/services.ts';
 import { cloneTemplate, startTemplateDatabase, TEMPLATE_DB, verboseLog } from './stack.ts';
 
 const JWT_SECRET = 'integration-test-secret-that-is-long-enough-0123456789';
@@ -25,6 +25,7 @@ export default async function setup(project: TestProject) {
           MAIL_FROM: 'Hangplan <hello@hangplan.test>',
           APP_ORIGIN: 'http://localhost:5173',
           ALLOWED_ORIGINS: 'http://localhost:5173',
+          RATE_LIMITS: API_TEST_RATE_LIMITS,
         },
         log: process.env.DEBUG_STACK ? prefixedLog('api', process.stderr) : () => {},
       }),
@@ -34,6 +35,7 @@ export default async function setup(project: TestProject) {
     project.provide('apiDbUrl', apiDbUrl);
     project.provide('apiUrl', `http://127.0.0.1:${apiPort}/functions/v1`);
     project.provide('mailUrl', `http://127.0.0.1:${webPort}`);
+    project.provide('smtpPort', smtpPort);
     project.provide('jwtSecret', JWT_SECRET);
   } catch (error) {
     await Promise.all(services.map((s) => s.stop()));

@@ -6,6 +6,8 @@ declare module 'vitest' {
     apiDbUrl: string;
     apiUrl: string;
     mailUrl: string;
+    /** maildev's SMTP port, for a second API instance that must really send. */
+    smtpPort: number;
     jwtSecret: string;
   }
 }

@@ -89,7 +89,7 @@ export const PLAN_KEYS = [
 export async function startSecondApi(
   overrides: Partial<import('../../scripts/lib/services.ts').ApiEnv> = {},
 ): Promise<{ url: string; stop: () => Promise<void> }> {
-  const { freePort, startApi } = await import('../../scripts/lib/services.ts');
+  const { API_TEST_RATE_LIMITS, freePort, startApi } = await import('../../scripts/lib/services.ts');
   const port = await freePort();
   const service = await startApi({
     port,
@@ -100,6 +100,7 @@ export async function startSecondApi(
       SMTP_PORT: String(await freePort()), // nobody listens there unless overridden
       MAIL_FROM: 'Hangplan <hello@hangplan.test>',
       APP_ORIGIN: 'http://localhost:5173',
+      RATE_LIMITS: API_TEST_RATE_LIMITS,
       ...overrides,
     },
   });

@@ -133,6 +133,37 @@ describe('toIcs', () => {
   });
 });
 
+describe('hostile text in the calendar file', () => {
+  const hostile = buildCalendarEvent(
+    input({
+      planTitle: 'Trip\rATTENDEE:mailto:evil@example.com',
+      ideaText: 'Bowling\r\nnight\u0000\u0007 \u202Eexe.txt\u200B',
+      location: 'Lanes\rX-EVIL:1\u001B[31m',
+      eventTime: '7:00 PM',
+    }),
+  );
+  const ics = toIcs(hostile, { uid: 'plan-1@hangplan', timestamp: 0 });
+  const { lines, event: props } = parseIcs(ics);
+
+  it('no CR but the line ends, and no other control character anywhere', () => {
+    // eslint-disable-next-line no-control-regex -- looking for control characters
+    expect(ics.replace(/\r\n/g, '')).not.toMatch(/[\r\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);
+    expect(lines.some((line) => line.startsWith('ATTENDEE') || line.startsWith('X-EVIL'))).toBe(false);
+  });
+
+  it('user text is one line, without invisible bidi or zero-width characters', () => {
+    expect(props.SUMMARY.value).toBe('Bowling night exe.txt');
+    expect(props.LOCATION.value).toBe('Lanes X-EVIL:1[31m');
+    expect(props.DESCRIPTION.value).toBe(`Plan: Trip ATTENDEE:mailto:evil@example.com\nSee the plan on Hangplan: ${PLAN_URL}`);
+  });
+
+  it('the Google Calendar link carries the same clean text', () => {
+    const url = new URL(googleCalendarUrl(hostile));
+    expect(url.searchParams.get('text')).toBe('Bowling night exe.txt');
+    expect(url.searchParams.get('location')).toBe('Lanes X-EVIL:1[31m');
+  });
+});
+
 describe('googleCalendarUrl and icsFileName', () => {
   const event = buildCalendarEvent(input({ ideaText: 'Bowling Night!', location: 'Lanes', eventTime: '7:00 PM' }));
   it('links to Google Calendar with the same floating times', () => {

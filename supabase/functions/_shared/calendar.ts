@@ -2,7 +2,7 @@
 // §9 calendar hours; decisions.md "Dates, times and calendar"), as an .ics
 // file (the `ics` package) or a Google Calendar link.
 //
-// Pure: no Deno, Node or DOM API, only `ics` and ./periods.ts, so the web app
+// Pure: no Deno, Node or DOM API, only `ics`, ./periods.ts and ./text.ts, so the web app
 // can build the same event for its "Add to Calendar" menu.
 //
 // Times are FLOATING local times: DTSTART:20260314T190000 with no 'Z' and no
@@ -18,6 +18,7 @@ import {
   parseCalendarDate,
   periodHours,
 } from './periods.ts';
+import { plainText } from './text.ts';
 
 /** A floating local date and time (no time zone). */
 export interface LocalDateTime {
@@ -69,14 +70,18 @@ export function buildCalendarEvent(input: CalendarEventInput): CalendarEvent {
   const date = parseCalendarDate(input.date);
   if (!date) throw new Error(`Not a calendar date: ${input.date}`);
   const hours = input.eventTime?.trim() ? eventTimeHours(input.eventTime) : periodHours(input.period);
-  const planTitle = input.planTitle.trim();
-  const idea = input.ideaText?.trim();
-  const location = input.location?.trim();
+  // User text on one line, with no CR or other control character (the `ics`
+  // package escapes only \n; a bare CR would start a new property for some
+  // readers) and no invisible bidi or zero-width character (./text.ts).
+  const planTitle = plainText(input.planTitle);
+  const idea = input.ideaText ? plainText(input.ideaText) : '';
+  const location = input.location ? plainText(input.location) : '';
+  const planUrl = plainText(input.planUrl);
   return {
     title: idea || planTitle,
-    description: `Plan: ${planTitle}\nSee the plan on Hangplan: ${input.planUrl}`,
+    description: `Plan: ${planTitle}\nSee the plan on Hangplan: ${planUrl}`,
     location: location || null,
-    url: input.planUrl,
+    url: planUrl,
     start: at(date, hours.start),
     end: at(date, hours.end),
   };

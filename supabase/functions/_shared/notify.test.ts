@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MailMessage } from './mail.ts';
-import { type EventTimeDetails, eventTimeSetMail, notifyEventTimeSet, planUrl } from './notify.ts';
+import { type EventTimeDetails, eventTimeSetMail, icsAttachment, notifyEventTimeSet, planUrl } from './notify.ts';
 
 const ORIGIN = 'https://hangplan.example';
 const details = (extra: Partial<EventTimeDetails> = {}): EventTimeDetails => ({
@@ -45,6 +45,29 @@ describe('eventTimeSetMail', () => {
     expect(mail.html).toContain('&lt;b&gt;Bowl&lt;/b&gt;');
     expect(mail.html).toContain('A &amp; B');
     expect(mail.html).toContain('Hi &lt;Mia&gt;,');
+  });
+
+  it('strips CR, other control characters and invisible ones from every text, the attachment too', async () => {
+    const hostile = details({
+      planTitle: 'Trip\r\nBcc: evil@example.com',
+      ideaText: 'Bowl\u0000ing\u202E',
+      location: 'Lanes\rX-Evil: 1\u001B',
+      eventTime: '7:00 PM\r',
+    });
+    const mail = eventTimeSetMail(hostile, { email: 'a@b.c', name: 'Mia\r\u200BLee' }, ORIGIN);
+    for (const text of [mail.subject, mail.text, mail.html ?? '']) {
+      // eslint-disable-next-line no-control-regex -- looking for control characters
+      expect(text).not.toMatch(/[\r\u0000-\u0009\u000B-\u001F\u007F-\u009F\u200B\u202E]/);
+    }
+    expect(mail.subject).toBe('Time set: Bowling on Saturday, March 14, 2026 at 7:00 PM');
+    expect(mail.text).toContain('Hi Mia Lee,');
+    expect(mail.text).toContain('Where: Lanes X-Evil: 1');
+    expect(mail.text).toContain('The time is set for Trip Bcc: evil@example.com.');
+
+    const ics = icsAttachment(hostile, ORIGIN, 0)?.content ?? '';
+    expect(ics).toContain('SUMMARY:Bowling');
+    // eslint-disable-next-line no-control-regex -- looking for control characters
+    expect(ics.replace(/\r\n/g, '')).not.toMatch(/[\r\u0000-\u0008\u000B-\u001F\u007F-\u009F]/);
   });
 
   it('planUrl ignores a trailing slash of the origin', () => {

@@ -9,6 +9,7 @@ import { buildCalendarEvent, type CalendarEvent, icsFileName, toIcs } from './ca
 import { readEnv } from './env.ts';
 import { type MailAttachment, type MailMessage, sendMail } from './mail.ts';
 import { formatLongDate, formatPeriod } from './periods.ts';
+import { plainText } from './text.ts';
 
 /** What the e-mail says, read in the transaction that set the time. */
 export interface EventTimeDetails {
@@ -55,9 +56,13 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
 }
 
-/** One line: user text in a header must never carry a line break. */
+/**
+ * One line of user text: no line break (a header must never carry one), no
+ * CR or other control character, no invisible bidi or zero-width character
+ * (./text.ts), whatever the database holds.
+ */
 function oneLine(value: string): string {
-  return value.replace(/\s+/g, ' ').trim();
+  return plainText(value);
 }
 
 /** The calendar event the e-mail describes and attaches. */
@@ -98,13 +103,14 @@ export function eventTimeSetMail(
   recipient: Recipient,
   origin: string,
 ): Pick<MailMessage, 'subject' | 'text' | 'html'> {
-  const what = oneLine(details.ideaText?.trim() || details.planTitle);
   const title = oneLine(details.planTitle);
-  const time = details.eventTime?.trim() || formatPeriod(details.period);
+  const what = (details.ideaText ? oneLine(details.ideaText) : '') || title;
+  const time = (details.eventTime ? oneLine(details.eventTime) : '') || formatPeriod(details.period);
   const when = time ? `${formatLongDate(details.date)} at ${time}` : formatLongDate(details.date);
-  const where = details.location?.trim() || null;
+  const where = details.location ? oneLine(details.location) || null : null;
   const link = planUrl(origin, details.planId);
-  const greeting = recipient.name?.trim() ? `Hi ${oneLine(recipient.name)},` : 'Hi,';
+  const name = recipient.name ? oneLine(recipient.name) : '';
+  const greeting = name ? `Hi ${name},` : 'Hi,';
 
   const text = [
     greeting,

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { sendOtpBody, updateProfileBody, verifyOtpBody } from './contract/auth.ts';
+import { setLocationBody } from './contract/dates.ts';
+import { checkGuestBody, createGuestSessionBody } from './contract/guests.ts';
+import { createCommentBody, createIdeaBody } from './contract/ideas.ts';
+import { createInterestBody } from './contract/interests.ts';
+import { createPlanBody } from './contract/plans.ts';
 import { HttpError } from './errors.ts';
 import { firstIssueMessage, text, uuid, validate } from './validation.ts';
 
@@ -104,5 +109,58 @@ describe('field helpers for later resources', () => {
     const result = z.object({ n: z.number() }).safeParse({ n: 'x' });
     expect(result.success).toBe(false);
     if (!result.success) expect(firstIssueMessage(result.error)).toBe('n is invalid');
+  });
+});
+
+describe('text hygiene in every text field of every contract', () => {
+  const GUEST = '0b6f2a4e-8c1d-4e5f-9a7b-3c2d1e0f9a8b';
+  // [schema, a valid body, the text field, its label, multi-line?]
+  const fields: Array<[string, z.ZodType, Record<string, unknown>, string, string, boolean]> = [
+    ['plan title', createPlanBody, {}, 'title', 'Title', false],
+    ['idea', createIdeaBody, { guestId: GUEST }, 'text', 'Idea text', true],
+    ['comment', createCommentBody, { guestId: GUEST }, 'text', 'Comment text', true],
+    ['guest name', createGuestSessionBody, { planId: GUEST }, 'name', 'Name', false],
+    ['check-guest name', checkGuestBody, {}, 'name', 'Name', false],
+    ['location', setLocationBody, {}, 'location', 'Location', false],
+    ['first name', updateProfileBody, {}, 'firstName', 'First name', false],
+    ['last name', updateProfileBody, {}, 'lastName', 'Last name', false],
+    ['interest', createInterestBody, {}, 'freeFormText', 'Interest', false],
+  ];
+
+  it.each(fields)('%s: NUL and other control characters are a 400 naming the field', (_, schema, base, field, label, multiline) => {
+    // (U+2028 is a line break: \n in a multi-line field.)
+    for (const ch of ['\u0000', '\u0007', '\u001B', '\u007F', '\u0085', '\t', ...(multiline ? [] : ['\u2028'])]) {
+      expect(messageOf(schema, { ...base, [field]: `Bowl${ch}ing` })).toBe(`${label} must not contain control characters`);
+    }
+    expect(messageOf(schema, { ...base, [field]: 'Bowl\uD800ing' })).toBe(`${label} must be valid text`);
+  });
+
+  it.each(fields)('%s: \\n only where the field is multi-line', (_, schema, base, field, label, multiline) => {
+    if (multiline) {
+      expect((validate(schema, { ...base, [field]: 'one\r\ntwo' }) as Record<string, unknown>)[field]).toBe('one\ntwo');
+    } else {
+      expect(messageOf(schema, { ...base, [field]: 'one\ntwo' })).toBe(`${label} must not contain control characters`);
+      expect(messageOf(schema, { ...base, [field]: 'one\rtwo' })).toBe(`${label} must not contain control characters`);
+    }
+  });
+
+  it.each(fields)('%s: NFC, bidi overrides and zero-width spaces removed', (_, schema, base, field) => {
+    expect((validate(schema, { ...base, [field]: '\u202ECafe\u0301\u200B' }) as Record<string, unknown>)[field]).toBe('Caf\u00e9');
+  });
+
+  it('names: look-alikes become the same name', () => {
+    const clean = (name: string) => validate(createGuestSessionBody, { name, planId: GUEST }).name;
+    for (const lookalike of ['Sam\u200B', 'S\u200Dam', '\u2066Sam\u2069', 'Sam\uFEFF', 'Sa\u200Em', 'Sam\u200C']) {
+      expect(clean(lookalike)).toBe('Sam');
+    }
+    expect(clean('Sam \u00A0 Lee')).toBe('Sam Lee');
+    expect(messageOf(createGuestSessionBody, { name: '\u200B\u200B', planId: GUEST })).toBe('Name must not be empty');
+    expect(validate(checkGuestBody, { name: ' S\u200Bam ' })).toEqual({ name: 'Sam' });
+  });
+
+  it('lengths are measured after cleaning', () => {
+    const title = `${'x'.repeat(120)}${'\u200B'.repeat(10)}`;
+    expect(validate(createPlanBody, { title }).title).toHaveLength(120);
+    expect(messageOf(createPlanBody, { title: '\u200B' })).toBe('Title is required');
   });
 });

@@ -4,25 +4,50 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { HttpError, messages } from './errors.ts';
+import { cleanText, cleanTextProblem, type TextKind } from './text.ts';
 
 /** "Email is required" for a missing field, `wrongType` for anything else. */
 function typeError(label: string, wrongType: string) {
   return (issue: { input?: unknown }) => (issue.input === undefined ? `${label} is required` : wrongType);
 }
 
-/** Trimmed text of min..max characters. */
-export function text(label: string, { min = 1, max }: { min?: number; max: number }) {
-  const base = z.string({ error: typeError(label, `${label} must be text`) }).trim();
-  const bounded = base.max(max, `${label} must be at most ${max} characters`);
-  return min > 0 ? bounded.min(min, min === 1 ? `${label} must not be empty` : `${label} must be at least ${min} characters`) : bounded;
+/**
+ * A string cleaned by the text rules of ./text.ts (trimmed, control characters
+ * refused with "{label} must not contain control characters", invisible
+ * characters removed, NFC; names also collapse whitespace). Chain length
+ * checks after it with `.refine` (they then measure the cleaned text).
+ */
+export function cleanString(label: string, kind: TextKind, wrongType = `${label} must be text`) {
+  return z.string({ error: typeError(label, wrongType) }).transform(cleaner(label, kind));
 }
 
-/** Optional, nullable trimmed text where blank means "none" (null). */
-export function optionalText(label: string, { max }: { max: number }) {
+/** The transform of cleanString, for schemas that accept more than a string (null, ...). */
+export function cleaner(label: string, kind: TextKind) {
+  return (value: string, ctx: z.RefinementCtx): string => {
+    const cleaned = cleanText(value, kind);
+    if (cleaned.ok) return cleaned.value;
+    ctx.addIssue({ code: 'custom', message: cleanTextProblem(label, cleaned.problem) });
+    return z.NEVER;
+  };
+}
+
+/** Cleaned text (./text.ts) of min..max characters; one line unless `kind` says otherwise. */
+export function text(label: string, { min = 1, max, kind = 'line' }: { min?: number; max: number; kind?: TextKind }) {
+  const bounded = cleanString(label, kind).refine((value) => value.length <= max, `${label} must be at most ${max} characters`);
+  if (min <= 0) return bounded;
+  return bounded.refine(
+    (value) => value.length >= min,
+    min === 1 ? `${label} must not be empty` : `${label} must be at least ${min} characters`,
+  );
+}
+
+/** Optional, nullable cleaned text where blank means "none" (null). */
+export function optionalText(label: string, { max, kind = 'line' }: { max: number; kind?: TextKind }) {
+  const clean = cleaner(label, kind);
   return z
     .union([z.string(), z.null()], { error: `${label} must be text` })
     .optional()
-    .transform((value) => (typeof value === 'string' ? value.trim() || null : value))
+    .transform((value, ctx) => (typeof value === 'string' ? clean(value, ctx) || null : value))
     .refine((value) => value == null || value.length <= max, `${label} must be at most ${max} characters`);
 }
 

@@ -18,8 +18,8 @@ export const verifyOtpBody = body({
 
 /** PATCH semantics: a field left out keeps its value; a blank or null name clears it. */
 export const updateProfileBody = body({
-  firstName: optionalText('First name', { max: NAME_MAX }),
-  lastName: optionalText('Last name', { max: NAME_MAX }),
+  firstName: optionalText('First name', { max: NAME_MAX, kind: 'name' }),
+  lastName: optionalText('Last name', { max: NAME_MAX, kind: 'name' }),
   email: email().optional(),
 });
 

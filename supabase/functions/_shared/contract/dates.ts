@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
 import { isCalendarDate, normalizePeriod, parse24HourTime, toPeriodTime } from '../periods.ts';
-import { body } from '../validation.ts';
+import { body, cleaner } from '../validation.ts';
 
 export const LOCATION_MAX = 500;
 
@@ -102,13 +102,15 @@ export const setEventTimeBody = body({
     .transform((value) => toPeriodTime(parse24HourTime(value)!)),
 });
 
-/** 0-500 characters after trimming; '' (or null) clears the location. */
+const cleanLocation = cleaner('Location', 'line');
+
+/** 0-500 characters after cleaning (one line, _shared/text.ts); '' (or null) clears the location. */
 export const setLocationBody = body({
   location: z
     .union([z.string(), z.null()], {
       error: (issue) => (issue.input === undefined ? 'Location is required' : 'Location must be text'),
     })
-    .transform((value) => (value ?? '').trim())
+    .transform((value, ctx) => cleanLocation(value ?? '', ctx))
     .refine((value) => value.length <= LOCATION_MAX, `Location must be at most ${LOCATION_MAX} characters`),
 });
 

@@ -17,7 +17,8 @@ export function guestNameTaken(name: string): string {
   return `Someone named ${name} already joined this plan`;
 }
 
-const guestName = () => text('Name', { max: GUEST_NAME_MAX });
+/** A name: invisible characters removed, whitespace collapsed, NFC (./text.ts), so look-alikes collide. */
+const guestName = () => text('Name', { max: GUEST_NAME_MAX, kind: 'name' });
 
 /** POST /api/plans/{id}/check-guest */
 export const checkGuestBody = body({ name: guestName() });

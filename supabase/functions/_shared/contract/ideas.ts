@@ -3,7 +3,7 @@
 // schemas, the sentences answered, and the JSON shapes.
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
-import { body } from '../validation.ts';
+import { body, cleanString } from '../validation.ts';
 
 /** decisions.md text limits (after trimming). */
 export const IDEA_TEXT_MAX = 280;
@@ -28,13 +28,15 @@ export function idParam(value: string | undefined, notFound: string): string {
   return value.toLowerCase();
 }
 
-/** Required trimmed text; blank counts as missing ("Idea text is required"). */
+/**
+ * Required multi-line text (the plan page's idea box is a textarea; `\n` is
+ * the only control character allowed, see _shared/text.ts); blank counts as
+ * missing ("Idea text is required").
+ */
 function requiredText(label: string, max: number) {
-  return z
-    .string({ error: (issue) => (issue.input === undefined ? `${label} is required` : `${label} must be text`) })
-    .trim()
-    .min(1, `${label} is required`)
-    .max(max, `${label} must be at most ${max} characters`);
+  return cleanString(label, 'multiline')
+    .refine((value) => value.length >= 1, `${label} is required`)
+    .refine((value) => value.length <= max, `${label} must be at most ${max} characters`);
 }
 
 /** A guest's id (null, '' and absent alike mean "no guest"). Lower-cased like the database prints it. */

@@ -1,7 +1,10 @@
 // The interests endpoints' contract (spec §3 Interest, Interest catalogue item;
 // §7; decisions.md "Interests and suggestions").
 import { z } from 'zod';
-import { body } from '../validation.ts';
+import { body, cleaner } from '../validation.ts';
+
+/** Interests are short labels compared like names (_shared/text.ts): look-alikes are duplicates. */
+const cleanInterest = cleaner('Interest', 'name');
 
 /** app.user_interests.free_form_text: 1-80 characters after trimming. */
 export const INTEREST_TEXT_MAX = 80;
@@ -20,7 +23,7 @@ export const createInterestBody = body({
   freeFormText: z
     .union([z.string(), z.null()], { error: 'Interest must be text' })
     .optional()
-    .transform((value) => (typeof value === 'string' ? value.trim() : null))
+    .transform((value, ctx) => (typeof value === 'string' ? cleanInterest(value, ctx) : null))
     .refine((value) => value === null || value.length > 0, 'Interest is required')
     .refine((value) => value === null || value.length <= INTEREST_TEXT_MAX, `Interest must be at most ${INTEREST_TEXT_MAX} characters`),
   catalogId: z

@@ -2,7 +2,7 @@
 // "Leaving and deleting"): request schemas and the JSON shapes answered.
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
-import { body } from '../validation.ts';
+import { body, cleanString } from '../validation.ts';
 
 export const TITLE_MAX = 120;
 
@@ -73,11 +73,9 @@ export interface LeavePlanResponse {
 }
 
 export const createPlanBody = body({
-  title: z
-    .string({ error: (issue) => (issue.input === undefined ? 'Title is required' : 'Title must be text') })
-    .trim()
-    .min(1, 'Title is required')
-    .max(TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
+  title: cleanString('Title', 'line')
+    .refine((value) => value.length >= 1, 'Title is required')
+    .refine((value) => value.length <= TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
   isOpenInvite: z.boolean({ error: 'isOpenInvite must be true or false' }).optional(),
 });
 

@@ -3,8 +3,10 @@ import { Hono } from 'hono';
 import { requireUserId, signSessionToken } from '../../_shared/auth.ts';
 import { type AuthUser, sendOtpBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth.ts';
 import { type TransferResult, transferGuestVotesBody } from '../../_shared/contract/guests.ts';
+import { requestNetwork } from '../../_shared/client-ip.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, isUniqueViolation, messages } from '../../_shared/errors.ts';
+import { enforceLimits } from '../../_shared/limits.ts';
 import { sendSignInCode } from '../../_shared/mail.ts';
 import { generateSignInCode, hashSignInCode } from '../../_shared/otp.ts';
 import { parseBody } from '../../_shared/validation.ts';
@@ -25,6 +27,16 @@ export const authRoutes = new Hono()
   // Same answer whether or not an account exists: no account enumeration.
   .post('/send-otp', async (c) => {
     const { email } = await parseBody(c, sendOtpBody);
+    // Per client network and for everyone together (_shared/limits.ts), in a
+    // short transaction of their own: the code's transaction below lasts an
+    // SMTP conversation, and must not hold the global counter that long.
+    // They count requests, not e-mails: a refused or failed send counts too.
+    await withRequest({}, (tx) =>
+      enforceLimits(tx, [
+        { limit: 'otp-ip', key: requestNetwork(c) },
+        { limit: 'otp-global', key: 'all' },
+      ]),
+    );
     const code = generateSignInCode();
     const codeHash = await hashSignInCode(email, code);
     const outcome = await withRequest({}, async (tx) => {
@@ -36,8 +48,10 @@ export const authRoutes = new Hono()
       if (outcome === 'ok') await sendSignInCode(email, code);
       return outcome;
     });
-    if (outcome === 'too_soon') throw new HttpError(429, TOO_SOON);
-    if (outcome === 'too_many') throw new HttpError(429, TOO_MANY);
+    // The per-address limits (private.issue_sign_in_code) say which, not how
+    // long is left: Retry-After is the longest it can be.
+    if (outcome === 'too_soon') throw new HttpError(429, TOO_SOON, 30);
+    if (outcome === 'too_many') throw new HttpError(429, TOO_MANY, 3600);
     if (outcome !== 'ok') throw new Error(`issue_sign_in_code answered ${outcome}`);
     return c.body(null, 204);
   })

@@ -14,8 +14,10 @@ import {
   PLAN_NOT_FOUND,
   pathId,
 } from '../../_shared/contract/guests.ts';
+import { requestNetwork } from '../../_shared/client-ip.ts';
 import { withRequest } from '../../_shared/db.ts';
 import { HttpError, isUniqueViolation } from '../../_shared/errors.ts';
+import { type LimitHit, limited } from '../../_shared/limits.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 /** SQLSTATE of a failed foreign key (the plan was deleted in the meantime). */
@@ -30,7 +32,13 @@ export const guestRoutes = new Hono()
   // (plan_id, name_key) makes the loser of a race fail with 23505 -> 409.
   .post('/', async (c) => {
     const { name, planId } = await parseBody(c, createGuestSessionBody);
-    const guest = await withRequest({ planId }, async (tx) => {
+    // New guests per client network and per plan (_shared/limits.ts), counted
+    // in this transaction: a guest that is not created (404, 409) counts nothing.
+    const hits: LimitHit[] = [
+      { limit: 'guest-ip', key: requestNetwork(c) },
+      { limit: 'guest-plan', key: planId },
+    ];
+    const guest = await withRequest({ planId }, (tx) => limited(tx, hits, async () => {
       const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
       if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
       try {
@@ -45,7 +53,7 @@ export const guestRoutes = new Hono()
         if (isForeignKeyViolation(error)) throw new HttpError(404, PLAN_NOT_FOUND);
         throw error;
       }
-    });
+    }));
     return c.json(guest, 201);
   })
 

@@ -21,6 +21,7 @@ import {
   type VoteResult,
 } from '../../_shared/contract/ideas.ts';
 import { withRequest } from '../../_shared/db.ts';
+import { limited, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
 import { parseBody } from '../../_shared/validation.ts';
@@ -43,11 +44,11 @@ export const ideaRoutes = new Hono()
     const { guestId } = await parseBody(c, voteBody);
     const identity = writer(await optionalUserId(c), guestId, JOIN_TO_VOTE);
     const result = await asWriter(
-      withRequest({ ...identity, ideaId }, async (tx) => {
+      withRequest({ ...identity, ideaId }, (tx) => limited(tx, [{ limit: 'vote', key: participantKey(identity.userId, identity.guestId) }], async () => {
         const [row] = await tx<VoteResult[]>`
           select voted, vote_count as "voteCount" from app.vote_on_idea(${ideaId}::uuid)`;
         return row;
-      }),
+      })),
       IDEA_NOT_FOUND,
     );
     return c.json(result);
@@ -86,12 +87,12 @@ export const ideaRoutes = new Hono()
     const { text, guestId } = await parseBody(c, createCommentBody);
     const identity = writer(await optionalUserId(c), guestId, JOIN_TO_COMMENT);
     const comment = await asWriter(
-      withRequest({ ...identity, ideaId }, async (tx) => {
+      withRequest({ ...identity, ideaId }, (tx) => limited(tx, [{ limit: 'comment', key: participantKey(identity.userId, identity.guestId) }], async () => {
         const [row] = await tx<{ comment: IdeaComment }[]>`
           select ${commentJson(tx, 'ic')} as comment
             from app.add_idea_comment(${ideaId}::uuid, ${text}) ic`;
         return row.comment;
-      }),
+      })),
       IDEA_NOT_FOUND,
     );
     return c.json(comment, 201);

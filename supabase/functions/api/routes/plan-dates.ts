@@ -25,6 +25,7 @@ import { GUEST_NOT_FOUND, GUEST_OF_ANOTHER_PLAN } from '../../_shared/contract/g
 import { type Plan, PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
+import { limited, participantKey, rateLimits } from '../../_shared/limits.ts';
 import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../../_shared/notify.ts';
 import { periodSortMinutes } from '../../_shared/periods.ts';
 import { planJson, requirePlanById } from '../../_shared/plans.ts';
@@ -94,6 +95,8 @@ async function hostAction(userId: string, planId: string, action: (tx: Tx) => Pr
 
 interface EventTimeRow {
   plan: Plan;
+  /** False when the date and time are what the members were last e-mailed. */
+  sendMail: boolean;
   details: Omit<EventTimeDetails, 'planId'>;
   recipients: Recipient[];
 }
@@ -145,10 +148,16 @@ export const planDateRoutes = new Hono()
     const userId = await optionalUserId(c);
     const { date, period, guestId } = await parseBody(c, voteDateBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
+    const voter = participantKey(userId, guestId);
     const result = await withSentenceCase(() =>
-      withRequest({ userId, guestId: userId ? null : guestId, planId }, async (tx): Promise<VoteDateResult> => {
-        // Pipelined, run in order: the second statement sees the first's slot and vote.
-        const [[{ voted }], [slot]] = await Promise.all([
+      withRequest({ userId, guestId: userId ? null : guestId, planId }, (tx) => limited(tx, [{ limit: 'vote', key: voter }], async (): Promise<VoteDateResult> => {
+        // Pipelined, run in order: the slot before the vote, the vote, the slot
+        // after it (which sees the vote). A slot whose last vote this was is
+        // removed by the vote (empty slots go), so its id comes from before.
+        const [[before], [{ voted }], [after]] = await Promise.all([
+          tx<{ id: string }[]>`
+            select s.id from app.time_slots s
+             where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
           tx<{ voted: boolean }[]>`select app.vote_date(${planId}::uuid, ${date}::date, ${period}) as voted`,
           tx<{ id: string; voteCount: number }[]>`
             select s.id,
@@ -157,8 +166,8 @@ export const planDateRoutes = new Hono()
               from app.time_slots s
              where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
         ]);
-        return { voted, timeSlotId: slot.id, voteCount: slot.voteCount };
-      }),
+        return { voted, timeSlotId: after?.id ?? before.id, voteCount: after?.voteCount ?? 0 };
+      })),
     );
     return c.json(result);
   })
@@ -181,8 +190,12 @@ export const planDateRoutes = new Hono()
     const row = await withSentenceCase(() =>
       withRequest({ userId, planId }, async (tx) => {
         await tx`select app.set_event_time(${planId}::uuid, ${time})`;
+        // Right after the set, on the still-locked plan: e-mail only when the
+        // date or time changed, at most once per window (429 when too soon).
+        const mail = rateLimits()['event-time-mail'];
         const [result] = await tx<EventTimeRow[]>`
           select ${planJson(tx)} as plan,
+                 private.claim_event_time_notice(p.id, ${mail.windowSeconds}, ${mail.message}) as "sendMail",
                  jsonb_build_object(
                    'planTitle', p.title,
                    'ideaText', i.text,
@@ -201,7 +214,7 @@ export const planDateRoutes = new Hono()
         return result;
       }),
     );
-    await notifyEventTimeSet({ planId, ...row.details }, row.recipients);
+    if (row.sendMail) await notifyEventTimeSet({ planId, ...row.details }, row.recipients);
     return c.json(row.plan);
   })
 

@@ -20,6 +20,7 @@ import {
   PLAN_NOT_FOUND,
 } from '../../_shared/contract/ideas.ts';
 import { withRequest } from '../../_shared/db.ts';
+import { limited, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, ideaJson } from '../../_shared/ideas.ts';
 import { buildSuggestions, type SharedInterest } from '../../_shared/suggestions.ts';
@@ -78,12 +79,12 @@ export const planIdeaRoutes = new Hono()
     const guestId = userId ? null : bodyGuestId;
     if (!userId && !guestId) throw new HttpError(401, JOIN_TO_SUGGEST);
     const idea = await asWriter(
-      withRequest({ userId, guestId, planId }, async (tx) => {
+      withRequest({ userId, guestId, planId }, (tx) => limited(tx, [{ limit: 'idea', key: participantKey(userId, guestId) }], async () => {
         const [row] = await tx<{ idea: Idea }[]>`
           select ${ideaJson(tx, 'i', { voteCount: tx`0`, hasUserVoted: tx`false`, commentCount: tx`0` })} as idea
             from app.add_idea(${planId}::uuid, ${text}) i`;
         return row.idea;
-      }),
+      })),
       PLAN_NOT_FOUND,
     );
     return c.json(idea, 201);

@@ -16,6 +16,7 @@ import {
   planSlugParam,
 } from '../../_shared/contract/plans.ts';
 import { withRequest } from '../../_shared/db.ts';
+import { limited } from '../../_shared/limits.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
@@ -42,7 +43,8 @@ export const planRoutes = new Hono()
     const userId = await requireUserId(c);
     const { title, isOpenInvite } = await parseBody(c, createPlanBody);
     const planId = crypto.randomUUID();
-    const plan = await withRequest({ userId, planId }, async (tx) => {
+    // New plans per user per day (_shared/limits.ts), in the same round trip.
+    const plan = await withRequest({ userId, planId }, (tx) => limited(tx, [{ limit: 'plan', key: userId }], async () => {
       const [row] = await tx<{ plan: Plan }[]>`
         with plan as (
           -- Only for an account that still exists (the users policy shows the
@@ -61,7 +63,7 @@ export const planRoutes = new Hono()
         select ${planJson(tx, 'plan', tx`(select count(*)::int from host)`)} as plan
           from plan`;
       return row?.plan;
-    });
+    }));
     if (!plan) throw new HttpError(401, messages.sessionExpired);
     return c.json(plan, 201);
   })

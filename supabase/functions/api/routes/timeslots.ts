@@ -12,6 +12,7 @@ import {
   timeSlotVoteBody,
 } from '../../_shared/contract/dates.ts';
 import { withRequest } from '../../_shared/db.ts';
+import { limited, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { parseBody } from '../../_shared/validation.ts';
 import { knownVersion, versionedJson } from '../../_shared/versioned.ts';
@@ -26,7 +27,8 @@ export const timeSlotRoutes = new Hono()
     const userId = await optionalUserId(c);
     const { guestId } = await parseBody(c, timeSlotVoteBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
-    const result = await withRequest({ userId, guestId: userId ? null : guestId, timeSlotId }, async (tx) => {
+    const voter = participantKey(userId, guestId);
+    const result = await withRequest({ userId, guestId: userId ? null : guestId, timeSlotId }, (tx) => limited(tx, [{ limit: 'vote', key: voter }], async () => {
       // Pipelined, run in order: the count sees the toggle.
       const [[{ voted }], [{ voteCount }]] = await Promise.all([
         tx<{ voted: boolean }[]>`select app.toggle_time_slot_vote(${timeSlotId}::uuid) as voted`,
@@ -35,7 +37,7 @@ export const timeSlotRoutes = new Hono()
       ]);
       const answer: TimeSlotVoteResult = { voted, voteCount };
       return answer;
-    });
+    }));
     return c.json(result);
   })
 

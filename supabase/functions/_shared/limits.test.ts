@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEFAULT_LIMITS, limitsJson, parseLimitOverrides, participantKey, rateLimits } from './limits.ts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  delete process.env.RATE_LIMITS;
+});
+
+describe('the limits', () => {
+  it('defaults: the numbers of docs/decisions.md', () => {
+    const summary = Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, l]) => [name, `${l.max}/${l.windowSeconds}`]));
+    expect(summary).toEqual({
+      'otp-ip': '30/3600',
+      'otp-global': '1000/3600',
+      'guest-ip': '60/3600',
+      'guest-plan': '50/3600',
+      idea: '10/60',
+      comment: '20/60',
+      vote: '120/60',
+      plan: '50/86400',
+      'event-time-mail': '1/600',
+    });
+  });
+
+  it('RATE_LIMITS overrides max and window (s, m, h, d), keeps the message', () => {
+    process.env.RATE_LIMITS = 'idea=2/5, vote = 3/1m,otp-ip=100/2h,plan=1/1d';
+    const limits = rateLimits();
+    expect(limits.idea).toEqual({ ...DEFAULT_LIMITS.idea, max: 2, windowSeconds: 5 });
+    expect(limits.vote).toMatchObject({ max: 3, windowSeconds: 60 });
+    expect(limits['otp-ip']).toMatchObject({ max: 100, windowSeconds: 7200 });
+    expect(limits.plan).toMatchObject({ max: 1, windowSeconds: 86_400 });
+    expect(limits.comment).toEqual(DEFAULT_LIMITS.comment);
+    delete process.env.RATE_LIMITS;
+    expect(rateLimits().idea).toEqual(DEFAULT_LIMITS.idea);
+  });
+
+  it('malformed or unknown entries are logged and ignored', () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(parseLimitOverrides('nope=1/1,idea=0/5,vote=abc,comment=5/0,idea=3/4')).toEqual({ idea: { max: 3, windowSeconds: 4 } });
+    expect(log).toHaveBeenCalledTimes(4);
+    expect(parseLimitOverrides(undefined)).toEqual({});
+  });
+
+  it('the statement argument: key prefixed by the limit, its numbers and sentence', () => {
+    expect(JSON.parse(limitsJson([{ limit: 'vote', key: participantKey(null, 'g1') }, { limit: 'otp-global', key: 'all' }]))).toEqual([
+      { key: 'vote:g:g1', max: 120, window: 60, message: 'Too many votes in a short time' },
+      { key: 'otp-global:all', max: 1000, window: 3600, message: 'Too many sign-in codes are being requested right now' },
+    ]);
+    expect(participantKey('u1', 'g1')).toBe('u:u1');
+  });
+
+  it('RATE_LIMIT_SCOPE prefixes every key (servers sharing a database, not counters)', () => {
+    process.env.RATE_LIMIT_SCOPE = 'staging';
+    try {
+      expect(JSON.parse(limitsJson([{ limit: 'idea', key: 'u:1' }]))[0].key).toBe('staging/idea:u:1');
+    } finally {
+      delete process.env.RATE_LIMIT_SCOPE;
+    }
+  });
+});

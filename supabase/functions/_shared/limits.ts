@@ -1,0 +1,152 @@
+// Abuse limits (docs/decisions.md "Abuse limits"): the numbers, in one place,
+// and the one way a route opts in. The counting itself is in the database
+// (private.enforce_rate_limits, 20261124100000_rate_limits.sql), so a limit
+// holds across every instance of the function.
+//
+// A route names what it limits and for whom:
+//
+//   await limited(tx, [{ limit: 'idea', key: participantKey(userId, guestId) }], () => addIdea(tx))
+//
+// `limited` sends the limit statement first and the work right behind it on
+// the request's transaction (pipelined: no extra round trip). Over a limit the
+// database raises HP429 and the request rolls back: 429, `Retry-After`, and
+// "Too many ideas in a short time, please try again in a minute"
+// (_shared/errors.ts). Caps per plan (guests, ideas, comments, date slots) are
+// not here: they are rows, not rates, and live in the database
+// (private.plan_cap; 409).
+//
+// The numbers can be changed without a deploy of code through RATE_LIMITS,
+// e.g. `RATE_LIMITS="otp-ip=60/1h,vote=300/60"` (seconds, or a number with s,
+// m, h or d): the tests run a second instance with tiny limits, and the
+// shared test and e2e servers raise the per-network ones (every request there
+// comes from 127.0.0.1).
+import type { Tx } from './db.ts';
+import { readEnv } from './env.ts';
+
+export interface RateLimit {
+  /** Most hits per window. */
+  max: number;
+  windowSeconds: number;
+  /** The sentence's start; the API adds ", please try again in N minutes". */
+  message: string;
+}
+
+/** Every limit, with numbers a real group never meets. */
+export const DEFAULT_LIMITS = {
+  /** send-otp per client network (an IPv4 address, an IPv6 /64). */
+  'otp-ip': { max: 30, windowSeconds: 3600, message: 'Too many sign-in codes were requested from your network' },
+  /** send-otp for everyone together: a ceiling on what the app can be made to e-mail. */
+  'otp-global': { max: 1000, windowSeconds: 3600, message: 'Too many sign-in codes are being requested right now' },
+  /** New guests (POST /api/guest-session) per client network, any plan. */
+  'guest-ip': { max: 60, windowSeconds: 3600, message: 'Too many people joined from your network' },
+  /** New guests per plan. */
+  'guest-plan': { max: 50, windowSeconds: 3600, message: 'Too many people joined this plan in a short time' },
+  /** New ideas per participant (user or guest). */
+  idea: { max: 10, windowSeconds: 60, message: 'Too many ideas in a short time' },
+  /** New comments per participant. */
+  comment: { max: 20, windowSeconds: 60, message: 'Too many comments in a short time' },
+  /** Votes and unvotes per participant: ideas, dates and time slots together. */
+  vote: { max: 120, windowSeconds: 60, message: 'Too many votes in a short time' },
+  /** New plans per user. */
+  plan: { max: 50, windowSeconds: 86_400, message: 'Too many new plans today' },
+  /**
+   * The "time set" e-mail: at most one per plan per window (max is not used;
+   * a changed time within the window is refused, see
+   * 20261124100300_event_time_notices.sql).
+   */
+  'event-time-mail': { max: 1, windowSeconds: 600, message: 'Everyone was e-mailed a new time a moment ago' },
+} satisfies Record<string, RateLimit>;
+
+export type LimitName = keyof typeof DEFAULT_LIMITS;
+
+const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/**
+ * `name=max/window` entries, comma-separated. Malformed entries and unknown
+ * names are logged and ignored (a typo must not take every write down).
+ */
+export function parseLimitOverrides(text: string | undefined): Partial<Record<LimitName, Pick<RateLimit, 'max' | 'windowSeconds'>>> {
+  const overrides: Partial<Record<LimitName, Pick<RateLimit, 'max' | 'windowSeconds'>>> = {};
+  for (const entry of (text ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    const match = /^([a-z-]+)\s*=\s*(\d+)\s*\/\s*(\d+)\s*([smhd]?)$/i.exec(entry);
+    const name = match?.[1].toLowerCase();
+    if (!match || !name || !(name in DEFAULT_LIMITS)) {
+      console.error(`RATE_LIMITS: ignoring "${entry}" (expected name=max/seconds with a known name)`);
+      continue;
+    }
+    const max = Number(match[2]);
+    const windowSeconds = Number(match[3]) * (UNITS[match[4].toLowerCase() || 's'] ?? 1);
+    if (max < 1 || windowSeconds < 1) {
+      console.error(`RATE_LIMITS: ignoring "${entry}" (max and window must be at least 1)`);
+      continue;
+    }
+    overrides[name as LimitName] = { max, windowSeconds };
+  }
+  return overrides;
+}
+
+let cached: { text: string | undefined; limits: Record<LimitName, RateLimit> } | undefined;
+
+/** The limits in force: the defaults with RATE_LIMITS applied. */
+export function rateLimits(): Record<LimitName, RateLimit> {
+  const text = readEnv('RATE_LIMITS');
+  if (!cached || cached.text !== text) {
+    const limits = { ...DEFAULT_LIMITS } as Record<LimitName, RateLimit>;
+    for (const [name, override] of Object.entries(parseLimitOverrides(text))) {
+      limits[name as LimitName] = { ...limits[name as LimitName], ...override };
+    }
+    cached = { text, limits };
+  }
+  return cached.limits;
+}
+
+/** One hit: which limit, and on whose behalf (an id, a network, 'all'). */
+export interface LimitHit {
+  limit: LimitName;
+  key: string;
+}
+
+/** The key of a participant: the account when signed in, else the guest. */
+export function participantKey(userId: string | null | undefined, guestId: string | null | undefined): string {
+  return userId ? `u:${userId}` : `g:${guestId ?? 'none'}`;
+}
+
+/**
+ * RATE_LIMIT_SCOPE: a prefix of every key, for deployments (or test servers)
+ * that share one database but must not share counters. Empty by default.
+ */
+function scope(): string {
+  const value = readEnv('RATE_LIMIT_SCOPE');
+  return value ? `${value}/` : '';
+}
+
+/** The argument of private.enforce_rate_limits. */
+export function limitsJson(hits: LimitHit[], limits = rateLimits()): string {
+  const prefix = scope();
+  return JSON.stringify(
+    hits.map(({ limit, key }) => {
+      const { max, windowSeconds, message } = limits[limit];
+      // Keys are at most 200 characters in the table; ours are far shorter.
+      return { key: `${prefix}${limit}:${key}`.slice(0, 200), max, window: windowSeconds, message };
+    }),
+  );
+}
+
+/** Count the hits (in order) in the request's transaction; HP429 at the first full one. Sent at once. */
+export function enforceLimits(tx: Tx, hits: LimitHit[]): Promise<unknown> {
+  return tx`select private.enforce_rate_limits(${limitsJson(hits)}::text::jsonb)`.execute();
+}
+
+/**
+ * Run `work` behind the limit statement on the same transaction (pipelined:
+ * one round trip). If the limit refuses, its HP429 is the answer, not the
+ * "transaction is aborted" error the work then gets.
+ */
+export async function limited<T>(tx: Tx, hits: LimitHit[], work: () => Promise<T>): Promise<T> {
+  if (hits.length === 0) return await work();
+  const check = enforceLimits(tx, hits);
+  const [checked, worked] = await Promise.allSettled([check, work()]);
+  if (checked.status === 'rejected') throw checked.reason;
+  if (worked.status === 'rejected') throw worked.reason;
+  return worked.value;
+}

@@ -1,0 +1,250 @@
+// Abuse limits over HTTP (docs/decisions.md "Abuse limits"): each answers 429
+// with Retry-After and one sentence. The real numbers are too big to reach
+// here, so a second instance of the function runs on the same database with
+// tiny ones (RATE_LIMITS) and counters of its own (RATE_LIMIT_SCOPE). Caps per
+// plan (409) and the per-address sign-in limit run on the shared server.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { api, type ApiOptions, type ApiResult, startSecondApi, testMailbox, uniqueEmail } from '../support/api.ts';
+import { day } from './dates-fixture.ts';
+import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+
+const LIMITS = [
+  'otp-ip=2/1h',
+  'otp-global=3/1h',
+  'guest-ip=2/1h',
+  'guest-plan=2/1h',
+  'idea=2/60',
+  'comment=2/60',
+  'vote=3/60',
+  'plan=2/1d',
+  'event-time-mail=1/600',
+].join(',');
+
+let server: Awaited<ReturnType<typeof startSecondApi>>;
+beforeAll(async () => {
+  server = await startSecondApi({
+    RATE_LIMITS: LIMITS,
+    RATE_LIMIT_SCOPE: `limits-test-${randomUUID()}`,
+    SMTP_PORT: String(inject('smtpPort')),
+  });
+}, 60_000);
+afterAll(async () => {
+  await server?.stop();
+  await cleanUp();
+});
+
+/** A request to the instance with tiny limits, from the given client address (X-Forwarded-For). */
+function limited<T = unknown>(method: string, path: string, opts: ApiOptions & { ip?: string } = {}): Promise<ApiResult<T>> {
+  const headers = { ...opts.headers, ...(opts.ip ? { 'x-forwarded-for': opts.ip } : {}) };
+  return api<T>(method, path, { ...opts, headers, baseUrl: server.url });
+}
+
+/** A fresh documentation address (RFC 5737), so no two tests share a network. */
+const randomIp = () => `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 254) + 1}`;
+
+/** 429, Retry-After in (0, max] seconds, text/plain, exactly one sentence. */
+function expectTooMany(res: ApiResult, sentence: RegExp | string, maxWait: number) {
+  expect(res.status, res.text).toBe(429);
+  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  const wait = Number(res.headers.get('retry-after'));
+  expect(Number.isInteger(wait)).toBe(true);
+  expect(wait).toBeGreaterThan(0);
+  expect(wait).toBeLessThanOrEqual(maxWait);
+  if (typeof sentence === 'string') expect(res.text).toBe(sentence);
+  else expect(res.text).toMatch(sentence);
+  expect(res.text).not.toMatch(/[\r\n]/);
+}
+
+describe('send-otp: per network and for everyone', () => {
+  it('the third code from one network is 429; the trusted hop is the last X-Forwarded-For entry; then the global ceiling', async () => {
+    const [a, b, c] = [randomIp(), randomIp(), randomIp()];
+    const send = (ip: string) => limited('POST', '/api/auth/send-otp', { body: { email: uniqueEmail('limit') }, ip });
+    expect((await send(a)).status).toBe(204);
+    expect((await send(a)).status).toBe(204);
+    expectTooMany(await send(a), 'Too many sign-in codes were requested from your network, please try again in an hour', 3600);
+    // A client cannot pick its network: only the entry the proxy appended counts.
+    expectTooMany(await send(`${randomIp()}, ${a}`), /^Too many sign-in codes were requested from your network/, 3600);
+    // Another network may (3 of 3 for everyone), then nobody may.
+    expect((await send(b)).status).toBe(204);
+    expectTooMany(await send(c), 'Too many sign-in codes are being requested right now, please try again in an hour', 3600);
+  });
+
+  it('the per-address limits answer Retry-After too (shared server)', async () => {
+    const email = uniqueEmail('again');
+    expect((await api('POST', '/api/auth/send-otp', { body: { email } })).status).toBe(204);
+    await testMailbox().latestCodeFor(email);
+    const again = await api('POST', '/api/auth/send-otp', { body: { email } });
+    expectTooMany(again, 'Please wait 30 seconds before asking for another code', 30);
+  });
+});
+
+describe('new guests: per network and per plan', () => {
+  it('per network, across plans', async () => {
+    const host = await newUser('Nia');
+    const [p1, p2] = [await newPlan(host), await newPlan(host)];
+    const ip = randomIp();
+    const join = (planId: string, name: string) => limited('POST', '/api/guest-session', { body: { name, planId }, ip });
+    expect((await join(p1, 'Ann')).status).toBe(201);
+    // A refused join (name taken) counts nothing.
+    expect((await join(p1, 'ann')).status).toBe(409);
+    expect((await join(p2, 'Bea')).status).toBe(201);
+    expectTooMany(await join(p1, 'Cid'), 'Too many people joined from your network, please try again in an hour', 3600);
+    expect((await limited('POST', '/api/guest-session', { body: { name: 'Cid', planId: p1 }, ip: randomIp() })).status).toBe(201);
+  });
+
+  it('per plan, from any network', async () => {
+    const host = await newUser('Pia');
+    const planId = await newPlan(host);
+    const join = (name: string) => limited('POST', '/api/guest-session', { body: { name, planId }, ip: randomIp() });
+    expect((await join('Ann')).status).toBe(201);
+    expect((await join('Bea')).status).toBe(201);
+    expectTooMany(await join('Cid'), 'Too many people joined this plan in a short time, please try again in an hour', 3600);
+    const [{ n }] = await owner`select count(*)::int as n from app.guests where plan_id = ${planId}`;
+    expect(n).toBe(2);
+  });
+});
+
+describe('writes per participant per minute', () => {
+  let host: User;
+  let planId: string;
+  beforeAll(async () => {
+    host = await newUser('Hoa');
+    planId = await newPlan(host);
+  });
+
+  it('ideas: the third in a minute is 429; another participant is not affected', async () => {
+    const member = await newUser('Mo');
+    await addMember(planId, member);
+    const post = (body: object, token?: string) => limited('POST', `/api/plans/${planId}/ideas`, { body, token });
+    expect((await post({ text: 'Bowling' }, member.token)).status).toBe(201);
+    expect((await post({ text: 'Karaoke' }, member.token)).status).toBe(201);
+    expectTooMany(await post({ text: 'Pottery' }, member.token), /^Too many ideas in a short time, please try again in (a minute|\d+ seconds)$/, 60);
+    const guest = await newGuest(planId);
+    expect((await post({ text: 'Picnic', guestId: guest.id })).status).toBe(201);
+    const [{ n }] = await owner`select count(*)::int as n from app.ideas where plan_id = ${planId} and user_id = ${member.id}`;
+    expect(n).toBe(2);
+  });
+
+  it('comments', async () => {
+    const guest = await newGuest(planId);
+    const [{ id: ideaId }] = await owner`
+      insert into app.ideas (plan_id, text, author_name, user_id) values (${planId}, 'Zoo', '-', ${host.id}) returning id`;
+    const comment = (text: string) => limited('POST', `/api/ideas/${ideaId}/comments`, { body: { text, guestId: guest.id } });
+    expect((await comment('Yes')).status).toBe(201);
+    expect((await comment('Saturday?')).status).toBe(201);
+    expectTooMany(await comment('Hello?'), /^Too many comments in a short time, please try again in /, 60);
+  });
+
+  it('votes: idea votes, date votes and slot votes count together', async () => {
+    const voter = await newUser('Vi');
+    await addMember(planId, voter);
+    const [{ id: ideaId }] = await owner`
+      insert into app.ideas (plan_id, text, author_name, user_id) values (${planId}, 'Museum', '-', ${host.id}) returning id`;
+    const date = await day(owner, 3);
+    expect((await limited('POST', `/api/ideas/${ideaId}/vote`, { body: {}, token: voter.token })).status).toBe(200);
+    const byDate = await limited<{ timeSlotId: string }>('POST', `/api/plans/${planId}/vote-date`, { body: { date }, token: voter.token });
+    expect(byDate.status).toBe(200);
+    // Someone else keeps the slot alive, so the next toggle is a real one.
+    await api('POST', `/api/plans/${planId}/vote-date`, { body: { date }, token: host.token });
+    expect((await limited('POST', `/api/timeslots/${byDate.json.timeSlotId}/vote`, { body: {}, token: voter.token })).status).toBe(200);
+    const votes = [
+      await limited('POST', `/api/ideas/${ideaId}/vote`, { body: {}, token: voter.token }),
+      await limited('POST', `/api/plans/${planId}/vote-date`, { body: { date }, token: voter.token }),
+      await limited('POST', `/api/timeslots/${byDate.json.timeSlotId}/vote`, { body: {}, token: voter.token }),
+    ];
+    for (const res of votes) expectTooMany(res, /^Too many votes in a short time, please try again in /, 60);
+    // Refused votes changed nothing.
+    const [{ n }] = await owner`select count(*)::int as n from app.idea_votes where idea_id = ${ideaId} and user_id = ${voter.id}`;
+    expect(n).toBe(1);
+  });
+});
+
+describe('new plans per user per day', () => {
+  it('the third plan of the day is 429', async () => {
+    const user = await newUser('Ola');
+    const create = () => limited('POST', '/api/plans', { body: { title: 'Another one' }, token: user.token });
+    expect((await create()).status).toBe(201);
+    expect((await create()).status).toBe(201);
+    expectTooMany(await create(), /^Too many new plans today, please try again in (2[34] hours|an hour|\d+ hours)$/, 86_400);
+    const [{ n }] = await owner`select count(*)::int as n from app.plans where host_id = ${user.id}`;
+    expect(n).toBe(2);
+  });
+});
+
+describe('the "time set" e-mail: only on a change, at most once per 10 minutes per plan', () => {
+  it('same time again: 200 and no e-mail; another time within 10 minutes: 429, unchanged; after: e-mailed', async () => {
+    const host = await newUser('Tess');
+    const planId = await newPlan(host);
+    const mail = testMailbox();
+    const post = (action: string, body: object) => limited<{ eventTime: string }>('POST', `/api/plans/${planId}/${action}`, { body, token: host.token });
+    const date = await day(owner, 5);
+    expect((await post('lock-date', { date })).status).toBe(200);
+    expect((await post('set-event-time', { time: '19:00' })).status).toBe(200);
+    expect((await mail.latestMailTo(host.email)).subject).toMatch(/at 7:00 PM$/);
+
+    // Unchanged (also after an unlock and the same date again): no new e-mail.
+    expect((await post('set-event-time', { time: '19:00' })).json.eventTime).toBe('7:00 PM');
+    expect((await post('unlock', {})).status).toBe(200);
+    expect((await post('lock-date', { date })).status).toBe(200);
+    expect((await post('set-event-time', { time: '19:00' })).status).toBe(200);
+
+    // Changed within the window: refused, nothing changes.
+    expectTooMany(await post('set-event-time', { time: '20:00' }), 'Everyone was e-mailed a new time a moment ago, please try again in 10 minutes', 600);
+    expect((await api<{ eventTime: string }>('GET', `/api/plans/${planId}`)).json.eventTime).toBe('7:00 PM');
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(await mail.mailsTo(host.email)).toHaveLength(1);
+
+    // Ten minutes later (pretend), the change goes through and is e-mailed.
+    await owner`update app.event_time_notices set sent_at = now() - interval '601 seconds' where plan_id = ${planId}`;
+    expect((await post('set-event-time', { time: '20:00' })).json.eventTime).toBe('8:00 PM');
+    expect((await mail.latestMailTo(host.email, { count: 2 })).subject).toMatch(/at 8:00 PM$/);
+  });
+});
+
+describe('caps per plan: 409 with a sentence (not about time, so no Retry-After)', () => {
+  function expectCap(res: ApiResult, text: string) {
+    expect(res.status, res.text).toBe(409);
+    expect(res.headers.get('retry-after')).toBeNull();
+    expect(res.text).toBe(text);
+  }
+
+  it('ideas, comments per idea, guests, date slots', async () => {
+    const host = await newUser('Cap');
+    const planId = await newPlan(host);
+    const token = host.token;
+
+    await owner`insert into app.ideas (plan_id, text, author_name, user_id)
+                select ${planId}, 'Idea ' || n, '-', ${host.id} from generate_series(1, 199) n`;
+    expect((await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Number 200' }, token })).status).toBe(201);
+    expectCap(await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Number 201' }, token }), 'This plan already has 200 ideas, the most a plan can have');
+
+    const [{ id: ideaId }] = await owner`select id from app.ideas where plan_id = ${planId} limit 1`;
+    await owner`insert into app.idea_comments (idea_id, plan_id, text, author_name, user_id)
+                select ${ideaId}, ${planId}, 'Comment ' || n, '-', ${host.id} from generate_series(1, 500) n`;
+    expectCap(
+      await api('POST', `/api/ideas/${ideaId}/comments`, { body: { text: 'One more' }, token }),
+      'This idea already has 500 comments, the most an idea can have',
+    );
+
+    await owner`insert into app.guests (plan_id, name) select ${planId}, 'Guest ' || n from generate_series(1, 200) n`;
+    expectCap(
+      await api('POST', '/api/guest-session', { body: { name: 'Late', planId } }),
+      'This plan already has 200 guests, the most a plan can have',
+    );
+
+    await owner`
+      with s as (
+        insert into app.time_slots (plan_id, date, period)
+        select ${planId}, current_date + (n % 366) + 1, case when n < 366 then null else 'Evening' end
+          from generate_series(0, 499) n
+        returning id
+      )
+      insert into app.time_slot_votes (time_slot_id, plan_id, user_id) select id, ${planId}, ${host.id} from s`;
+    expectCap(
+      await api('POST', `/api/plans/${planId}/vote-date`, { body: { date: await day(owner, 2), period: 'Morning' }, token }),
+      'This plan already has 500 dates and times to vote on, the most a plan can have; vote for one of them',
+    );
+  });
+});
