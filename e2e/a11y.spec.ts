@@ -89,7 +89,7 @@ test('host screens from empty to a completed plan', async ({ browser }) => {
   await check(page, 'plan: no ideas', page.getByText('No ideas yet'));
 
   // Ideas and votes from the host and a guest.
-  const guest = await post<{ id: string; name: string }>('/api/guest-session', { name: 'Gail Guest', planId: plan.id });
+  const guest = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Gail Guest', planId: plan.id });
   const ramen = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Ramen at Kenji' }, token);
   await post(`/api/plans/${plan.id}/ideas`, { text: 'Tacos on the pier' }, token);
   await post(`/api/ideas/${ramen.id}/vote`, {}, token);
@@ -168,7 +168,7 @@ test('guest screens: join form, is-this-you, dashboard, ideas and availability',
   const token = await signInViaApi(host, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
   const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Saturday hike', isOpenInvite: true }, token);
   const idea = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Lake loop trail' }, token);
-  const guest = await post<{ id: string; name: string }>('/api/guest-session', { name: 'Sam', planId: plan.id });
+  const guest = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Sam', planId: plan.id });
   await post(`/api/ideas/${idea.id}/vote`, { guestId: guest.id });
   await post(`/api/plans/${plan.id}/vote-date`, { date: localDate(2), guestId: guest.id });
 
@@ -184,7 +184,7 @@ test('guest screens: join form, is-this-you, dashboard, ideas and availability',
   const page = await phonePage(browser);
   await page.addInitScript((session) => {
     localStorage.setItem('guestSession', JSON.stringify(session));
-  }, { id: guest.id, name: guest.name, planId: plan.id });
+  }, { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret });
   await page.goto(`/l/${plan.slug}/dashboard`);
   await check(page, 'guest dashboard: ideas', page.getByText('Lake loop trail'));
   await page.getByRole('tab', { name: /Availability/ }).click();

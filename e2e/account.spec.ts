@@ -1,5 +1,5 @@
 import { expect, test } from './fixtures.ts';
-import { latestCode, uniqueEmail } from './support.ts';
+import { latestCode, signInViaApi, uniqueEmail } from './support.ts';
 
 test('sign up with an e-mailed code, edit the profile, sign out and sign in again', async ({ page }) => {
   const email = uniqueEmail('host');
@@ -33,12 +33,16 @@ test('sign up with an e-mailed code, edit the profile, sign out and sign in agai
   await expect(page.getByText(/Riley/)).toBeVisible();
   await expect(page.getByText('RS', { exact: true })).toBeVisible();
 
-  // Sign out is local: token gone, back on the landing page.
+  // Sign out ends the session on the server too: token gone, back on the
+  // landing page, and a copy of the old token is refused.
+  const oldToken = await page.evaluate(() => localStorage.getItem('authToken'));
   await page.goto('/profile');
-  await page.getByRole('button', { name: 'Sign Out' }).click();
+  await page.getByRole('button', { name: 'Sign Out', exact: true }).click();
   await expect(page).toHaveURL(/\/$/);
   await expect(page.getByRole('button', { name: 'Start Planning' })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+  const replay = await fetch(`${process.env.E2E_WEB_URL}/api/auth/me`, { headers: { authorization: `Bearer ${oldToken}` } });
+  expect(replay.status).toBe(401);
 
   // Signed-in-only pages send visitors to sign in and back.
   await page.goto('/profile');
@@ -73,4 +77,63 @@ test('a wrong code is refused with the spec\'s message', async ({ page }) => {
 test('unknown paths show the 404 card', async ({ page }) => {
   await page.goto('/no/such/page');
   await expect(page.getByText('404 Page Not Found')).toBeVisible();
+});
+
+/** One account signed in on two devices (two sessions). */
+async function twoDevices(browser: import('@playwright/test').Browser, email: string) {
+  const phone = await (await browser.newContext()).newPage();
+  await signInViaApi(phone, email, { firstName: 'Dana', lastName: 'Two' });
+  // The next code must be told apart from the first by its time (latestCode).
+  await phone.waitForTimeout(1100);
+  const laptop = await (await browser.newContext()).newPage();
+  await signInViaApi(laptop, email);
+  return { phone, laptop };
+}
+
+test('change the e-mail with the code sent to the new address; the other device is signed out', async ({ browser }) => {
+  const oldEmail = uniqueEmail('before');
+  const newEmail = uniqueEmail('after');
+  const { phone, laptop } = await twoDevices(browser, oldEmail);
+  await laptop.goto('/home');
+  await expect(laptop.getByRole('heading', { name: 'Your Plans' })).toBeVisible();
+
+  await phone.goto('/profile');
+  await expect(phone.getByLabel('Email Address')).toHaveValue(oldEmail);
+  await phone.getByLabel('Email Address').fill(newEmail);
+  const sentAfter = Date.now() - 1000;
+  await phone.getByRole('button', { name: 'Save Changes' }).click();
+  await expect(phone.getByText('Code sent!')).toBeVisible();
+  const step = phone.getByRole('region', { name: 'Confirm your new email' });
+  await expect(step.getByText(newEmail)).toBeVisible();
+  // Nothing changed yet.
+  await expect(phone.getByText(`Dana Two · ${oldEmail}`)).toBeVisible();
+
+  const code = await latestCode(newEmail, sentAfter);
+  await step.getByRole('textbox', { name: 'Digit 1 of 6' }).click();
+  await phone.keyboard.type(code);
+  await expect(phone.getByText('Email updated')).toBeVisible();
+  await expect(phone.getByText(`Dana Two · ${newEmail}`)).toBeVisible();
+  await expect(phone.getByLabel('Email Address')).toHaveValue(newEmail);
+  await expect(step).toBeHidden();
+
+  // The other device's session ended with the change: it is sent to sign in.
+  await laptop.goto('/profile');
+  await expect(laptop).toHaveURL(/\/auth\?returnTo=(%2F|\/)profile$/);
+  expect(await laptop.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+});
+
+test('"Sign out everywhere" signs out this device and every other one', async ({ browser }) => {
+  const { phone, laptop } = await twoDevices(browser, uniqueEmail('everywhere'));
+  await laptop.goto('/home');
+  await expect(laptop.getByRole('heading', { name: 'Your Plans' })).toBeVisible();
+
+  await phone.goto('/profile');
+  await phone.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(phone).toHaveURL(/\/$/);
+  await expect(phone.getByRole('button', { name: 'Start Planning' })).toBeVisible();
+  expect(await phone.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+
+  await laptop.goto('/home');
+  await expect(laptop).toHaveURL(/\/auth\?returnTo=(%2F|\/)home$/);
+  expect(await laptop.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
 });

@@ -43,11 +43,11 @@ test('guest and member vote, the host locks a date and sets the time, then unloc
   await post(`/api/plans/${plan.id}/join`, { name: 'Milo Member' }, memberToken);
 
   // A guest, with its session in the guest's own browser.
-  const guest = await post<{ id: string; name: string }>('/api/guest-session', { name: 'Gail Guest', planId: plan.id });
+  const guest = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Gail Guest', planId: plan.id });
   const guestPage = await newPage(browser);
   await guestPage.addInitScript((session) => {
     localStorage.setItem('guestSession', JSON.stringify(session));
-  }, { id: guest.id, name: guest.name, planId: plan.id });
+  }, { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret });
 
   // The guest marks tomorrow on the availability page (step 2 of 3) and submits.
   await guestPage.goto(`/l/${plan.slug}/availability`);

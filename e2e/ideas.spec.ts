@@ -28,11 +28,11 @@ test('a guest suggests and votes, the host sees the voter, both comment, the hos
     body: JSON.stringify({ name: 'Gus Guest', planId: plan.id }),
   });
   expect(joined.status).toBe(201);
-  const guest = (await joined.json()) as { id: string; name: string };
+  const guest = (await joined.json()) as { id: string; name: string; secret: string };
   const guestContext = await browser.newContext();
   await guestContext.addInitScript((session) => {
     if (!localStorage.getItem('guestSession')) localStorage.setItem('guestSession', JSON.stringify(session));
-  }, { id: guest.id, name: guest.name, planId: plan.id });
+  }, { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret });
   const guestPage = await guestContext.newPage();
 
   // Guest: suggest on the dashboard (Add waits for text), vote, comment.

@@ -1,13 +1,18 @@
 import type { Browser, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { latestCode, signInViaApi, uniqueEmail } from './support.ts';
+import { guestHeaders, latestCode, signInViaApi, uniqueEmail } from './support.ts';
 
 const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
 
-async function post(path: string, body: unknown, token?: string) {
+async function post(path: string, body: unknown, token?: string, extraHeaders: Record<string, string> = {}) {
   const res = await fetch(api(path), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...guestHeaders(body),
+      ...extraHeaders,
+    },
     body: JSON.stringify(body),
   });
   expect(res.ok, `POST ${path} answered ${res.status}`).toBe(true);
@@ -28,7 +33,9 @@ async function freshPage(browser: Browser): Promise<Page> {
 }
 
 const storedGuest = (page: Page) =>
-  page.evaluate(() => JSON.parse(localStorage.getItem('guestSession') ?? 'null') as { id: string; name: string } | null);
+  page.evaluate(
+    () => JSON.parse(localStorage.getItem('guestSession') ?? 'null') as { id: string; name: string; secret?: string } | null,
+  );
 
 test('guests join by name, come back as themselves, and keep their votes when they sign up', async ({ browser }) => {
   const { hostToken, plan } = await hostPlan(browser, 'Saturday hike');
@@ -61,10 +68,15 @@ test('guests join by name, come back as themselves, and keep their votes when th
   const sam = (await storedGuest(guest))!;
   expect(sam.name).toBe('Sam');
 
-  // Sam votes on an idea and a date (through the API; the voting screens have their own tests).
+  // The session keeps this device's guest secret; the app sends it as a header.
+  expect(sam.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+  // Sam votes on an idea and a date (through the API, as Sam's phone: with its
+  // secret; the voting screens have their own tests).
+  const samsPhone = { 'x-guest-secret': sam.secret! };
   const idea = (await post(`/api/plans/${plan.id}/ideas`, { text: 'Lake loop trail' }, hostToken)) as { id: string };
-  await post(`/api/ideas/${idea.id}/vote`, { guestId: sam.id });
-  await post(`/api/plans/${plan.id}/vote-date`, { date: new Date().toISOString().slice(0, 10), guestId: sam.id });
+  await post(`/api/ideas/${idea.id}/vote`, { guestId: sam.id }, undefined, samsPhone);
+  await post(`/api/plans/${plan.id}/vote-date`, { date: new Date().toISOString().slice(0, 10), guestId: sam.id }, undefined, samsPhone);
 
   // Sam comes back on another device: "Is this you?" with the votes.
   await guest.context().close();
@@ -82,6 +94,9 @@ test('guests join by name, come back as themselves, and keep their votes when th
   await expect(back).toHaveURL(dashboardUrl);
   await expect(back.getByText('Welcome, Sam')).toBeVisible();
   expect((await storedGuest(back))!.id).toBe(sam.id);
+  // "Yes, that's me" gave this device a secret of its own.
+  expect((await storedGuest(back))!.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  expect((await storedGuest(back))!.secret).not.toBe(sam.secret);
   const restored = await back.evaluate(() => JSON.parse(localStorage.getItem('guestVotes') ?? 'null'));
   expect(restored.planIdeaIds).toEqual([idea.id]);
   expect(restored.timeSlotIds).toHaveLength(1);
@@ -124,6 +139,36 @@ test('guests join by name, come back as themselves, and keep their votes when th
   await expect(back.getByRole('link', { name: /Saturday hike/ })).toBeVisible();
   const participants = (await (await fetch(api(`/api/plans/${plan.id}/participants`))).json()) as Array<{ isGuest: boolean }>;
   expect(participants.filter((p) => !p.isGuest)).toHaveLength(2);
+});
+
+test('a guest session stored before guest secrets gets a clear way back: "Is this you?", then a secret of its own', async ({ browser }) => {
+  const { plan } = await hostPlan(browser, 'Picnic');
+  const joinUrl = `/l/${plan.slug}`;
+  const guest = (await post('/api/guest-session', { name: 'Old Timer', planId: plan.id })) as { id: string; name: string };
+
+  // The session as the app stored it before secrets: id, name and plan only.
+  const device = await freshPage(browser);
+  await device.context().addInitScript((session) => {
+    if (!localStorage.getItem('guestSession')) localStorage.setItem('guestSession', JSON.stringify(session));
+  }, { id: guest.id, name: guest.name, planId: plan.id });
+  await device.goto(`${joinUrl}/dashboard`);
+
+  // Not a dead end: the join page asks at once for that name.
+  await expect(device).toHaveURL(new RegExp(`${joinUrl}$`));
+  const card = device.getByRole('region', { name: 'Is this you?' });
+  await expect(card.getByText("Please confirm it's you to keep going on this device.")).toBeVisible();
+  await expect(card.getByText('Old Timer', { exact: true })).toBeVisible();
+  await card.getByRole('button', { name: "Yes, that's me" }).click();
+  await expect(device.getByText('Welcome back!')).toBeVisible();
+  await expect(device).toHaveURL(new RegExp(`${joinUrl}/dashboard(\\?.*)?$`));
+  const stored = (await storedGuest(device))!;
+  expect(stored.id).toBe(guest.id);
+  expect(stored.secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+  // And the restored device writes as that guest.
+  await device.getByRole('textbox', { name: 'Suggest a new idea' }).fill('Cheese and grapes');
+  await device.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(device.getByRole('article', { name: 'Cheese and grapes' })).toBeVisible();
 });
 
 test('a signed-in friend is joined from the link and lands on the plan', async ({ browser }) => {

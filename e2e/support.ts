@@ -123,15 +123,35 @@ export async function mailAttachment(mail: CaughtMail, fileName: string): Promis
 /** The lines of an .ics file, folded lines joined. */
 export const icsLines = (ics: string) => ics.replace(/\r\n[ \t]/g, '').split(/\r?\n/);
 
+// The test plays the devices of the guests it creates through the API: it
+// keeps each one's secret (POST /api/guest-session answers it) and sends it
+// as X-Guest-Secret with the calls that name that guest, as the app does.
+const guestSecrets = new Map<string, string>();
+
+/** The headers of a call that names a guest (`guestId` in the body) this test created. */
+export function guestHeaders(body: unknown): Record<string, string> {
+  const guestId = (body as { guestId?: unknown } | null | undefined)?.guestId;
+  const secret = typeof guestId === 'string' ? guestSecrets.get(guestId) : undefined;
+  return secret ? { 'x-guest-secret': secret } : {};
+}
+
+/** Keep the secret of a guest session the API just answered. */
+export function rememberGuest(answer: unknown): void {
+  const guest = answer as { id?: unknown; secret?: unknown } | null;
+  if (typeof guest?.id === 'string' && typeof guest.secret === 'string') guestSecrets.set(guest.id, guest.secret);
+}
+
 /** A JSON call to the API through the web origin (as the app makes it); fails the test unless 2xx. */
 export async function apiCall<T = unknown>(method: string, path: string, body?: unknown, token?: string): Promise<T> {
   const res = await fetch(`${process.env.E2E_WEB_URL}${path}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...guestHeaders(body) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   expect(res.ok, `${method} ${path} answered ${res.status}: ${await res.clone().text()}`).toBe(true);
-  return (res.status === 204 ? null : await res.json()) as T;
+  const answer = (res.status === 204 ? null : await res.json()) as T;
+  rememberGuest(answer);
+  return answer;
 }
 
 export const apiPost = <T = unknown>(path: string, body: unknown, token?: string) => apiCall<T>('POST', path, body, token);

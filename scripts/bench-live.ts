@@ -31,7 +31,6 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-const token = (userId: string) => signSessionToken(userId, { secret: JWT_SECRET });
 
 /** A minimal SSE reader: calls onChange(planId, version, receivedAt) for every change event. */
 async function openStream(url: string, onChange: (planId: string, version: number, at: number) => void, signal: AbortSignal) {
@@ -124,11 +123,17 @@ async function main() {
     log('creating the plans, guests and ideas through the API...');
     const [{ id: hostId }] = await owner<{ id: string }[]>`
       insert into app.users (email, first_name) values ('host@bench.local', 'Host') returning id`;
-    const hostToken = await token(hostId);
-    const post = async (p: string, body: unknown, auth?: string) => {
+    // A real session (as verify-otp starts one), then the token naming it.
+    const [{ id: sessionId }] = await owner<{ id: string }[]>`insert into app.sessions (user_id) values (${hostId}) returning id`;
+    const hostToken = await signSessionToken(hostId, sessionId, { secret: JWT_SECRET });
+    const post = async (p: string, body: unknown, auth?: string, guestSecret?: string) => {
       const res = await fetch(`${base}${p}`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+        headers: {
+          'content-type': 'application/json',
+          ...(auth ? { authorization: `Bearer ${auth}` } : {}),
+          ...(guestSecret ? { 'x-guest-secret': guestSecret } : {}),
+        },
         body: JSON.stringify(body),
       });
       if (res.status >= 300) throw new Error(`POST ${p}: ${res.status} ${await res.text()}`);
@@ -138,7 +143,7 @@ async function main() {
       id: string;
       streams: number;
       ideaId: string;
-      guests: string[];
+      guests: { id: string; secret: string }[];
       version: number;
       sent: Map<number, number>;
     }
@@ -147,7 +152,10 @@ async function main() {
       const plan = await post('/plans', { title: `Bench ${i}` }, hostToken);
       const idea = await post(`/plans/${plan.id}/ideas`, { text: 'Bowling' }, hostToken);
       const guests = [];
-      for (let g = 0; g < 20; g++) guests.push((await post('/guest-session', { name: `Guest ${g}`, planId: plan.id })).id);
+      for (let g = 0; g < 20; g++) {
+        const guest = await post('/guest-session', { name: `Guest ${g}`, planId: plan.id });
+        guests.push({ id: guest.id as string, secret: guest.secret as string });
+      }
       plans.push({ id: plan.id, streams: i === 0 ? HOT_STREAMS : STREAMS_PER_OTHER, ideaId: idea.id, guests, version: 0, sent: new Map() });
     }
     for (const plan of plans) {
@@ -197,7 +205,7 @@ async function main() {
         queues.get(plan.id)!.then(async () => {
           plan.version += 1;
           plan.sent.set(plan.version, performance.now());
-          await post(`/ideas/${plan.ideaId}/vote`, { guestId: guest });
+          await post(`/ideas/${plan.ideaId}/vote`, { guestId: guest.id }, undefined, guest.secret);
         }),
       );
     }

@@ -16,7 +16,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { signSessionToken } from '../supabase/functions/_shared/auth.ts';
 import { ROOT, prepareDatabase, startEmbeddedPostgres, tempDataDir } from './lib/db.ts';
-import { freePort, spawnService, startApi, waitForHttp, type Service } from './lib/services.ts';
+import { API_TEST_RATE_LIMITS, freePort, spawnService, startApi, waitForHttp, type Service } from './lib/services.ts';
 import { serveStatic } from './lib/static-server.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -37,8 +37,8 @@ interface Load {
   method?: 'GET' | 'POST';
   path: string;
   headers?: Record<string, string>;
-  /** A body per request (rotating through voters). */
-  body?: () => unknown;
+  /** A body (and its guest's secret header, and maybe another path) per request, rotating through voters. */
+  body?: () => { body: unknown; headers?: Record<string, string>; path?: string };
   /** The status every answer should have (default: any 2xx). */
   expect?: number;
 }
@@ -61,7 +61,16 @@ async function measure(base: string, load: Load): Promise<Measured> {
     headers: { ...(load.body ? { 'content-type': 'application/json' } : {}), ...load.headers },
     requests: [
       {
-        setupRequest: (request) => (load.body ? { ...request, body: JSON.stringify(load.body()) } : request),
+        setupRequest: (request) => {
+          if (!load.body) return request;
+          const next = load.body();
+          return {
+            ...request,
+            ...(next.path ? { path: `${new URL(base).pathname}${next.path}` } : {}),
+            body: JSON.stringify(next.body),
+            headers: { ...request.headers, ...next.headers },
+          };
+        },
       },
     ],
   });
@@ -79,12 +88,23 @@ async function measure(base: string, load: Load): Promise<Measured> {
 // Fixture
 // ---------------------------------------------------------------------------
 
+interface Guest {
+  id: string;
+  secret: string;
+}
+
+/** A session as verify-otp starts one, and the token that names it. */
+async function sessionToken(owner: postgres.Sql, userId: string): Promise<string> {
+  const [{ id }] = await owner<{ id: string }[]>`insert into app.sessions (user_id) values (${userId}) returning id`;
+  return signSessionToken(userId, id, { secret: JWT_SECRET });
+}
+
 interface Fixture {
   plan: { id: string; slug: string };
   bigPlan: { id: string };
   hostToken: string;
-  guests: string[];
-  ideaId: string;
+  guests: Guest[];
+  ideaIds: string[];
   slotId: string;
   dates: string[];
 }
@@ -92,11 +112,15 @@ interface Fixture {
 async function buildFixture(api: string, owner: postgres.Sql): Promise<Fixture> {
   const [{ id: hostId }] = await owner<{ id: string }[]>`
     insert into app.users (email, first_name, last_name) values ('host@bench.local', 'Hana', 'Host') returning id`;
-  const hostToken = await signSessionToken(hostId, { secret: JWT_SECRET });
-  const call = async <T>(method: string, p: string, body?: unknown, token?: string): Promise<T> => {
+  const hostToken = await sessionToken(owner, hostId);
+  const call = async <T>(method: string, p: string, body?: unknown, token?: string, guestSecret?: string): Promise<T> => {
     const res = await fetch(`${api}${p}`, {
       method,
-      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        ...(guestSecret ? { 'x-guest-secret': guestSecret } : {}),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
@@ -118,10 +142,10 @@ async function buildFixture(api: string, owner: postgres.Sql): Promise<Fixture> 
 
   async function planWith(title: string, guestCount: number, ideaCount: number, votesPerGuest: number, datesPerGuest: number) {
     const plan = await call<{ id: string; slug: string }>('POST', '/plans', { title }, hostToken);
-    const guests: string[] = [];
+    const guests: Guest[] = [];
     await parallel(
       Array.from({ length: guestCount }, (_, g) => async () => {
-        guests.push((await call<{ id: string }>('POST', '/guest-session', { name: `Guest ${g + 1}`, planId: plan.id })).id);
+        guests.push(await call<Guest>('POST', '/guest-session', { name: `Guest ${g + 1}`, planId: plan.id }));
       }),
     );
     const ideas: string[] = [];
@@ -131,11 +155,11 @@ async function buildFixture(api: string, owner: postgres.Sql): Promise<Fixture> 
       }),
     );
     await parallel(
-      guests.flatMap((guestId, g) => [
+      guests.flatMap((guest, g) => [
         ...Array.from({ length: votesPerGuest }, (_, v) => () =>
-          call('POST', `/ideas/${ideas[(g * 7 + v * 13) % ideas.length]}/vote`, { guestId })),
+          call('POST', `/ideas/${ideas[(g * 7 + v * 13) % ideas.length]}/vote`, { guestId: guest.id }, undefined, guest.secret)),
         ...Array.from({ length: datesPerGuest }, (_, v) => () =>
-          call('POST', `/plans/${plan.id}/vote-date`, { date: dates[(g + v) % dates.length], guestId })),
+          call('POST', `/plans/${plan.id}/vote-date`, { date: dates[(g + v) % dates.length], guestId: guest.id }, undefined, guest.secret)),
       ]),
     );
     return { plan, guests, ideas };
@@ -148,7 +172,7 @@ async function buildFixture(api: string, owner: postgres.Sql): Promise<Fixture> 
   const big = await planWith('Bench growth', 40, 500, 42, 0);
   for (let i = 0; i < 8; i++) await planWith(`Small plan ${i + 1}`, 5, 3, 1, 1);
   const slots = await call<Array<{ id: string }>>('GET', `/plans/${main.plan.id}/timeslots`);
-  return { plan: main.plan, bigPlan: big.plan, hostToken, guests: main.guests, ideaId: main.ideas[0], slotId: slots[0].id, dates };
+  return { plan: main.plan, bigPlan: big.plan, hostToken, guests: main.guests, ideaIds: main.ideas, slotId: slots[0].id, dates };
 }
 
 // ---------------------------------------------------------------------------
@@ -171,6 +195,8 @@ async function benchApi(): Promise<string> {
           SMTP_PORT: String(await freePort()),
           MAIL_FROM: 'Hangplan <bench@hangplan.local>',
           APP_ORIGIN: 'http://localhost:5173',
+          // Every request comes from one address and a few people here.
+          RATE_LIMITS: API_TEST_RATE_LIMITS,
         },
       }),
     );
@@ -191,26 +217,42 @@ async function benchApi(): Promise<string> {
 
     const member = { authorization: `Bearer ${f.hostToken}` };
     let turn = 0;
-    const nextGuest = () => f.guests[turn++ % f.guests.length];
+    /** The next guest's body and secret header (each write is a different guest's, in turn). */
+    const asGuest = (body: (guestId: string, n: number) => Record<string, unknown>) => () => {
+      const n = turn++;
+      const guest = f.guests[n % f.guests.length];
+      return { body: { ...body(guest.id, n), guestId: guest.id }, headers: { 'x-guest-secret': guest.secret } };
+    };
+    const ideaId = f.ideaIds[0];
     const { etag } = await fetch(`${api}/plans/${f.plan.id}/ideas`, { headers: member }).then((r) => ({ etag: r.headers.get('etag') ?? '' }));
     const loads: Load[] = [
       { name: 'GET /api/plans/{id}', kind: 'read', path: `/plans/${f.plan.id}` },
       { name: 'GET /api/plans/slug/{slug}', kind: 'read', path: `/plans/slug/${f.plan.slug}` },
       { name: 'GET /api/plans/{id}/participants', kind: 'read', path: `/plans/${f.plan.id}/participants` },
       { name: 'GET /api/plans/{id}/ideas (member)', kind: 'read', path: `/plans/${f.plan.id}/ideas`, headers: member },
-      { name: 'GET /api/plans/{id}/ideas?guestId=', kind: 'read', path: `/plans/${f.plan.id}/ideas?guestId=${f.guests[0]}` },
+      { name: 'GET /api/plans/{id}/ideas?guestId=', kind: 'read', path: `/plans/${f.plan.id}/ideas?guestId=${f.guests[0].id}` },
       { name: 'GET /api/plans/{id}/timeslots', kind: 'read', path: `/plans/${f.plan.id}/timeslots` },
       { name: 'GET /api/plans/{id}/my-votes (member)', kind: 'read', path: `/plans/${f.plan.id}/my-votes`, headers: member },
-      { name: 'GET /api/ideas/{id}/voters', kind: 'read', path: `/ideas/${f.ideaId}/voters` },
-      { name: 'GET /api/ideas/{id}/comments', kind: 'read', path: `/ideas/${f.ideaId}/comments` },
+      { name: 'GET /api/ideas/{id}/voters', kind: 'read', path: `/ideas/${ideaId}/voters` },
+      { name: 'GET /api/ideas/{id}/comments', kind: 'read', path: `/ideas/${ideaId}/comments` },
       { name: 'GET /api/timeslots/{id}/voters', kind: 'read', path: `/timeslots/${f.slotId}/voters` },
       { name: 'GET /api/plans (home list, 10 plans)', kind: 'read', path: '/plans', headers: member },
       { name: 'GET ideas, 500 ideas (growth)', kind: 'extra', path: `/plans/${f.bigPlan.id}/ideas`, headers: member },
       { name: 'GET ideas again, unchanged (304)', kind: 'extra', path: `/plans/${f.plan.id}/ideas`, headers: { ...member, 'if-none-match': etag }, expect: 304 },
-      { name: 'POST /api/ideas/{id}/vote (guest toggle)', kind: 'write', method: 'POST', path: `/ideas/${f.ideaId}/vote`, body: () => ({ guestId: nextGuest() }) },
-      { name: 'POST /api/plans/{id}/vote-date (guest)', kind: 'write', method: 'POST', path: `/plans/${f.plan.id}/vote-date`, body: () => ({ date: f.dates[turn % f.dates.length], guestId: nextGuest() }) },
-      { name: 'POST /api/timeslots/{id}/vote (member)', kind: 'write', method: 'POST', path: `/timeslots/${f.slotId}/vote`, headers: member, body: () => ({}) },
-      { name: 'POST /api/ideas/{id}/comments (guest)', kind: 'write', method: 'POST', path: `/ideas/${f.ideaId}/comments`, body: () => ({ text: 'Sounds good', guestId: nextGuest() }) },
+      { name: 'POST /api/ideas/{id}/vote (guest toggle)', kind: 'write', method: 'POST', path: `/ideas/${ideaId}/vote`, body: asGuest(() => ({})) },
+      { name: 'POST /api/plans/{id}/vote-date (guest)', kind: 'write', method: 'POST', path: `/plans/${f.plan.id}/vote-date`, body: asGuest((_, n) => ({ date: f.dates[n % f.dates.length] })) },
+      { name: 'POST /api/timeslots/{id}/vote (member)', kind: 'write', method: 'POST', path: `/timeslots/${f.slotId}/vote`, headers: member, body: () => ({ body: {} }) },
+      // Spread over the plan's ideas: an idea holds at most 500 comments (a cap).
+      {
+        name: 'POST /api/ideas/{id}/comments (guest)',
+        kind: 'write',
+        method: 'POST',
+        path: `/ideas/${ideaId}/comments`,
+        body: () => {
+          const next = asGuest(() => ({ text: 'Sounds good' }))();
+          return { ...next, path: `/ideas/${f.ideaIds[turn % f.ideaIds.length]}/comments` };
+        },
+      },
     ];
 
     log(`measuring: ${SECONDS} s per row at ${CONNECTIONS} connections; the baseline before and after`);
@@ -298,6 +340,7 @@ async function benchWeb(): Promise<string> {
           SMTP_PORT: String(await freePort()),
           MAIL_FROM: 'Hangplan <bench@hangplan.local>',
           APP_ORIGIN: 'http://localhost:5173',
+          RATE_LIMITS: API_TEST_RATE_LIMITS,
         },
       }),
     );
@@ -310,8 +353,8 @@ async function benchWeb(): Promise<string> {
     const owner = postgres(db.url, { max: 1, onnotice: () => {} });
     const [{ id: hostId }] = await owner<{ id: string }[]>`
       insert into app.users (email, first_name) values ('web@bench.local', 'Hana') returning id`;
+    const token = await sessionToken(owner, hostId);
     await owner.end();
-    const token = await signSessionToken(hostId, { secret: JWT_SECRET });
     const plan = (await (
       await fetch(`${web.url}/api/plans`, {
         method: 'POST',

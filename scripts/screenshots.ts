@@ -38,14 +38,27 @@ const base = await freeBase();
 const web = `http://localhost:${base}`;
 const mailUrl = `http://127.0.0.1:${base + 3}`;
 
+// The secrets of the guests made here (POST /api/guest-session answers one),
+// sent as X-Guest-Secret with the calls that name that guest, as the app does.
+const guestSecrets = new Map<string, string>();
+
 async function call<T>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
+  const guestId = (body as { guestId?: unknown } | undefined)?.guestId;
+  const secret = typeof guestId === 'string' ? guestSecrets.get(guestId) : undefined;
   const res = await fetch(`${web}${route}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(secret ? { 'x-guest-secret': secret } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${method} ${route} answered ${res.status}: ${await res.text()}`);
-  return (res.status === 204 ? null : await res.json()) as T;
+  const answer = (res.status === 204 ? null : await res.json()) as T;
+  const guest = answer as { id?: unknown; secret?: unknown } | null;
+  if (typeof guest?.id === 'string' && typeof guest.secret === 'string') guestSecrets.set(guest.id, guest.secret);
+  return answer;
 }
 const post = <T = unknown>(route: string, body: unknown, token?: string) => call<T>('POST', route, body, token);
 
@@ -121,7 +134,7 @@ try {
   await post('/api/plans', { title: 'Climbing after work', isOpenInvite: true }, hana);
   const plan = await post<{ id: string; slug: string }>('/api/plans', { title: "Mia's birthday dinner", isOpenInvite: true }, hana);
   await post(`/api/plans/${plan.id}/join`, { name: 'Milo Martins' }, milo);
-  const gail = await post<{ id: string; name: string }>('/api/guest-session', { name: 'Gail Green', planId: plan.id });
+  const gail = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Gail Green', planId: plan.id });
   const ramen = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Ramen at Kenji' }, hana);
   const tacos = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Tacos on the pier' }, milo);
   await post(`/api/plans/${plan.id}/ideas`, { text: 'Rooftop pizza', guestId: gail.id, authorName: gail.name });
@@ -167,7 +180,7 @@ try {
   await joiner.getByRole('button', { name: 'Continue' }).click();
   await shoot(joiner, '10-is-this-you', "Yes, that's me");
   const guest = await (await context(browser, {
-    guestSession: JSON.stringify({ id: gail.id, name: gail.name, planId: plan.id }),
+    guestSession: JSON.stringify({ id: gail.id, name: gail.name, planId: plan.id, secret: gail.secret }),
   })).newPage();
   await guest.goto(`/l/${plan.slug}/dashboard`);
   await shoot(guest, '11-guest-dashboard', 'Welcome, Gail Green');

@@ -22,7 +22,7 @@ set search_path = ''
 as $$
   select case p_name
     when 'guests' then 200            -- guests per plan
-    when 'ideas' then 200             -- ideas per plan
+    when 'ideas' then 1000            -- ideas per plan (issue 13 measures plans of 500)
     when 'comments_per_idea' then 500 -- comments per idea
     when 'slots' then 500             -- distinct (date, period) slots per plan
   end

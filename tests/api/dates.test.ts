@@ -3,6 +3,7 @@
 // (spec §7; decisions.md "Time slots and the lock flow", "Plans" identity rules).
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner } from '../support/api.ts';
 import { datesWorld, day, expectText, type SlotJson } from './dates-fixture.ts';
 
@@ -21,10 +22,10 @@ interface VoteDateJson {
   voteCount: number;
 }
 
-const voteDate = (planId: string, body: unknown, token?: string) =>
-  api<VoteDateJson>('POST', `/api/plans/${planId}/vote-date`, { body, token });
-const voteSlot = (slotId: string, body: unknown, token?: string) =>
-  api<{ voted: boolean; voteCount: number }>('POST', `/api/timeslots/${slotId}/vote`, { body, token });
+const voteDate = (planId: string, body: unknown, token?: string, guestSecret?: string | null) =>
+  api<VoteDateJson>('POST', `/api/plans/${planId}/vote-date`, { body, token, guestSecret });
+const voteSlot = (slotId: string, body: unknown, token?: string, guestSecret?: string | null) =>
+  api<{ voted: boolean; voteCount: number }>('POST', `/api/timeslots/${slotId}/vote`, { body, token, guestSecret });
 const slotsOf = (planId: string) => api<SlotJson[]>('GET', `/api/plans/${planId}/timeslots`);
 
 describe('POST /api/plans/{id}/vote-date', () => {
@@ -105,16 +106,20 @@ describe('POST /api/plans/{id}/vote-date', () => {
     expect(votes).toEqual([{ user_id: host.id, guest_id: null }]);
   });
 
-  it('401 without a token or guestId; 403 for a guest of another plan or an unknown guest; 401 for a bad token', async () => {
+  it('401 without a token or guestId; 403 for a guest of another plan; the guest secret; 401 for a bad token', async () => {
     const host = await world.newUser();
     const plan = await world.newPlan(host);
     const other = await world.newPlan(host);
     const otherGuest = await world.newGuest(other.id);
+    const guest = await world.newGuest(plan.id);
     const date = await day(owner, 1);
     expectText(await voteDate(plan.id, { date }), 401, 'Join the plan first to vote');
     expectText(await voteDate(plan.id, { date, guestId: null }), 401, 'Join the plan first to vote');
     expectText(await voteDate(plan.id, { date, guestId: otherGuest.id }), 403, 'Please join the plan first to vote');
-    expectText(await voteDate(plan.id, { date, guestId: randomUUID() }), 403, 'Please join the plan first to vote');
+    expectText(await voteDate(plan.id, { date, guestId: randomUUID() }), 401, GUEST_SECRET_MISSING);
+    expectText(await voteDate(plan.id, { date, guestId: randomUUID() }, undefined, 'a-secret'), 404, 'Guest not found');
+    expectText(await voteDate(plan.id, { date, guestId: guest.id }, undefined, null), 401, GUEST_SECRET_MISSING);
+    expectText(await voteDate(plan.id, { date, guestId: guest.id }, undefined, 'a-guess'), 403, GUEST_SECRET_WRONG);
     expect((await voteDate(plan.id, { date }, 'not-a-token')).status).toBe(401);
     expect((await slotsOf(plan.id)).json).toEqual([]);
   });
@@ -222,6 +227,9 @@ describe('POST /api/timeslots/{id}/vote', () => {
     const slot = (await voteDate(plan.id, { date: await day(owner, 4) }, host.token)).json.timeSlotId;
     expectText(await voteSlot(slot, {}), 401, 'Join the plan first to vote');
     expectText(await voteSlot(slot, { guestId: otherGuest.id }), 403, 'Please join the plan first to vote');
+    const guest = await world.newGuest(plan.id);
+    expectText(await voteSlot(slot, { guestId: guest.id }, undefined, null), 401, GUEST_SECRET_MISSING);
+    expectText(await voteSlot(slot, { guestId: guest.id }, undefined, otherGuest.secret), 403, GUEST_SECRET_WRONG);
     expectText(await voteSlot(randomUUID(), {}, host.token), 404, 'Time slot not found');
     expectText(await voteSlot('slot-1', {}, host.token), 404, 'Time slot not found');
     expectText(await voteSlot(slot, { guestId: 12 }), 400, 'guestId must be a valid id');
@@ -280,18 +288,21 @@ describe('GET /api/plans/{id}/my-votes', () => {
     expect(mine.json).toEqual([a, b]);
     expect((await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${guest.id}`)).json).toEqual([b]);
     expect((await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${guest.id.toUpperCase()}`)).json).toEqual([b]);
+    // Reads need no guest secret (they show what the slots' voters lists show anyway).
+    expect((await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${guest.id}`, { guestSecret: null })).json).toEqual([b]);
 
     const stranger = await world.newUser();
     expect((await api('GET', `/api/plans/${plan.id}/my-votes`, { token: stranger.token })).json).toEqual([]);
   });
 
-  it('401 without identity; 403 for a guest of another plan; 404 unknown guest or plan; 400 malformed guestId', async () => {
+  it('401 without identity; 404 for a guest of another plan, an unknown guest or plan; 400 malformed guestId', async () => {
     const host = await world.newUser();
     const plan = await world.newPlan(host);
     const other = await world.newPlan(host);
     const otherGuest = await world.newGuest(other.id);
     expectText(await api('GET', `/api/plans/${plan.id}/my-votes`), 401, 'Join the plan first to see your votes');
-    expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${otherGuest.id}`), 403, 'This guest belongs to another plan');
+    // A read: the guest id names no one here but a guest of this plan (no secret needed, none honoured).
+    expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${otherGuest.id}`), 404, 'Guest not found');
     expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${randomUUID()}`), 404, 'Guest not found');
     expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=abc`), 400, 'guestId must be a valid id');
     expectText(await api('GET', `/api/plans/${randomUUID()}/my-votes`, { token: host.token }), 404, 'Plan not found');

@@ -1,14 +1,14 @@
 // Arranging data for the guest, join and transfer API tests. The server and its
 // database are shared by all test files, so everything here is fresh and
-// uniquely named. Users and tokens are made directly (as the owner, token
+// uniquely named. Users and sessions are made directly (as the owner, token
 // signed with the server's secret) rather than through the e-mail flow, which
 // tests/api/auth-*.test.ts covers. Votes are cast with the SQL rules
 // (app.toggle_idea_vote / app.toggle_time_slot_vote) under the claims the API
 // would send, since the vote endpoints are not built yet.
-import { randomUUID } from 'node:crypto';
-import type { Sql } from 'postgres';
+import { createHash, randomUUID } from 'node:crypto';
+import postgres, { type Sql } from 'postgres';
 import { inject } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, guestSecretOf, rememberGuestSecret } from '../support/api.ts';
 import { runAs, type Claims } from '../support/db.ts';
 import { signSessionToken } from '../../supabase/functions/_shared/auth.ts';
 
@@ -22,8 +22,21 @@ export function uniqueName(prefix = 'Guest'): string {
   return `${prefix} ${randomUUID().slice(0, 8)}`;
 }
 
-/** A session token of the shared server (signed with its secret, like verify-otp's). */
-export const tokenFor = (userId: string): Promise<string> => signSessionToken(userId, { secret: inject('jwtSecret') });
+let sessions: Sql | undefined;
+
+/**
+ * A session token of the shared server: a new row in app.sessions (as
+ * verify-otp starts one) and a token naming it, signed with the server's
+ * secret. For a user that does not exist the token names a session that does
+ * not exist either (the server answers it with 401).
+ */
+export async function tokenFor(userId: string): Promise<string> {
+  // Idle connections close by themselves, so the test process can end.
+  sessions ??= postgres(inject('apiDbUrl'), { max: 1, idle_timeout: 1, onnotice: () => {} });
+  const [row] = await sessions<{ id: string }[]>`
+    insert into app.sessions (user_id) select id from app.users where id = ${userId} returning id`;
+  return signSessionToken(userId, row?.id ?? randomUUID(), { secret: inject('jwtSecret') });
+}
 
 /** A signed-in user with a session token. */
 export async function newMember(owner: Sql, firstName: string | null = 'Mia', lastName: string | null = null): Promise<Member> {
@@ -53,14 +66,28 @@ export async function newSlot(owner: Sql, planId: string, daysAhead: number, per
   return id;
 }
 
-/** A guest through the API: POST /api/guest-session. */
-export async function newGuest(planId: string, name = uniqueName()): Promise<{ id: string; name: string }> {
-  const res = await api<{ id: string; name: string }>('POST', '/api/guest-session', { body: { name, planId } });
+/**
+ * A guest through the API: POST /api/guest-session. Its secret is kept for
+ * the requests that name it (tests/support/api.ts) and returned too.
+ */
+export async function newGuest(planId: string, name = uniqueName()): Promise<{ id: string; name: string; secret: string }> {
+  const res = await api<{ id: string; name: string; planId: string; secret: string }>('POST', '/api/guest-session', {
+    body: { name, planId },
+  });
   if (res.status !== 201) throw new Error(`guest-session answered ${res.status}: ${res.text}`);
-  return res.json;
+  rememberGuestSecret(res.json.id, res.json.secret);
+  return { id: res.json.id, name: res.json.name, secret: res.json.secret };
 }
 
-export const guestClaims = (guestId: string, planId: string): Claims => ({ role: 'anon', guest_id: guestId, plan_id: planId });
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The claims the API sends for a guest of this process: its id with the hash of its secret. */
+export const guestClaims = (guestId: string, planId: string): Claims => ({
+  role: 'anon',
+  guest_id: guestId,
+  guest_secret_hash: sha256Hex(guestSecretOf(guestId) ?? ''),
+  plan_id: planId,
+});
 export const memberClaims = (userId: string, planId: string): Claims => ({ role: 'authenticated', sub: userId, plan_id: planId });
 
 /** Toggle a vote with the SQL rule, exactly as the vote endpoints will; true when the vote now exists. */

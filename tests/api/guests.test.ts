@@ -1,6 +1,8 @@
 // POST /api/guest-session, GET /api/guest-session/{guestId} and
 // POST /api/plans/{id}/check-guest over HTTP.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner } from '../support/api.ts';
 import {
   guestClaims,
@@ -34,7 +36,10 @@ afterAll(async () => {
 });
 
 const createGuest = (body: unknown, token?: string) => api('POST', '/api/guest-session', { body, token });
-const getGuest = (guestId: string) => api('GET', `/api/guest-session/${guestId}`);
+const getGuest = (guestId: string, guestSecret?: string | null) => api('GET', `/api/guest-session/${guestId}`, { guestSecret });
+const restoreGuest = (body: unknown) => api('POST', '/api/guest-session/restore', { body });
+const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+const SECRET = /^[A-Za-z0-9_-]{43}$/;
 const checkGuest = (plan: string, body: unknown) => api('POST', `/api/plans/${plan}/check-guest`, { body });
 
 function expectText(res: { status: number; text: string; headers: Headers }, status: number, text: string) {
@@ -48,9 +53,20 @@ describe('POST /api/guest-session', () => {
     const name = uniqueName('Zoe');
     const res = await createGuest({ name: `  ${name}\t`, planId });
     expect(res.status, res.text).toBe(201);
-    expect(res.json).toEqual({ id: expect.any(String), name, planId });
+    expect(res.json).toEqual({ id: expect.any(String), name, planId, secret: expect.stringMatching(SECRET) });
     const row = (await participantsOf(owner, planId)).find((p) => p.guestId === res.json.id);
     expect(row).toMatchObject({ name, userId: null });
+  });
+
+  it("gives this device a fresh 32-byte secret of its own; the database keeps only the secret's SHA-256", async () => {
+    const a = await createGuest({ name: uniqueName('Sec'), planId });
+    const b = await createGuest({ name: uniqueName('Sec'), planId });
+    expect(a.json.secret).not.toBe(b.json.secret);
+    expect(Buffer.from(a.json.secret, 'base64url')).toHaveLength(32);
+    const rows = await owner`select secret_hash from app.guest_credentials where guest_id = ${a.json.id}`;
+    expect(rows).toEqual([{ secret_hash: sha256Hex(a.json.secret) }]);
+    const [{ n }] = await owner`select count(*)::int as n from app.guest_credentials where secret_hash = ${a.json.secret}`;
+    expect(n).toBe(0);
   });
 
   it('validates the name and the plan id with one sentence each', async () => {
@@ -115,7 +131,7 @@ describe('POST /api/guest-session', () => {
 });
 
 describe('GET /api/guest-session/{guestId}', () => {
-  it('reads the guest session back by its id alone', async () => {
+  it("reads the guest session back by its id with this device's secret", async () => {
     const guest = await newGuest(planId);
     const res = await getGuest(guest.id);
     expect(res.status).toBe(200);
@@ -123,10 +139,51 @@ describe('GET /api/guest-session/{guestId}', () => {
     expect((await getGuest(guest.id.toUpperCase())).json).toEqual({ id: guest.id, name: guest.name, planId });
   });
 
+  it("without the secret 401, with a wrong one or another guest's 403: the id alone tells nothing (not even the plan)", async () => {
+    const guest = await newGuest(planId);
+    const other = await newGuest(otherPlanId);
+    expectText(await getGuest(guest.id, null), 401, GUEST_SECRET_MISSING);
+    expectText(await getGuest(guest.id, 'a guess'), 403, GUEST_SECRET_WRONG);
+    expectText(await getGuest(guest.id, other.secret), 403, GUEST_SECRET_WRONG);
+  });
+
   it('answers 404 Guest not found for unknown and malformed ids', async () => {
-    expectText(await getGuest(crypto.randomUUID()), 404, 'Guest not found');
+    expectText(await getGuest(crypto.randomUUID(), 'any secret'), 404, 'Guest not found');
     expectText(await getGuest('not-a-uuid'), 404, 'Guest not found');
     expectText(await getGuest(`${crypto.randomUUID()}x`), 404, 'Guest not found');
+  });
+});
+
+describe('POST /api/guest-session/restore ("Is this you?" -> "Yes, that\'s me")', () => {
+  it('by plan and name (trimmed, any case): a new secret for this device that works; the first device keeps its own', async () => {
+    const guest = await newGuest(planId, uniqueName('Restored'));
+    const res = await restoreGuest({ planId, name: `  ${guest.name.toUpperCase()} ` });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ id: guest.id, name: guest.name, planId, secret: expect.stringMatching(SECRET) });
+    expect(res.json.secret).not.toBe(guest.secret);
+    // The new device acts as the guest...
+    expect((await getGuest(guest.id, res.json.secret)).status).toBe(200);
+    const idea = await newIdea(owner, planId, host.id, uniqueName('Idea'));
+    const vote = await api('POST', `/api/ideas/${idea}/vote`, { body: { guestId: guest.id }, guestSecret: res.json.secret });
+    expect(vote.json).toEqual({ voted: true, voteCount: 1 });
+    // ... and so does the first one.
+    expect((await getGuest(guest.id, guest.secret)).status).toBe(200);
+  });
+
+  it('answers 404 for a name the plan does not have, or an unknown plan, and issues nothing', async () => {
+    const before = (await owner`select count(*)::int as n from app.guest_credentials`)[0].n;
+    expectText(await restoreGuest({ planId, name: 'Nobody By That Name' }), 404, 'Guest not found');
+    expectText(await restoreGuest({ planId: crypto.randomUUID(), name: 'Bob' }), 404, 'Plan not found');
+    const elsewhere = await newGuest(otherPlanId, uniqueName('Elsewhere'));
+    expectText(await restoreGuest({ planId, name: elsewhere.name }), 404, 'Guest not found');
+    expect((await owner`select count(*)::int as n from app.guest_credentials`)[0].n).toBe(before + 1);
+  });
+
+  it('goes by name only: a guest id, which public JSON shows, is not accepted instead', async () => {
+    const guest = await newGuest(planId);
+    expectText(await restoreGuest({ planId, guestId: guest.id }), 400, 'Name is required');
+    expectText(await restoreGuest({ name: guest.name }), 400, 'Plan id is required');
+    expectText(await restoreGuest({ name: guest.name, planId: 'nope' }), 400, 'Plan id must be a valid id');
   });
 });
 

@@ -6,7 +6,7 @@
 // so their rows are exactly what the product makes.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { api, apiDatabaseAsOwner, type ApiResult } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, rememberGuestSecret, type ApiResult } from '../support/api.ts';
 import { tokenFor } from './guests-fixture.ts';
 
 export { tokenFor };
@@ -52,10 +52,11 @@ export async function addMember(planId: string, user: User): Promise<void> {
   await owner`insert into app.participants (plan_id, user_id, name) values (${planId}, ${user.id}, '-')`;
 }
 
-/** A guest of the plan through POST /api/guest-session. */
+/** A guest of the plan through POST /api/guest-session; this process keeps its secret (tests/support/api.ts). */
 export async function newGuest(planId: string, name = uniqueName()): Promise<Guest> {
-  const res = await api<Guest>('POST', '/api/guest-session', { body: { name, planId } });
+  const res = await api<Guest & { secret: string }>('POST', '/api/guest-session', { body: { name, planId } });
   if (res.status !== 201) throw new Error(`POST /api/guest-session answered ${res.status}: ${res.text}`);
+  rememberGuestSecret(res.json.id, res.json.secret);
   return { id: res.json.id, name: res.json.name };
 }
 

@@ -1,6 +1,7 @@
 // POST /api/plans/{id}/join over HTTP: members (token) and guests (guestId),
 // idempotence, foreign guests, and the answers without an identity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner } from '../support/api.ts';
 import { newGuest, newMember, newPlan, participantsOf, tokenFor, uniqueName, type Member } from './guests-fixture.ts';
 
@@ -19,7 +20,8 @@ afterAll(async () => {
   await owner.end();
 });
 
-const join = (plan: string, body: unknown, token?: string) => api('POST', `/api/plans/${plan}/join`, { body, token });
+const join = (plan: string, body: unknown, token?: string, guestSecret?: string | null) =>
+  api('POST', `/api/plans/${plan}/join`, { body, token, guestSecret });
 
 function expectText(res: { status: number; text: string; headers: Headers }, status: number, text: string) {
   expect(res.status, res.text).toBe(status);
@@ -125,9 +127,20 @@ describe('joining as a guest', () => {
 
   it('answers 404 for an unknown guest or plan, 400 for a malformed guest id', async () => {
     const guest = await newGuest(planId);
-    expectText(await join(planId, { guestId: crypto.randomUUID() }), 404, 'Guest not found');
+    expectText(await join(planId, { guestId: crypto.randomUUID() }, undefined, 'a secret'), 404, 'Guest not found');
     expectText(await join(crypto.randomUUID(), { guestId: guest.id }), 404, 'Plan not found');
     expectText(await join(planId, { guestId: 'nope' }), 400, 'Guest id must be a valid id');
+  });
+
+  it("needs the guest's secret: 401 without, 403 with a wrong one or another guest's; nobody joins", async () => {
+    const guest = await newGuest(planId);
+    const other = await newGuest(otherPlanId);
+    await owner`delete from app.participants where guest_id = ${guest.id}`;
+    expectText(await join(planId, { guestId: guest.id }, undefined, null), 401, GUEST_SECRET_MISSING);
+    expectText(await join(planId, { guestId: guest.id }, undefined, 'a guess'), 403, GUEST_SECRET_WRONG);
+    expectText(await join(planId, { guestId: guest.id }, undefined, other.secret), 403, GUEST_SECRET_WRONG);
+    expect((await participantsOf(owner, planId)).filter((p) => p.guestId === guest.id)).toEqual([]);
+    expect((await join(planId, { guestId: guest.id })).json).toMatchObject({ joined: true, alreadyJoined: false });
   });
 });
 

@@ -216,9 +216,9 @@ describe('caps per plan: 409 with a sentence (not about time, so no Retry-After)
     const token = host.token;
 
     await owner`insert into app.ideas (plan_id, text, author_name, user_id)
-                select ${planId}, 'Idea ' || n, '-', ${host.id} from generate_series(1, 199) n`;
-    expect((await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Number 200' }, token })).status).toBe(201);
-    expectCap(await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Number 201' }, token }), 'This plan already has 200 ideas, the most a plan can have');
+                select ${planId}, 'Idea ' || n, '-', ${host.id} from generate_series(1, 999) n`;
+    expect((await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Number 1000' }, token })).status).toBe(201);
+    expectCap(await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Number 1001' }, token }), 'This plan already has 1000 ideas, the most a plan can have');
 
     const [{ id: ideaId }] = await owner`select id from app.ideas where plan_id = ${planId} limit 1`;
     await owner`insert into app.idea_comments (idea_id, plan_id, text, author_name, user_id)

@@ -7,7 +7,9 @@
 // endpoints are written elsewhere.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api, apiDatabaseAsOwner, signIn, type ApiResult, PLAN_KEYS } from '../support/api.ts';
+import { createHash } from 'node:crypto';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
+import { api, apiDatabaseAsOwner, rememberGuestSecret, signIn, type ApiResult, PLAN_KEYS } from '../support/api.ts';
 import { tokenFor } from './guests-fixture.ts';
 
 const owner = apiDatabaseAsOwner();
@@ -65,6 +67,11 @@ async function addGuest(planId: string, name: string, joinedAt = nextJoin()): Pr
   const [{ id: participantId }] = await owner<{ id: string }[]>`
     insert into app.participants (plan_id, guest_id, name, joined_at)
     values (${planId}, ${guestId}, '-', ${joinedAt}) returning id`;
+  // This process is the guest's device (tests/support/api.ts): it holds the secret.
+  const secret = `plans-test-secret-${guestId}`;
+  await owner`insert into app.guest_credentials (guest_id, secret_hash)
+              values (${guestId}, ${createHash('sha256').update(secret).digest('hex')})`;
+  rememberGuestSecret(guestId, secret);
   return { guestId, participantId };
 }
 
@@ -514,11 +521,11 @@ describe('DELETE /api/plans/{id}', () => {
 });
 
 describe('DELETE /api/plans/{id}/leave', () => {
-  const leave = (planId: string, opts: { token?: string; guestId?: string; body?: unknown } = {}) =>
+  const leave = (planId: string, opts: { token?: string; guestId?: string; body?: unknown; guestSecret?: string | null } = {}) =>
     api<{ planDeleted: boolean }>(
       'DELETE',
       `/api/plans/${planId}/leave${opts.guestId !== undefined ? `?guestId=${encodeURIComponent(opts.guestId)}` : ''}`,
-      { token: opts.token, body: opts.body },
+      { token: opts.token, body: opts.body, guestSecret: opts.guestSecret },
     );
 
   it('a member leaves: removed with its votes, the plan stays', async () => {
@@ -594,6 +601,16 @@ describe('DELETE /api/plans/{id}/leave', () => {
     expect((await api<PlanJson>('GET', `/api/plans/${plan.id}`)).json.participantCount).toBe(1);
   });
 
+  it("a guest needs its device's secret to leave: 401 without, 403 with a wrong one; nothing is deleted", async () => {
+    const host = await newUser();
+    const plan = await createPlan(host);
+    const g = await addGuest(plan.id, 'Careful guest');
+    expectText(await leave(plan.id, { guestId: g.guestId, guestSecret: null }), 401, GUEST_SECRET_MISSING);
+    expectText(await leave(plan.id, { guestId: g.guestId, guestSecret: 'a guess' }), 403, GUEST_SECRET_WRONG);
+    expectText(await leave(plan.id, { body: { guestId: g.guestId }, guestSecret: null }), 401, GUEST_SECRET_MISSING);
+    expect(await owner`select 1 from app.guests where id = ${g.guestId}`).toHaveLength(1);
+  });
+
   it('a guest may name itself in a JSON body instead of the query', async () => {
     const host = await newUser();
     const plan = await createPlan(host);
@@ -623,7 +640,8 @@ describe('DELETE /api/plans/{id}/leave', () => {
 
     expectText(await leave(plan.id, { token: (await newUser()).token }), 403, 'You are not a participant of this plan');
     expectText(await leave(plan.id, { guestId: otherGuest.guestId }), 403, 'You are not a participant of this plan');
-    expectText(await leave(plan.id, { guestId: randomUUID() }), 403, 'You are not a participant of this plan');
+    expectText(await leave(plan.id, { guestId: randomUUID() }), 401, GUEST_SECRET_MISSING);
+    expectText(await leave(plan.id, { guestId: randomUUID(), guestSecret: 'a secret' }), 404, 'Guest not found');
     expectText(await leave(plan.id), 401, 'Not signed in');
     expect(await owner`select 1 from app.participants where guest_id = ${otherGuest.guestId}`).toHaveLength(1);
     expect((await api<PlanJson>('GET', `/api/plans/${plan.id}`)).json.participantCount).toBe(1);
@@ -633,7 +651,8 @@ describe('DELETE /api/plans/{id}/leave', () => {
     const user = await newUser();
     expectText(await leave(randomUUID(), { token: user.token }), 404, 'Plan not found');
     expectText(await leave('not-a-uuid', { token: user.token }), 404, 'Plan not found');
-    expectText(await leave(randomUUID(), { guestId: randomUUID() }), 404, 'Plan not found');
+    const guestElsewhere = await addGuest((await createPlan(user, 'Elsewhere')).id, 'Wanderer');
+    expectText(await leave(randomUUID(), { guestId: guestElsewhere.guestId }), 404, 'Plan not found');
 
     const plan = await createPlan(user);
     expectText(await leave(plan.id, { guestId: 'nope' }), 400, 'guestId must be a valid id');

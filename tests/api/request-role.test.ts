@@ -18,7 +18,8 @@ beforeAll(async () => {
     create function public.api_role_probe_record() returns trigger language plpgsql as $$
     begin
       insert into public.api_role_probe
-      values (new.email, current_setting('role'), current_user, current_setting('request.jwt.claims', true));
+      values (new.email, current_setting('role'), current_user,
+              current_setting('request.jwt.claims', true) || '|' || coalesce(current_setting('request.jwt.claim.sub', true), ''));
       return new;
     end $$;
     create trigger api_role_probe after insert or update on app.sign_in_codes
@@ -51,11 +52,17 @@ describe('the role a request runs as', () => {
     expect(signInRows.length).toBeGreaterThanOrEqual(2);
     for (const row of signInRows) {
       expect(row.role_setting).toBe('anon');
-      expect(JSON.parse(row.claims)).toEqual({ role: 'anon' });
+      const [claims, sub] = row.claims.split('|');
+      expect(JSON.parse(claims)).toEqual({ role: 'anon' });
+      expect(sub).toBe('');
     }
-    // The profile update ran directly as authenticated, under RLS.
+    // The profile update ran directly as authenticated, under RLS, with both
+    // request.jwt.claims and request.jwt.claim.sub (which Supabase's auth.uid() reads first).
     const profileRow = rows.find((r) => r.current_user_name === 'authenticated');
     expect(profileRow?.role_setting).toBe('authenticated');
-    expect(JSON.parse(profileRow!.claims)).toEqual({ role: 'authenticated', sub: userId });
+    const [claims, sub] = profileRow!.claims.split('|');
+    const sessionId = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).sid;
+    expect(JSON.parse(claims)).toEqual({ role: 'authenticated', sub: userId, session_id: sessionId });
+    expect(sub).toBe(userId);
   });
 });

@@ -1,6 +1,7 @@
 // POST /api/auth/transfer-guest-votes over HTTP: counts, no double votes, the
 // guest's participants row replaced by the member's, and the error answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner } from '../support/api.ts';
 import {
   guestClaims,
@@ -28,7 +29,8 @@ afterAll(async () => {
   await owner.end();
 });
 
-const transfer = (body: unknown, token?: string) => api('POST', '/api/auth/transfer-guest-votes', { body, token });
+const transfer = (body: unknown, token?: string, guestSecret?: string | null) =>
+  api('POST', '/api/auth/transfer-guest-votes', { body, token, guestSecret });
 
 function expectText(res: { status: number; text: string; headers: Headers }, status: number, text: string) {
   expect(res.status, res.text).toBe(status);
@@ -143,8 +145,23 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     const member = await newMember(owner);
     expectText(await transfer({}, member.token), 400, 'Guest id is required');
     expectText(await transfer({ guestId: 'nope' }, member.token), 400, 'Guest id must be a valid id');
-    expectText(await transfer({ guestId: crypto.randomUUID() }, member.token), 404, 'Guest not found');
+    expectText(await transfer({ guestId: crypto.randomUUID() }, member.token, 'a secret'), 404, 'Guest not found');
     // Nothing happened to the guest.
     expect((await api('GET', `/api/guest-session/${guest.id}`)).status).toBe(200);
+  });
+
+  it("takes over a guest only with its device's secret: 401 without, 403 with a wrong one or another guest's", async () => {
+    const { planId, guest } = await planWithGuestVotes();
+    const other = await newGuest(planId);
+    const attacker = await newMember(owner, 'Mallory', null);
+    expectText(await transfer({ guestId: guest.id }, attacker.token, null), 401, GUEST_SECRET_MISSING);
+    expectText(await transfer({ guestId: guest.id }, attacker.token, 'a guess'), 403, GUEST_SECRET_WRONG);
+    expectText(await transfer({ guestId: guest.id }, attacker.token, other.secret), 403, GUEST_SECRET_WRONG);
+    // Nothing moved, the account was not renamed after the guest, the guest is still there.
+    expect(await ideaVotesOf(planId, { userId: attacker.id })).toEqual([]);
+    expect(await ideaVotesOf(planId, { guestId: guest.id })).toHaveLength(2);
+    expect((await owner`select first_name from app.users where id = ${attacker.id}`)[0].first_name).toBe('Mallory');
+    expect((await participantsOf(owner, planId)).filter((p) => p.userId === attacker.id)).toEqual([]);
+    expect((await transfer({ guestId: guest.id }, attacker.token)).status).toBe(200);
   });
 });

@@ -1,17 +1,21 @@
 // withRequest() itself, run from Node against the same database as the server:
-// the role and claims of each transaction, rollback, and that nothing leaks
-// into the pooled connection afterwards.
+// the role and claims of each transaction, the gate of its claims statement
+// (live session, guest secret), rollback, and that nothing leaks into the
+// pooled connection afterwards.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { sql, withRequest } from '../../supabase/functions/_shared/db.ts';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
+import { hashGuestSecret, sql, withRequest } from '../../supabase/functions/_shared/db.ts';
 import { apiDatabaseAsOwner } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();
-const USER = '6f1c2f6e-3b7a-4d1e-9a55-0f2f7b8c9d10';
-const GUEST = '0b8f8f3e-1111-4a4a-8b8b-222222222222';
 const PLAN = '9d9d9d9d-3333-4c4c-9d9d-444444444444';
+const GUEST_SECRET = 'with-request-guest-secret';
 const PROBE_TABLE = `public.with_request_probe_${Date.now()}`;
 let plan: { planId: string; ideaId: string; timeSlotId: string };
+let USER: string;
+let SESSION: string;
+let GUEST: string;
 
 beforeAll(async () => {
   process.env.DATABASE_URL = inject('apiDbUrl');
@@ -24,52 +28,89 @@ beforeAll(async () => {
   const [{ id: timeSlotId }] = await owner`
     insert into app.time_slots (plan_id, date, period) values (${planId}, current_date, 'Evening') returning id`;
   plan = { planId, ideaId, timeSlotId };
+  USER = hostId;
+  [{ id: SESSION }] = await owner`insert into app.sessions (user_id) values (${USER}) returning id`;
+  [{ id: GUEST }] = await owner`insert into app.guests (plan_id, name) values (${planId}, 'Wren') returning id`;
+  await owner`insert into app.guest_credentials (guest_id, secret_hash) values (${GUEST}, ${await hashGuestSecret(GUEST_SECRET)})`;
 });
 
 afterAll(async () => {
   await owner.unsafe(`drop table if exists ${PROBE_TABLE}`);
   await owner`delete from app.plans where id = ${plan.planId}`;
+  await owner`delete from app.users where id = ${USER}`;
   await owner.end();
   await sql().end();
 });
 
 async function roleAndClaims(identity: Parameters<typeof withRequest>[0]) {
   return withRequest(identity, async (tx) => {
-    const [row] = await tx`select current_user as role, current_setting('request.jwt.claims', true) as claims`;
-    return { role: row.role as string, claims: JSON.parse(row.claims as string) };
+    const [row] = await tx`select current_user as role, current_setting('request.jwt.claims', true) as claims,
+                                  current_setting('request.jwt.claim.sub', true) as sub`;
+    return { role: row.role as string, claims: JSON.parse(row.claims as string), sub: row.sub as string };
   });
 }
 
 describe('withRequest', () => {
   it('runs as anon with only the role claim when nobody is identified', async () => {
-    expect(await roleAndClaims({})).toEqual({ role: 'anon', claims: { role: 'anon' } });
+    expect(await roleAndClaims({})).toEqual({ role: 'anon', claims: { role: 'anon' }, sub: '' });
   });
 
-  it('runs as authenticated with sub, ignoring a guest id (a valid token wins)', async () => {
-    expect(await roleAndClaims({ userId: USER, guestId: GUEST, planId: PLAN })).toEqual({
+  it('runs as authenticated with sub and session_id in the claims, and sets request.jwt.claim.sub too', async () => {
+    expect(await roleAndClaims({ userId: USER, sessionId: SESSION, planId: PLAN })).toEqual({
       role: 'authenticated',
-      claims: { role: 'authenticated', sub: USER, plan_id: PLAN },
+      claims: { role: 'authenticated', sub: USER, session_id: SESSION, plan_id: PLAN },
+      sub: USER,
     });
   });
 
-  it('carries guest_id and plan_slug for guests', async () => {
-    expect(await roleAndClaims({ guestId: GUEST, planSlug: 'abcdEFGH12' })).toEqual({
+  it('carries guest_id with the hash of its secret, and plan_slug, for guests', async () => {
+    expect(await roleAndClaims({ guestId: GUEST, guestSecret: GUEST_SECRET, planSlug: 'abcdEFGH12' })).toEqual({
       role: 'anon',
-      claims: { role: 'anon', guest_id: GUEST, plan_slug: 'abcdEFGH12' },
+      claims: { role: 'anon', guest_id: GUEST, guest_secret_hash: await hashGuestSecret(GUEST_SECRET), plan_slug: 'abcdEFGH12' },
+      sub: '',
     });
   });
 
   it('resolves plan_id from an idea or a time slot in the claims statement', async () => {
-    expect((await roleAndClaims({ guestId: GUEST, ideaId: plan.ideaId })).claims).toEqual({
+    expect((await roleAndClaims({ guestId: GUEST, guestSecret: GUEST_SECRET, ideaId: plan.ideaId })).claims).toMatchObject({
       role: 'anon',
       guest_id: GUEST,
       plan_id: plan.planId,
     });
-    expect((await roleAndClaims({ userId: USER, timeSlotId: plan.timeSlotId })).claims).toEqual({
+    expect((await roleAndClaims({ userId: USER, sessionId: SESSION, timeSlotId: plan.timeSlotId })).claims).toEqual({
       role: 'authenticated',
       sub: USER,
+      session_id: SESSION,
       plan_id: plan.planId,
     });
+  });
+
+  it('the claims statement refuses a session that has ended, and nothing of the handler stays', async () => {
+    const [{ id: ended }] = await owner`insert into app.sessions (user_id) values (${USER}) returning id`;
+    await owner`delete from app.sessions where id = ${ended}`;
+    const note = `ended-${Date.now()}`;
+    await expect(
+      withRequest({ userId: USER, sessionId: ended }, (tx) => tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note])),
+    ).rejects.toMatchObject({ code: 'HP401', message: 'Your session has expired, please sign in again' });
+    expect(await owner.unsafe(`select 1 from ${PROBE_TABLE} where note = $1`, [note])).toHaveLength(0);
+  });
+
+  it("the claims statement refuses a guest without its secret or with a wrong one, whatever the handler makes of it", async () => {
+    await expect(withRequest({ guestId: GUEST, guestSecret: null }, (tx) => tx`select 1`)).rejects.toMatchObject({
+      code: 'HP401',
+      message: GUEST_SECRET_MISSING,
+    });
+    // The handler swallows the failure of its own query: the gate's refusal still comes out.
+    await expect(
+      withRequest({ guestId: GUEST, guestSecret: 'wrong' }, async (tx) => {
+        await tx`select 1`.catch(() => undefined);
+        throw new Error('the handler’s own error');
+      }),
+    ).rejects.toMatchObject({ code: 'HP403', message: GUEST_SECRET_WRONG });
+  });
+
+  it('refuses a user id that comes without its session (a bug, never sent to the database)', async () => {
+    await expect(withRequest({ userId: USER }, (tx) => tx`select 1`)).rejects.toThrow('a user id without its verified session');
   });
 
   it('leaves plan_id out for an unknown idea or time slot', async () => {
@@ -96,18 +137,23 @@ describe('withRequest', () => {
 
   it('commits when the handler returns', async () => {
     const note = `commit-${Date.now()}`;
-    await withRequest({ userId: USER }, (tx) => tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note]));
+    await withRequest({ userId: USER, sessionId: SESSION }, (tx) => tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note]));
     expect(await owner.unsafe(`select 1 from ${PROBE_TABLE} where note = $1`, [note])).toHaveLength(1);
   });
 
   it('leaves no role or claims on the pooled connections afterwards', async () => {
-    await Promise.all(Array.from({ length: 10 }, () => roleAndClaims({ userId: USER })));
+    await Promise.all(Array.from({ length: 10 }, () => roleAndClaims({ userId: USER, sessionId: SESSION })));
     const rows = await Promise.all(
-      Array.from({ length: 10 }, () => sql()`select current_user as role, current_setting('request.jwt.claims', true) as claims`),
+      Array.from(
+        { length: 10 },
+        () => sql()`select current_user as role, current_setting('request.jwt.claims', true) as claims,
+                           current_setting('request.jwt.claim.sub', true) as sub`,
+      ),
     );
     for (const [row] of rows) {
       expect(row.role).not.toMatch(/^(anon|authenticated)$/);
       expect(row.claims ?? '').toBe('');
+      expect(row.sub ?? '').toBe('');
     }
   });
 

@@ -5,7 +5,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { freshDatabase, type Claims, type TestDatabase } from '../support/db.ts';
-import { addGuest, addIdea, addMember, createPlan, createUser, seedPlan, type PlanWorld } from '../support/plan-fixture.ts';
+import { addGuest, addIdea, asGuest, addMember, createPlan, createUser, seedPlan, type PlanWorld } from '../support/plan-fixture.ts';
 
 interface Change {
   planId: string;
@@ -185,7 +185,7 @@ describe('one notification per plan per transaction, for every kind of write', (
     const user = await createUser(db.owner, null, null);
     await settle();
     const change = await expectOneChange(plan.id, ['ideas', 'participants'], () =>
-      call({ role: 'authenticated', sub: user }, (sql) => sql`select * from app.transfer_guest_votes(${guest})`),
+      call({ ...asGuest(guest), role: 'authenticated', sub: user }, (sql) => sql`select * from app.transfer_guest_votes(${guest})`),
     );
     expect(change.ideaIds).toEqual([...ideas].sort());
   });
@@ -241,7 +241,7 @@ describe('one notification per plan per transaction, for every kind of write', (
         voters.map((guest) =>
           pool.begin(async (sql) => {
             await sql`select set_config('role', 'anon', true),
-                             set_config('request.jwt.claims', ${JSON.stringify({ role: 'anon', guest_id: guest })}, true)`;
+                             set_config('request.jwt.claims', ${JSON.stringify(asGuest(guest))}, true)`;
             await sql`select app.toggle_idea_vote(${w.ideaB})`;
           }),
         ),

@@ -1,7 +1,7 @@
 // app.guests and app.participants: reading, joining, leaving, name rules.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, freshDatabase, type TestDatabase } from '../support/db.ts';
-import { seedPlan, type ActorName, type PlanWorld } from '../support/plan-fixture.ts';
+import { asGuest, seedPlan, type ActorName, type PlanWorld } from '../support/plan-fixture.ts';
 
 let db: TestDatabase;
 let w: PlanWorld;
@@ -29,7 +29,7 @@ describe('reading guests', () => {
     });
   }
   it('a guest finds itself by its id alone (GET /api/guest-session/{id})', async () => {
-    const rows = await db.as({ role: 'anon', guest_id: w.guest }, (sql) => sql`select name from app.guests`);
+    const rows = await db.as(asGuest(w.guest), (sql) => sql`select name from app.guests`);
     expect(rows).toEqual([{ name: 'Gus' }]);
   });
   it('other plans stay invisible: the guest of A does not see the guest of B', async () => {

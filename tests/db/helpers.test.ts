@@ -1,7 +1,7 @@
 // The claim readers and membership helpers of the contract (private.*).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, type TestDatabase } from '../support/db.ts';
-import { seedPlan, type ActorName, type PlanWorld } from '../support/plan-fixture.ts';
+import { asGuest, seedPlan, sha256Hex, type ActorName, type PlanWorld } from '../support/plan-fixture.ts';
 
 let db: TestDatabase;
 let w: PlanWorld;
@@ -21,18 +21,27 @@ const readersWithRawClaims = (raw: string | null) =>
   });
 
 describe('claim readers', () => {
-  it('read guest_id, plan_id and plan_slug', async () => {
-    const guest = crypto.randomUUID();
+  it('read guest_id (with its secret), plan_id and plan_slug', async () => {
     const plan = crypto.randomUUID();
-    expect(await readersWithRawClaims(JSON.stringify({ role: 'anon', guest_id: guest, plan_id: plan, plan_slug: 'abcdefgh' }))).toEqual({
-      guest,
+    expect(await readersWithRawClaims(JSON.stringify({ ...asGuest(w.guest), plan_id: plan, plan_slug: 'abcdefgh' }))).toEqual({
+      guest: w.guest,
       plan,
       slug: 'abcdefgh',
     });
   });
+
+  it('claimed_guest_id() is null for a guest id without a secret, with a wrong one, or with another guest\'s', async () => {
+    const guestOf = async (claims: object) => (await readersWithRawClaims(JSON.stringify(claims))).guest;
+    expect(await guestOf({ role: 'anon', guest_id: w.guest })).toBeNull();
+    expect(await guestOf({ role: 'anon', guest_id: w.guest, guest_secret_hash: sha256Hex('a guess') })).toBeNull();
+    expect(await guestOf({ role: 'anon', guest_id: w.guest, guest_secret_hash: asGuest(w.otherGuest).guest_secret_hash })).toBeNull();
+    expect(await guestOf({ role: 'anon', guest_id: w.guest, guest_secret_hash: 'not-a-hash' })).toBeNull();
+    expect(await guestOf({ role: 'anon', guest_id: crypto.randomUUID(), guest_secret_hash: asGuest(w.guest).guest_secret_hash })).toBeNull();
+    expect(await guestOf(asGuest(w.guest))).toBe(w.guest);
+  });
   it('are null, never an error, for absent, empty, malformed or non-object claims', async () => {
     const none = { guest: null, plan: null, slug: null };
-    for (const raw of [null, '{', 'not json', '[1,2]', '"text"', '{"guest_id":"nope","plan_id":42,"plan_slug":""}']) {
+    for (const raw of [null, '{', 'not json', '[1,2]', '"text"', '{"guest_id":"nope","plan_id":42,"plan_slug":"","guest_secret_hash":7}']) {
       expect(await readersWithRawClaims(raw), String(raw)).toEqual(none);
     }
   });

@@ -60,10 +60,12 @@ describe('app.add_idea', () => {
     expect(await db.owner`select 1 from app.ideas where text = 'Sneaky'`).toHaveLength(0);
   });
 
-  it('no identity, or an unknown guest: HP401 with what to do', async () => {
+  it('no identity, an unknown guest, or a guest without its secret: HP401 with what to do', async () => {
     await expectPgError(addIdeaAs(w.actors.anonWithLink, w.planA, 'x'), 'HP401', 'Join the plan first to suggest ideas');
     const ghost: Claims = { role: 'anon', guest_id: crypto.randomUUID(), plan_id: w.planA };
     await expectPgError(addIdeaAs(ghost, w.planA, 'x'), 'HP401', 'Join the plan first to suggest ideas');
+    const noSecret: Claims = { role: 'anon', guest_id: w.guest, plan_id: w.planA };
+    await expectPgError(addIdeaAs(noSecret, w.planA, 'x'), 'HP401', 'Join the plan first to suggest ideas');
   });
 
   it('a token of an account that no longer exists: HP401 session expired', async () => {

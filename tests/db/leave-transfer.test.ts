@@ -1,7 +1,17 @@
 // app.leave_plan (hand-over, last one out, 409) and app.transfer_guest_votes.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { expectPgError, freshDatabase, runAs, type Claims, type TestDatabase } from '../support/db.ts';
-import { addGuest, addIdea, addMember, createPlan, createUser, seedPlan, type PlanWorld } from '../support/plan-fixture.ts';
+import {
+  addGuest,
+  addIdea,
+  addMember,
+  asGuest,
+  createPlan,
+  createUser,
+  seedPlan,
+  sha256Hex,
+  type PlanWorld,
+} from '../support/plan-fixture.ts';
 
 let db: TestDatabase;
 let w: PlanWorld;
@@ -15,8 +25,10 @@ afterAll(() => db?.close());
 
 const leave = (claims: Claims, planId: string) =>
   db.as(claims, async (sql) => (await sql`select app.leave_plan(${planId}) as deleted`)[0].deleted as boolean);
-const transfer = (claims: Claims, guestId: string) =>
-  db.as(claims, async (sql) => (await sql`select * from app.transfer_guest_votes(${guestId})`)[0]);
+/** The transfer as the API sends it: the caller's claims plus the guest's id and, by default, its device's secret. */
+const transfer = (claims: Claims, guestId: string, device: Partial<Claims> = asGuest(guestId)) =>
+  db.as({ ...claims, guest_id: device.guest_id, guest_secret_hash: device.guest_secret_hash }, async (sql) =>
+    (await sql`select * from app.transfer_guest_votes(${guestId})`)[0]);
 const hostOf = async (planId: string) => (await db.owner`select host_id from app.plans where id = ${planId}`)[0]?.host_id;
 const participantNames = async (planId: string) =>
   (await db.owner`select name from app.participants where plan_id = ${planId} order by name`).map((r) => r.name);
@@ -27,6 +39,16 @@ describe('leave_plan', () => {
     expect(await participantNames(w.planA)).toEqual(['Gus', 'Hanna Host']);
     expect(await db.owner`select 1 from app.idea_votes where user_id = ${w.users.member}`).toHaveLength(0);
     expect(await db.owner`select author_name from app.idea_comments where id = ${w.commentA}`).toEqual([{ author_name: 'Mia' }]);
+  });
+
+  it('a guest id without its secret (or with a wrong one) cannot leave: 403, nothing deleted', async () => {
+    for (const claims of [
+      { role: 'anon', guest_id: w.guest, plan_id: w.planA } as Claims,
+      { ...w.actors.guest, guest_secret_hash: sha256Hex('a guess') },
+    ]) {
+      await expectPgError(leave(claims, w.planA), 'HP403', 'You are not a participant of this plan');
+    }
+    expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(1);
   });
 
   it('a guest leaves: the guest and its votes are deleted', async () => {
@@ -173,5 +195,22 @@ describe('transfer_guest_votes', () => {
     await expectPgError(transfer(w.actors.guest, w.guest), 'HP403', 'Sign in to keep your votes');
     await expectPgError(transfer(w.actors.stranger, crypto.randomUUID()), 'HP404', 'Guest not found');
     expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(1);
+  });
+
+  it("403 without the guest's secret, with a wrong one or with another guest's: the id alone takes nothing over", async () => {
+    const fresh = (await db.owner`insert into app.users (email) values (${`nameless-${crypto.randomUUID()}@example.test`}) returning id`)[0].id;
+    const sentence = 'This device is no longer confirmed as that guest, please confirm your name again';
+    for (const device of [
+      { guest_id: w.guest },
+      { guest_id: w.guest, guest_secret_hash: sha256Hex('a guess') },
+      { guest_id: w.guest, guest_secret_hash: asGuest(w.otherGuest).guest_secret_hash },
+      asGuest(w.otherGuest),
+    ]) {
+      await expectPgError(transfer({ role: 'authenticated', sub: fresh }, w.guest, device), 'HP403', sentence);
+    }
+    expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(1);
+    expect(await db.owner`select 1 from app.idea_votes where user_id = ${fresh}`).toHaveLength(0);
+    // Not even the name moves.
+    expect((await db.owner`select first_name from app.users where id = ${fresh}`)[0].first_name).toBeNull();
   });
 });

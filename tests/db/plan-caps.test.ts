@@ -29,7 +29,7 @@ const hostOf = (planId: string): Claims => ({ role: 'authenticated', sub: host, 
 describe('the numbers', () => {
   it('are the ones in docs/decisions.md', async () => {
     expect(await cap('guests')).toBe(200);
-    expect(await cap('ideas')).toBe(200);
+    expect(await cap('ideas')).toBe(1000);
     expect(await cap('comments_per_idea')).toBe(500);
     expect(await cap('slots')).toBe(500);
   });

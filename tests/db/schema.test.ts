@@ -22,8 +22,9 @@ describe('schema hygiene', () => {
       select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = 'app' and c.relkind = 'r' order by 1`;
     expect(rows.map((r) => r.relname)).toEqual([
-      'event_time_notices', 'guests', 'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'participants',
-      'plan_versions', 'plans', 'rate_limit_counters', 'sign_in_codes', 'time_slot_votes', 'time_slots',
+      'email_changes', 'event_time_notices', 'guest_credentials', 'guests', 'idea_comments', 'idea_votes', 'ideas',
+      'interest_catalog', 'participants', 'plan_versions', 'plans', 'rate_limit_counters', 'sessions', 'sign_in_codes',
+      'time_slot_votes', 'time_slots',
       'user_interests', 'users',
     ]);
   });
@@ -82,7 +83,8 @@ describe('schema hygiene', () => {
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname = 'app' or p.proname in ('issue_sign_in_code', 'verify_sign_in_code', 'claimed_guest_id',
              'claimed_plan_id', 'claimed_plan_slug', 'is_participant', 'is_host', 'can_read_plan',
-             'plan_id_of_idea', 'plan_id_of_time_slot', 'plan_id_of_slug')
+             'plan_id_of_idea', 'plan_id_of_time_slot', 'plan_id_of_slug', 'sign_in_with_code', 'check_request',
+             'claimed_session_id', 'issue_guest_credential', 'request_email_change', 'confirm_email_change')
        order by 1`;
     expect(rows.map((r) => r.sig)).toEqual([
       'app.add_idea(p_plan_id uuid, p_text text) -> app.ideas',
@@ -100,15 +102,21 @@ describe('schema hygiene', () => {
       'app.vote_date(p_plan_id uuid, p_date date, p_period text) -> boolean',
       'app.vote_on_idea(p_idea_id uuid) -> TABLE(voted boolean, vote_count integer)',
       'private.can_read_plan(p_plan_id uuid) -> boolean',
+      'private.check_request(p_user_id uuid, p_session_id uuid, p_guest_id uuid, p_guest_secret_hash text) -> boolean',
       'private.claimed_guest_id() -> uuid',
       'private.claimed_plan_id() -> uuid',
       'private.claimed_plan_slug() -> text',
+      'private.claimed_session_id() -> uuid',
+      'private.confirm_email_change(p_code_hash text) -> text',
       'private.is_host(p_plan_id uuid) -> boolean',
       'private.is_participant(p_plan_id uuid) -> boolean',
+      'private.issue_guest_credential(p_plan_id uuid, p_name text, p_secret_hash text) -> uuid',
       'private.issue_sign_in_code(p_email text, p_code_hash text) -> text',
       'private.plan_id_of_idea(p_idea_id uuid) -> uuid',
       'private.plan_id_of_slug(p_slug text) -> uuid',
       'private.plan_id_of_time_slot(p_time_slot_id uuid) -> uuid',
+      'private.request_email_change(p_new_email text, p_code_hash text) -> text',
+      'private.sign_in_with_code(p_email text, p_code_hash text) -> TABLE(user_id uuid, session_id uuid)',
       'private.verify_sign_in_code(p_email text, p_code_hash text) -> uuid',
     ]);
   });

@@ -20,9 +20,37 @@ export interface ApiOptions {
   /** Sent verbatim (for malformed or oversized bodies). */
   rawBody?: string;
   token?: string;
+  /**
+   * The X-Guest-Secret header: by default the secret this test process holds
+   * for the guest the request names (see rememberGuestSecret); a string to
+   * send that one instead, null to send none.
+   */
+  guestSecret?: string | null;
   headers?: Record<string, string>;
   /** Another server than the shared one (same /functions/v1 shape). */
   baseUrl?: string;
+}
+
+// The test process plays the guests' devices: it keeps the secret of every
+// guest it created or restored through the API (as the web app keeps its
+// guest session's), and sends it with the requests that name that guest.
+const guestSecrets = new Map<string, string>();
+
+export function rememberGuestSecret(guestId: string, secret: string): void {
+  guestSecrets.set(guestId.toLowerCase(), secret);
+}
+
+/** The secret this test process holds for a guest, if any. */
+export function guestSecretOf(guestId: string): string | undefined {
+  return guestSecrets.get(guestId.toLowerCase());
+}
+
+/** The guest a request names: `guestId` in the JSON body or the query, or /api/guest-session/{id}. */
+function namedGuest(path: string, body: unknown): string | undefined {
+  const fromBody = (body as { guestId?: unknown } | null | undefined)?.guestId;
+  if (typeof fromBody === 'string') return fromBody;
+  const url = new URL(path, 'http://x');
+  return url.searchParams.get('guestId') ?? /^\/api\/guest-session\/([^/]+)$/.exec(url.pathname)?.[1] ?? undefined;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -32,6 +60,9 @@ export async function api<T = any>(method: string, path: string, opts: ApiOption
   if (opts.body !== undefined) body = JSON.stringify(opts.body);
   if (body !== undefined) headers['content-type'] ??= 'application/json';
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
+  const guest = namedGuest(path, opts.body);
+  const guestSecret = opts.guestSecret === undefined ? guest && guestSecretOf(guest) : opts.guestSecret;
+  if (guestSecret) headers['x-guest-secret'] = guestSecret;
   const res = await fetch(`${opts.baseUrl ?? inject('apiUrl')}${path}`, { method, headers, body });
   const text = await res.text();
   const isJson = res.headers.get('content-type')?.includes('application/json');

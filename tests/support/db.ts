@@ -9,7 +9,10 @@ import '../setup/context.ts';
 export type Claims = {
   role: 'anon' | 'authenticated';
   sub?: string;
+  session_id?: string;
   guest_id?: string;
+  /** SHA-256 (hex) of the guest's device secret: without a matching credential guest_id counts for nothing. */
+  guest_secret_hash?: string;
   plan_id?: string;
   plan_slug?: string;
 };

@@ -6,6 +6,7 @@
 //   Sam, a signed-in stranger to both.
 //
 // `actors` are the claims the API would send for each kind of caller.
+import { createHash } from 'node:crypto';
 import type { Sql } from 'postgres';
 import type { Claims } from './db.ts';
 
@@ -62,9 +63,30 @@ export async function addMember(sql: Sql, planId: string, userId: string, joined
             values (${planId}, ${userId}, '-', ${joinedAt ?? new Date()})`;
 }
 
+/** The secret of a test guest's device (the API draws 32 random bytes; tests need to know it). */
+export const testGuestSecret = (guestId: string) => `test-device-secret-of-${guestId}`;
+
+/** What the API puts in the claims for a secret: its lower-case hex SHA-256. */
+export const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The claims of a guest's own device: its id with the hash of its secret. */
+export const asGuest = (guestId: string, extra: Partial<Claims> = {}): Claims => ({
+  role: 'anon',
+  guest_id: guestId,
+  guest_secret_hash: sha256Hex(testGuestSecret(guestId)),
+  ...extra,
+});
+
+/** Give a guest's device a credential (as POST /api/guest-session does). */
+export async function addGuestCredential(sql: Sql, guestId: string, secret = testGuestSecret(guestId)) {
+  await sql`insert into app.guest_credentials (guest_id, secret_hash) values (${guestId}, ${sha256Hex(secret)})`;
+}
+
+/** A guest joined to the plan, with a credential for testGuestSecret(id). */
 export async function addGuest(sql: Sql, planId: string, name: string): Promise<string> {
   const [g] = await sql<{ id: string }[]>`insert into app.guests (plan_id, name) values (${planId}, ${name}) returning id`;
   await sql`insert into app.participants (plan_id, guest_id, name) values (${planId}, ${g.id}, '-')`;
+  await addGuestCredential(sql, g.id);
   return g.id;
 }
 
@@ -128,9 +150,9 @@ export async function seedPlan(sql: Sql): Promise<PlanWorld> {
       anon: { role: 'anon' },
       anonWithLink: { role: 'anon', plan_id: a.id },
       anonWithSlug: { role: 'anon', plan_slug: a.slug },
-      guest: { role: 'anon', guest_id: guest, plan_id: a.id },
-      otherGuest: { role: 'anon', guest_id: otherGuest },
-      otherGuestWithLink: { role: 'anon', guest_id: otherGuest, plan_id: a.id },
+      guest: asGuest(guest, { plan_id: a.id }),
+      otherGuest: asGuest(otherGuest),
+      otherGuestWithLink: asGuest(otherGuest, { plan_id: a.id }),
       member: { role: 'authenticated', sub: member },
       host: { role: 'authenticated', sub: host },
       stranger: { role: 'authenticated', sub: stranger },

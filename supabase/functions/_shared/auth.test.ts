@@ -4,6 +4,7 @@ import { SESSION_SECONDS, signSessionToken, verifySessionToken } from './auth.ts
 
 const SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
 const USER = '6f1c2f6e-3b7a-4d1e-9a55-0f2f7b8c9d10';
+const SESSION = '1a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
 const key = new TextEncoder().encode(SECRET);
 
 function payloadOf(token: string) {
@@ -11,26 +12,46 @@ function payloadOf(token: string) {
 }
 
 describe('session tokens', () => {
-  it('round-trips the user id', async () => {
-    const token = await signSessionToken(USER, { secret: SECRET });
-    expect(await verifySessionToken(token, SECRET)).toBe(USER);
+  it('round-trips the user id and the session id', async () => {
+    const token = await signSessionToken(USER, SESSION, { secret: SECRET });
+    expect(await verifySessionToken(token, SECRET)).toEqual({ userId: USER, sessionId: SESSION });
+  });
+
+  it('refuses tokens from before sessions (no sid) and a sid that is not a uuid', async () => {
+    const old = await new SignJWT({})
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('hangplan')
+      .setAudience('hangplan')
+      .setSubject(USER)
+      .setIssuedAt()
+      .setExpirationTime('30d')
+      .sign(key);
+    expect(await verifySessionToken(old, SECRET)).toBeNull();
+    const odd = await new SignJWT({ sid: 'session-1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setIssuer('hangplan')
+      .setAudience('hangplan')
+      .setSubject(USER)
+      .setExpirationTime('30d')
+      .sign(key);
+    expect(await verifySessionToken(odd, SECRET)).toBeNull();
   });
 
   it('lasts 30 days with issuer and audience hangplan', async () => {
     const now = Date.UTC(2026, 0, 1);
-    const payload = payloadOf(await signSessionToken(USER, { secret: SECRET, now }));
-    expect(payload).toMatchObject({ sub: USER, iss: 'hangplan', aud: 'hangplan', iat: now / 1000 });
+    const payload = payloadOf(await signSessionToken(USER, SESSION, { secret: SECRET, now }));
+    expect(payload).toMatchObject({ sub: USER, sid: SESSION, iss: 'hangplan', aud: 'hangplan', iat: now / 1000 });
     expect(payload.exp - payload.iat).toBe(SESSION_SECONDS);
     expect(SESSION_SECONDS).toBe(30 * 24 * 3600);
   });
 
   it('rejects an expired token', async () => {
-    const token = await signSessionToken(USER, { secret: SECRET, now: Date.now() - (SESSION_SECONDS + 60) * 1000 });
+    const token = await signSessionToken(USER, SESSION, { secret: SECRET, now: Date.now() - (SESSION_SECONDS + 60) * 1000 });
     expect(await verifySessionToken(token, SECRET)).toBeNull();
   });
 
   it('rejects another secret, a tampered payload and garbage', async () => {
-    const token = await signSessionToken(USER, { secret: SECRET });
+    const token = await signSessionToken(USER, SESSION, { secret: SECRET });
     expect(await verifySessionToken(token, `${SECRET}-other`)).toBeNull();
     const [h, , s] = token.split('.');
     const forged = Buffer.from(JSON.stringify({ ...payloadOf(token), sub: crypto.randomUUID() })).toString('base64url');
@@ -45,7 +66,7 @@ describe('session tokens', () => {
     ).toString('base64url')}.`;
     expect(await verifySessionToken(none, SECRET)).toBeNull();
     const sign = (claims: { iss: string; aud: string; sub: string }) =>
-      new SignJWT({})
+      new SignJWT({ sid: SESSION })
         .setProtectedHeader({ alg: 'HS256' })
         .setIssuer(claims.iss)
         .setAudience(claims.aud)
@@ -58,7 +79,7 @@ describe('session tokens', () => {
   });
 
   it('rejects a token without exp', async () => {
-    const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256' }).setIssuer('hangplan').setAudience('hangplan').setSubject(USER).sign(key);
+    const token = await new SignJWT({ sid: SESSION }).setProtectedHeader({ alg: 'HS256' }).setIssuer('hangplan').setAudience('hangplan').setSubject(USER).sign(key);
     expect(await verifySessionToken(token, SECRET)).toBeNull();
   });
 });

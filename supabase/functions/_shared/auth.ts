@@ -1,9 +1,13 @@
-// Sessions: our own HS256 JWT (sub = app.users.id), verified on every request.
+// Sessions: our own HS256 JWT (sub = app.users.id, sid = app.sessions.id),
+// verified here on every request; that the session is still live (not signed
+// out, not ended by "Sign out everywhere" or an e-mail change) is checked by
+// the database in the claims statement of withRequest (private.check_request).
 // Supabase Auth is not used: sign-in is our e-mail code flow.
 import type { Context } from 'hono';
 import { jwtVerify, SignJWT } from 'jose';
 import { jwtSecret } from './env.ts';
 import { HttpError, messages } from './errors.ts';
+import { scopeOf, type VerifiedSession } from './request-scope.ts';
 
 const ISSUER = 'hangplan';
 const AUDIENCE = 'hangplan';
@@ -12,12 +16,16 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const encoder = new TextEncoder();
 
+export type { VerifiedSession };
+
+/** A token for the session `sessionId` of `userId` (a row of app.sessions, made by private.sign_in_with_code). */
 export async function signSessionToken(
   userId: string,
+  sessionId: string,
   { secret = jwtSecret(), now = Date.now() }: { secret?: string; now?: number } = {},
 ): Promise<string> {
   const issuedAt = Math.floor(now / 1000);
-  return await new SignJWT({})
+  return await new SignJWT({ sid: sessionId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(userId)
     .setIssuer(ISSUER)
@@ -27,17 +35,23 @@ export async function signSessionToken(
     .sign(encoder.encode(secret));
 }
 
-/** The user id of a valid token, or null (bad signature, expired, wrong issuer/audience, odd sub). */
-export async function verifySessionToken(token: string, secret: string = jwtSecret()): Promise<string | null> {
+/**
+ * The user and session of a valid token, or null (bad signature, expired,
+ * wrong issuer/audience, odd sub, and tokens from before sessions existed,
+ * which carry no sid).
+ */
+export async function verifySessionToken(token: string, secret: string = jwtSecret()): Promise<VerifiedSession | null> {
   try {
     const { payload } = await jwtVerify(token, encoder.encode(secret), {
       algorithms: ['HS256'],
       issuer: ISSUER,
       audience: AUDIENCE,
-      requiredClaims: ['sub', 'exp'],
+      requiredClaims: ['sub', 'sid', 'exp'],
     });
-    // sub becomes auth.uid() (a uuid cast) in the database: anything else must not get that far.
-    return typeof payload.sub === 'string' && UUID.test(payload.sub) ? payload.sub : null;
+    // sub and sid are cast to uuid in the database: anything else must not get that far.
+    const { sub, sid } = payload;
+    if (typeof sub !== 'string' || !UUID.test(sub) || typeof sid !== 'string' || !UUID.test(sid)) return null;
+    return { userId: sub.toLowerCase(), sessionId: sid.toLowerCase() };
   } catch {
     return null;
   }
@@ -52,9 +66,11 @@ export async function optionalUserId(c: Context): Promise<string | null> {
   const header = c.req.header('authorization');
   if (header === undefined) return null;
   const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-  const userId = token ? await verifySessionToken(token) : null;
-  if (!userId) throw new HttpError(401, messages.sessionExpired);
-  return userId;
+  const session = token ? await verifySessionToken(token) : null;
+  if (!session) throw new HttpError(401, messages.sessionExpired);
+  // withRequest() finds the session here and has the database check it is live.
+  scopeOf(c).session = session;
+  return session.userId;
 }
 
 export async function requireUserId(c: Context): Promise<string> {

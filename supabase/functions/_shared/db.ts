@@ -2,6 +2,7 @@
 // which runs a request's SQL as `anon` or `authenticated` so that RLS applies.
 import postgres from 'postgres';
 import { databaseUrl } from './env.ts';
+import { requestScope } from './request-scope.ts';
 
 export type Tx = postgres.TransactionSql;
 
@@ -27,9 +28,21 @@ export function sql(): postgres.Sql {
 
 /** Who is asking and what the URL names; becomes the role and request.jwt.claims. */
 export interface RequestIdentity {
-  /** Verified token subject. Wins over guestId (decisions.md: a valid token wins). */
+  /** Verified token subject. Handlers pass no guestId with it (decisions.md: a valid token wins), except the guest-vote transfer. */
   userId?: string | null;
+  /**
+   * The token's session. Taken from the request scope (set when the token was
+   * verified) when left out; the database refuses the request unless it is live.
+   */
+  sessionId?: string | null;
+  /**
+   * The guest acting (writes, leave, the transfer, reading one's own guest
+   * session). Only with its device's secret: the database refuses it otherwise.
+   * Reads that merely mention a guest id (?guestId=) must not pass it here.
+   */
   guestId?: string | null;
+  /** The device's guest secret; taken from the request scope (header X-Guest-Secret) when left out. */
+  guestSecret?: string | null;
   planId?: string | null;
   planSlug?: string | null;
   /** For /api/ideas/{id}/...: plan_id is resolved from the idea in the claims statement. */
@@ -40,19 +53,59 @@ export interface RequestIdentity {
 
 export type RequestRole = 'anon' | 'authenticated';
 
+/** What the claims are built from: the identity, with the session and the guest secret's hash resolved. */
+export interface ClaimsInput extends Omit<RequestIdentity, 'guestSecret'> {
+  /** Lower-case hex SHA-256 of the device's guest secret. */
+  guestSecretHash?: string | null;
+}
+
 /** The role and claims of docs/data-model.md. Pure, so it is unit-tested. */
-export function requestClaims(identity: RequestIdentity): { role: RequestRole; claims: Record<string, string> } {
+export function requestClaims(identity: ClaimsInput): { role: RequestRole; claims: Record<string, string> } {
   const role: RequestRole = identity.userId ? 'authenticated' : 'anon';
   const claims: Record<string, string> = { role };
-  if (identity.userId) claims.sub = identity.userId;
-  else if (identity.guestId) claims.guest_id = identity.guestId;
+  if (identity.userId) {
+    claims.sub = identity.userId;
+    if (identity.sessionId) claims.session_id = identity.sessionId;
+  }
+  if (identity.guestId) {
+    claims.guest_id = identity.guestId;
+    if (identity.guestSecretHash) claims.guest_secret_hash = identity.guestSecretHash;
+  }
   if (identity.planId) claims.plan_id = identity.planId;
   if (identity.planSlug) claims.plan_slug = identity.planSlug;
   return { role, claims };
 }
 
+const encoder = new TextEncoder();
+
+/** Lower-case hex SHA-256 of a guest secret: what app.guest_credentials stores. */
+export async function hashGuestSecret(secret: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', encoder.encode(secret));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A new guest secret: 32 random bytes, base64url without padding (43 characters). */
+export function newGuestSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+}
+
+/** The identity with the session and the guest secret filled in from the request scope. */
+async function resolveIdentity(identity: RequestIdentity): Promise<ClaimsInput> {
+  const scope = requestScope();
+  const { guestSecret: givenSecret, ...rest } = identity;
+  let sessionId = identity.sessionId ?? null;
+  if (identity.userId && !sessionId && scope?.session?.userId === identity.userId) sessionId = scope.session.sessionId;
+  // A user id never reaches the database without the session it came with.
+  if (identity.userId && !sessionId) throw new Error('withRequest: a user id without its verified session');
+  const secret = identity.guestId ? (givenSecret !== undefined ? givenSecret : (scope?.guestSecret ?? null)) : null;
+  return { ...rest, sessionId, guestSecretHash: secret ? await hashGuestSecret(secret) : null };
+}
+
 /** The claims JSON, with plan_id looked up from an idea, time slot or slug when the URL names one. */
-function claimsExpression(tx: Tx, claims: Record<string, string>, identity: RequestIdentity) {
+function claimsExpression(tx: Tx, claims: Record<string, string>, identity: Pick<RequestIdentity, 'ideaId' | 'timeSlotId' | 'planSlug'>) {
   // Sent as text and cast in SQL: postgres.js would JSON-encode a string bound
   // straight to a jsonb parameter a second time.
   const json = JSON.stringify(claims);
@@ -66,25 +119,53 @@ function claimsExpression(tx: Tx, claims: Record<string, string>, identity: Requ
 }
 
 /**
- * Run `fn` in ONE transaction whose first statement switches to the request's
- * role and claims (transaction-local, so a pooled connection never keeps them).
- * The role is only ever anon or authenticated: never the owner, which bypasses RLS.
+ * The gate of the claims statement: private.check_request raises (HP401) when
+ * the token's session is gone or expired, and (HP401/HP403/HP404) when a guest
+ * id comes without its device's secret, with a wrong one, or is gone. Only
+ * called when there is someone to check.
+ */
+function gate(tx: Tx, input: ClaimsInput) {
+  if (!input.userId && !input.guestId) return tx`true`;
+  return tx`private.check_request(${input.userId ?? null}::uuid, ${input.sessionId ?? null}::uuid,
+                                  ${input.guestId ?? null}::uuid, ${input.guestSecretHash ?? null}::text)`;
+}
+
+/**
+ * Run `fn` in ONE transaction whose first statement checks who is asking and
+ * switches to the request's role and claims (transaction-local, so a pooled
+ * connection never keeps them). The role is only ever anon or authenticated:
+ * never the owner, which bypasses RLS. Both `request.jwt.claims` and
+ * `request.jwt.claim.sub` are set (Supabase's auth.uid() reads the latter first).
  *
  * Round trips: BEGIN, then the claims statement is sent without waiting and
  * pipelined with fn's first query on the same connection (postgres.js runs a
- * transaction's queries in order), then COMMIT. If the claims statement fails,
- * the queries after it fail too and postgres.js reports the first error.
+ * transaction's queries in order), then COMMIT. The session check and the
+ * guest-secret check are part of that statement (no extra round trip): when
+ * it fails (a signed-out session: 401 "Your session has expired, please sign
+ * in again"; a guest without its secret), the transaction is aborted, nothing
+ * of fn takes effect, and its error is what withRequest throws, whatever fn
+ * made of the failures that followed.
  *
  * Throwing inside `fn` rolls everything back. A handler that must keep a write
  * while still answering with an error (a wrong sign-in code counts a try)
  * returns normally and throws after withRequest.
  */
 export async function withRequest<T>(identity: RequestIdentity, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const { role, claims } = requestClaims(identity);
+  const input = await resolveIdentity(identity);
+  const { role, claims } = requestClaims(input);
   const result = await sql().begin(async (tx) => {
-    const setClaims = tx`select set_config('role', ${role}, true),
-                                set_config('request.jwt.claims', ${claimsExpression(tx, claims, identity)}, true)`.execute();
-    const value = await fn(tx);
+    const setClaims = tx`select ${gate(tx, input)} as allowed,
+                                set_config('role', ${role}, true),
+                                set_config('request.jwt.claims', ${claimsExpression(tx, claims, input)}, true),
+                                set_config('request.jwt.claim.sub', ${claims.sub ?? ''}, true)`.execute();
+    let value: T;
+    try {
+      value = await fn(tx);
+    } catch (error) {
+      // The gate's own refusal is the answer, not what it made fn run into.
+      await setClaims;
+      throw error;
+    }
     await setClaims;
     return value;
   });

@@ -39,6 +39,13 @@ export const DEFAULT_LIMITS = {
   'otp-global': { max: 1000, windowSeconds: 3600, message: 'Too many sign-in codes are being requested right now' },
   /** New guests (POST /api/guest-session) per client network, any plan. */
   'guest-ip': { max: 60, windowSeconds: 3600, message: 'Too many people joined from your network' },
+  /**
+   * Looking a guest up by name (check-guest) and continuing as one ("Yes,
+   * that's me": a new device secret), per client network: names are the
+   * restore's only proof (spec), so guessing them is slowed down. Counted
+   * whether or not the name exists.
+   */
+  'guest-name': { max: 60, windowSeconds: 3600, message: 'Too many name checks from your network' },
   /** New guests per plan. */
   'guest-plan': { max: 50, windowSeconds: 3600, message: 'Too many people joined this plan in a short time' },
   /** New ideas per participant (user or guest). */

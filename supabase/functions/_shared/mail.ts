@@ -70,6 +70,25 @@ export function signInCodeMail(code: string): Pick<MailMessage, 'subject' | 'tex
   };
 }
 
+/**
+ * The code for moving an account to this address. It reads the same whether
+ * or not the address already has an account (nothing is revealed by mail).
+ */
+export function emailChangeCodeMail(code: string): Pick<MailMessage, 'subject' | 'text' | 'html'> {
+  const note = `It expires in ${SIGN_IN_CODE_MINUTES} minutes. If you did not ask to use this address for Hangplan, you can ignore this e-mail: nothing changes without the code.`;
+  return {
+    subject: `Your Hangplan code is ${code}`,
+    text: [`To use this e-mail address for your Hangplan account, enter the code ${code}.`, '', note].join('\n'),
+    html: [
+      '<div style="font-family: sans-serif; line-height: 1.5">',
+      '<p>To use this e-mail address for your Hangplan account, enter the code</p>',
+      `<p style="font-size: 28px; font-weight: bold; letter-spacing: 4px">${code}</p>`,
+      `<p>${note}</p>`,
+      '</div>',
+    ].join('\n'),
+  };
+}
+
 export const MAIL_FAILED = 'We could not send the e-mail, please try again';
 
 /** Send the code e-mail; any SMTP failure becomes a 502 (the details are logged, not shown). */
@@ -78,6 +97,16 @@ export async function sendSignInCode(email: string, code: string): Promise<void>
     await sendMail({ to: email, ...signInCodeMail(code) });
   } catch (error) {
     console.error('Sending the sign-in code e-mail failed:', error);
+    throw new HttpError(502, MAIL_FAILED);
+  }
+}
+
+/** Send the e-mail-change code to the new address; an SMTP failure is a 502 like the sign-in code's. */
+export async function sendEmailChangeCode(email: string, code: string): Promise<void> {
+  try {
+    await sendMail({ to: email, ...emailChangeCodeMail(code) });
+  } catch (error) {
+    console.error('Sending the e-mail change code failed:', error);
     throw new HttpError(502, MAIL_FAILED);
   }
 }

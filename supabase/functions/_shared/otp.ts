@@ -54,3 +54,13 @@ export async function hashSignInCode(email: string, code: string, secret: string
   const key = await codeKey(secret);
   return toHex(await crypto.subtle.sign('HMAC', key, encoder.encode(`${email}:${code}`)));
 }
+
+/**
+ * The code of an e-mail change (PATCH /api/auth/profile with a new address),
+ * bound to the account rather than the address: HMAC-SHA-256 of
+ * `email-change:{userId}:{code}` with the same key. Never equal to a sign-in
+ * code's hash (an e-mail address has an @, a user id none).
+ */
+export async function hashEmailChangeCode(userId: string, code: string, secret: string = jwtSecret()): Promise<string> {
+  return await hashSignInCode(`email-change:${userId.toLowerCase()}`, code, secret);
+}

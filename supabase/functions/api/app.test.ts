@@ -80,6 +80,8 @@ describe('app', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe(ALLOWED);
     expect(allowed.headers.get('access-control-allow-credentials')).toBe('true');
     expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    // The guest's device secret travels in a header of its own.
+    expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-guest-secret');
     expect((await preflight('https://hangplan.example')).headers.get('access-control-allow-origin')).toBe('https://hangplan.example');
     expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
 

@@ -2,7 +2,9 @@
 // a routes/<resource>.ts exporting a Hono app, plus one app.route() line below.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { contextStorage } from 'hono/context-storage';
 import { cors } from 'hono/cors';
+import { GUEST_SECRET_HEADER } from '../_shared/contract/guest-secret.ts';
 import { allowedOrigins } from '../_shared/env.ts';
 import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
 import { securityHeaders } from '../_shared/security-headers.ts';
@@ -35,10 +37,15 @@ app.use(
     origin: (origin) => (allowedOrigins().includes(origin) ? origin : null),
     credentials: true,
     allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type'],
+    allowHeaders: ['Authorization', 'Content-Type', GUEST_SECRET_HEADER],
     maxAge: 600,
   }),
 );
+
+// Every request runs in its own context storage, where withRequest() finds the
+// verified session of its token and the guest secret the device sent
+// (_shared/request-scope.ts).
+app.use('*', contextStorage());
 
 app.use(
   '*',

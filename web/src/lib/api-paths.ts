@@ -22,7 +22,14 @@ export const apiPaths = {
   myVotes: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'my-votes'), guestId),
   timeSlot: (slotId: string, rest: 'vote' | 'voters') => `/api/timeslots/${seg(slotId)}/${rest}`,
 
+  guestSessions: () => '/api/guest-session',
   guestSession: (guestId: string) => `/api/guest-session/${seg(guestId)}`,
+  /** "Yes, that's me": a new secret for this device, by plan and name. */
+  restoreGuestSession: () => '/api/guest-session/restore',
+  signOut: () => '/api/auth/sign-out',
+  signOutEverywhere: () => '/api/auth/sign-out-everywhere',
+  profile: () => '/api/auth/profile',
+  confirmEmail: () => '/api/auth/confirm-email',
   interestCatalog: () => '/api/interests/catalog',
   myInterests: () => '/api/users/me/interests',
   myInterest: (id: string) => `/api/users/me/interests/${seg(id)}`,

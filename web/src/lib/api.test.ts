@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { hashKey, QueryClient } from '@tanstack/react-query';
 import { apiGet, apiRequest, parseEtagVersion, queryVersion } from './api';
 import { ApiError, getServerMessage } from './api-error';
+import { clearGuest, setGuestSession } from './guest-storage';
 
 function stubFetch(...responses: Response[]) {
   const fetchMock = vi.fn<typeof fetch>(async () => responses.shift() ?? new Response('No more answers', { status: 599 }));
@@ -17,6 +18,7 @@ const headersOf = (init: RequestInit | undefined) => new Headers(init?.headers);
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  clearGuest();
   localStorage.clear();
 });
 
@@ -41,6 +43,24 @@ describe('apiRequest', () => {
     expect(init?.body).toBeUndefined();
     expect(headersOf(init).get('Authorization')).toBe('Bearer tok-1');
     expect(headersOf(init).has('Content-Type')).toBe(false);
+  });
+
+  it("sends the stored guest session's secret in the X-Guest-Secret header, never in the URL or the body", async () => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
+    const fetchMock = stubFetch(new Response(null, { status: 204 }));
+    await apiRequest('POST', '/api/ideas/i1/vote', { guestId: 'g1' });
+    const [url, init] = fetchMock.mock.calls[0]!;
+    expect(headersOf(init).get('X-Guest-Secret')).toBe('device-secret');
+    expect(String(url)).not.toContain('device-secret');
+    expect(init?.body).toBe('{"guestId":"g1"}');
+  });
+
+  it('sends no X-Guest-Secret without a stored secret; a header given for one call wins', async () => {
+    const fetchMock = stubFetch(new Response(null, { status: 204 }), new Response(null, { status: 204 }));
+    await apiRequest('POST', '/api/plans/p1/join', { guestId: 'g1' });
+    expect(headersOf(fetchMock.mock.calls[0]![1]).has('X-Guest-Secret')).toBe(false);
+    await apiRequest('POST', '/api/plans/p1/join', { guestId: 'g1' }, { headers: { 'X-Guest-Secret': 'new-one' } });
+    expect(headersOf(fetchMock.mock.calls[1]![1]).get('X-Guest-Secret')).toBe('new-one');
   });
 
   it('throws "{status}: {text}" with the server sentence', async () => {

@@ -1,10 +1,15 @@
 import { hashKey, type QueryClient, type QueryFunction, type QueryFunctionContext } from '@tanstack/react-query';
 import { env } from '../config/env';
+import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
 import { throwIfResNotOk } from './api-error';
 import { getAuthToken } from './auth-token';
+import { getGuestSecret } from './guest-storage';
 
 // The fetch contract of spec §7: credentials included, JSON bodies, Bearer token
-// when one is stored, and non-2xx answers thrown as ApiError.
+// when one is stored, and non-2xx answers thrown as ApiError. A stored guest
+// session's secret goes along in the X-Guest-Secret header (never in a URL or
+// a body): the server needs it for the guest's writes (docs/decisions.md
+// "Guest secrets") and ignores it elsewhere.
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -13,18 +18,29 @@ export function buildHeaders(hasBody: boolean): Headers {
   if (hasBody) headers.set('Content-Type', 'application/json');
   const token = getAuthToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
+  const guestSecret = getGuestSecret();
+  if (guestSecret) headers.set(GUEST_SECRET_HEADER, guestSecret);
   return headers;
 }
 
 export const apiUrl = (path: string) => `${env.apiBaseUrl}${path}`;
 
-export async function apiRequest(method: HttpMethod, path: string, body?: unknown): Promise<Response> {
+export interface RequestOptions {
+  /** Extra headers, e.g. the secret of a guest session that is not stored yet. */
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export async function apiRequest(method: HttpMethod, path: string, body?: unknown, options: RequestOptions = {}): Promise<Response> {
   const hasBody = body !== undefined;
+  const headers = buildHeaders(hasBody);
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   const res = await fetch(apiUrl(path), {
     method,
-    headers: buildHeaders(hasBody),
+    headers,
     body: hasBody ? JSON.stringify(body) : undefined,
     credentials: 'include',
+    signal: options.signal,
   });
   await throwIfResNotOk(res);
   return res;

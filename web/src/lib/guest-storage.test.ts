@@ -2,6 +2,8 @@ import { act, renderHook } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import {
   clearGuest,
+  forgetGuestSecret,
+  getGuestSecret,
   getGuestSession,
   getGuestSessionFor,
   getGuestVotes,
@@ -21,6 +23,29 @@ beforeEach(() => {
 });
 
 describe('guest session', () => {
+  it("keeps this device's secret inside the spec's guestSession item", () => {
+    setGuestSession({ ...session, secret: 'device-secret' });
+    expect(JSON.parse(localStorage.getItem('guestSession')!)).toEqual({ ...session, secret: 'device-secret' });
+    expect(getGuestSecret()).toBe('device-secret');
+    expect(localStorage.length).toBe(1);
+  });
+
+  it('reads a session stored before secrets existed as a session without one', () => {
+    localStorage.setItem('guestSession', JSON.stringify(session));
+    setGuestVotes({ planIdeaIds: [], timeSlotIds: [] }); // any write refreshes the cache
+    expect(getGuestSession()).toEqual(session);
+    expect(getGuestSecret()).toBeNull();
+  });
+
+  it('forgetGuestSecret keeps who the guest was and its votes, and drops only the secret', () => {
+    setGuestSession({ ...session, secret: 'device-secret' });
+    toggleGuestIdeaVote('i1');
+    forgetGuestSecret();
+    expect(getGuestSession()).toEqual(session);
+    expect(JSON.parse(localStorage.getItem('guestSession')!)).toEqual(session);
+    expect(getGuestVotes().planIdeaIds).toEqual(['i1']);
+  });
+
   it('round-trips through localStorage and is scoped to its plan', () => {
     expect(getGuestSession()).toBeNull();
     setGuestSession(session);

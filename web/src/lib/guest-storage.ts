@@ -3,6 +3,12 @@
 // device: joining another plan as a guest replaces it. Components read them
 // through useGuestSession()/useGuestVotes(), which re-render on every change,
 // also from another tab.
+//
+// The session also keeps this device's guest secret (docs/decisions.md
+// "Guest secrets"), which lib/api.ts sends as the X-Guest-Secret header. A
+// session stored before secrets existed, or one whose secret the server no
+// longer accepts, has none: the visitor then confirms the name again
+// ("Is this you?") and gets a new one.
 import { useSyncExternalStore } from 'react';
 
 export const GUEST_SESSION_KEY = 'guestSession';
@@ -12,6 +18,8 @@ export interface GuestSession {
   id: string;
   name: string;
   planId: string;
+  /** This device's secret for the guest; absent when it must confirm the name again. */
+  secret?: string;
 }
 
 export interface GuestVotes {
@@ -48,7 +56,8 @@ export function getGuestSession(): GuestSession | null {
   if (!cache.has(GUEST_SESSION_KEY)) {
     const v = read(GUEST_SESSION_KEY) as Partial<GuestSession> | null;
     const ok = v && typeof v.id === 'string' && typeof v.name === 'string' && typeof v.planId === 'string';
-    cache.set(GUEST_SESSION_KEY, ok ? { id: v.id, name: v.name, planId: v.planId } : null);
+    const secret = ok && typeof v.secret === 'string' && v.secret ? v.secret : undefined;
+    cache.set(GUEST_SESSION_KEY, ok ? { id: v.id, name: v.name, planId: v.planId, ...(secret ? { secret } : {}) } : null);
   }
   return cache.get(GUEST_SESSION_KEY) as GuestSession | null;
 }
@@ -63,7 +72,23 @@ export function setGuestSession(session: GuestSession): void {
   const previous = getGuestSession();
   // Votes mirror one guest's choices; a different guest starts from none.
   if (previous && previous.id !== session.id) write(GUEST_VOTES_KEY, null);
-  write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId });
+  const secret = session.secret ? { secret: session.secret } : {};
+  write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId, ...secret });
+}
+
+/** The secret of the stored guest session, if it has one. */
+export function getGuestSecret(): string | null {
+  return getGuestSession()?.secret ?? null;
+}
+
+/**
+ * The server refused this device's secret (or there was none): keep who the
+ * guest was, drop the secret, so the plan's pages send the visitor through
+ * "Is this you?" for that name, which gets a new one.
+ */
+export function forgetGuestSecret(): void {
+  const session = getGuestSession();
+  if (session?.secret) write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId });
 }
 
 export function getGuestVotes(): GuestVotes {

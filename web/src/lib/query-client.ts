@@ -1,4 +1,16 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryClient } from '@tanstack/react-query';
+import { isGuestSecretRefusal } from '../../../supabase/functions/_shared/contract/guest-secret';
+import { ApiError } from './api-error';
+import { forgetGuestSecret } from './guest-storage';
+
+/**
+ * A write refused because this device's guest secret is missing or no longer
+ * valid: drop the secret, so the plan's pages send the visitor through "Is
+ * this you?" (which gets a new one) instead of failing again and again.
+ */
+export function onGuestSecretRefused(error: unknown): void {
+  if (error instanceof ApiError && isGuestSecretRefusal(error.status, error.serverText)) forgetGuestSecret();
+}
 
 // Spec §7: never retry, never refetch on focus, never poll, never stale: the
 // fetch itself changes data only when a write invalidates it. Every query names
@@ -8,6 +20,7 @@ import { QueryClient } from '@tanstack/react-query';
 // queries it touched, and those refetch (mostly a 304) within a second.
 export function createQueryClient(): QueryClient {
   return new QueryClient({
+    mutationCache: new MutationCache({ onError: onGuestSecretRefused }),
     defaultOptions: {
       queries: {
         refetchInterval: false,

@@ -8,15 +8,22 @@ const CODE_MESSAGE = `Code must be ${SIGN_IN_CODE_LENGTH} digits`;
 
 export const sendOtpBody = body({ email: email() });
 
-export const verifyOtpBody = body({
-  email: email(),
-  code: z
+const code = () =>
+  z
     .string({ error: (issue) => (issue.input === undefined ? 'Code is required' : CODE_MESSAGE) })
     .trim()
-    .regex(new RegExp(`^\\d{${SIGN_IN_CODE_LENGTH}}$`), CODE_MESSAGE),
-});
+    .regex(new RegExp(`^\\d{${SIGN_IN_CODE_LENGTH}}$`), CODE_MESSAGE);
 
-/** PATCH semantics: a field left out keeps its value; a blank or null name clears it. */
+export const verifyOtpBody = body({ email: email(), code: code() });
+
+/** POST /api/auth/confirm-email: the code mailed to the new address. */
+export const confirmEmailBody = body({ code: code() });
+
+/**
+ * PATCH semantics: a field left out keeps its value; a blank or null name
+ * clears it. A new e-mail is not set here: it is mailed a code and changes
+ * only with POST /api/auth/confirm-email (docs/decisions.md "Verified e-mail change").
+ */
 export const updateProfileBody = body({
   firstName: optionalText('First name', { max: NAME_MAX, kind: 'name' }),
   lastName: optionalText('Last name', { max: NAME_MAX, kind: 'name' }),
@@ -28,6 +35,14 @@ export interface AuthUser {
   email: string;
   firstName: string | null;
   lastName: string | null;
+}
+
+/**
+ * PATCH /api/auth/profile answers the user as stored (the e-mail unchanged
+ * until confirmed) and the address a code was just sent to, else null.
+ */
+export interface ProfileUpdate extends AuthUser {
+  pendingEmail: string | null;
 }
 
 export interface TokenResponse {

@@ -26,6 +26,9 @@ export const checkGuestBody = body({ name: guestName() });
 /** POST /api/guest-session */
 export const createGuestSessionBody = body({ name: guestName(), planId: uuid('Plan id') });
 
+/** POST /api/guest-session/restore ("Yes, that's me"): the plan and the guest's name. */
+export const restoreGuestSessionBody = body({ name: guestName(), planId: uuid('Plan id') });
+
 /**
  * POST /api/plans/{id}/join. Signed in: `{name, userId}`, where name is ignored
  * (the participant's name comes from the account) and userId, when sent, must
@@ -61,11 +64,19 @@ export interface GuestCheckResult {
   timeSlotVotes: string[];
 }
 
-/** POST /api/guest-session answers `{id, name}`; GET adds planId. */
+/** GET /api/guest-session/{id} answers `{id, name, planId}`. */
 export interface GuestSession {
   id: string;
   name: string;
   planId: string;
+}
+
+/**
+ * POST /api/guest-session and POST /api/guest-session/restore answer the
+ * session plus the device's new secret, which only this answer ever shows.
+ */
+export interface GuestCredentials extends GuestSession {
+  secret: string;
 }
 
 export interface JoinResult {

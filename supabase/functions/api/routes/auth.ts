@@ -1,14 +1,22 @@
-// /api/auth: e-mail code sign-in, the current user, and the profile.
+// /api/auth: e-mail code sign-in, sessions (sign-out, sign-out everywhere),
+// the current user, and the profile with its verified e-mail change.
 import { Hono } from 'hono';
 import { requireUserId, signSessionToken } from '../../_shared/auth.ts';
-import { type AuthUser, sendOtpBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth.ts';
+import {
+  type AuthUser,
+  confirmEmailBody,
+  type ProfileUpdate,
+  sendOtpBody,
+  updateProfileBody,
+  verifyOtpBody,
+} from '../../_shared/contract/auth.ts';
 import { type TransferResult, transferGuestVotesBody } from '../../_shared/contract/guests.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
-import { HttpError, isUniqueViolation, messages } from '../../_shared/errors.ts';
+import { HttpError, messages } from '../../_shared/errors.ts';
 import { enforceLimits } from '../../_shared/limits.ts';
-import { sendSignInCode } from '../../_shared/mail.ts';
-import { generateSignInCode, hashSignInCode } from '../../_shared/otp.ts';
+import { sendEmailChangeCode, sendSignInCode } from '../../_shared/mail.ts';
+import { generateSignInCode, hashEmailChangeCode, hashSignInCode } from '../../_shared/otp.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 const TOO_SOON = 'Please wait 30 seconds before asking for another code';
@@ -60,14 +68,30 @@ export const authRoutes = new Hono()
     const { email, code } = await parseBody(c, verifyOtpBody);
     const codeHash = await hashSignInCode(email, code);
     // A wrong code must COMMIT (it counts a try, the code dies at 5), so the
-    // 400 is thrown after the transaction, not inside it.
-    const userId = await withRequest({}, async (tx) => {
-      const [{ userId }] = await tx<{ userId: string | null }[]>`
-        select private.verify_sign_in_code(${email}, ${codeHash}) as "userId"`;
-      return userId;
+    // 400 is thrown after the transaction, not inside it. A right one starts
+    // a session (app.sessions), which the token names.
+    const session = await withRequest({}, async (tx) => {
+      const [row] = await tx<{ userId: string | null; sessionId: string | null }[]>`
+        select user_id as "userId", session_id as "sessionId" from private.sign_in_with_code(${email}, ${codeHash})`;
+      return row;
     });
-    if (!userId) throw new HttpError(400, INVALID_CODE);
-    return c.json({ token: await signSessionToken(userId) });
+    if (!session?.userId || !session.sessionId) throw new HttpError(400, INVALID_CODE);
+    return c.json({ token: await signSessionToken(session.userId, session.sessionId) });
+  })
+
+  // Ends this device's session on the server: its token is refused from now
+  // on (401), wherever a copy of it is.
+  .post('/sign-out', async (c) => {
+    const userId = await requireUserId(c);
+    await withRequest({ userId }, (tx) => tx`delete from app.sessions where id = private.claimed_session_id()`);
+    return c.body(null, 204);
+  })
+
+  // "Sign out everywhere": every session of the user ends, this one too.
+  .post('/sign-out-everywhere', async (c) => {
+    const userId = await requireUserId(c);
+    await withRequest({ userId }, (tx) => tx`delete from app.sessions where user_id = ${userId}::uuid`);
+    return c.body(null, 204);
   })
 
   .get('/me', async (c) => {
@@ -78,38 +102,77 @@ export const authRoutes = new Hono()
     return c.json(user);
   })
 
+  // Names change at once. A new e-mail does not: a code goes to the new
+  // address (limits as for sign-in codes, per account) and the change waits
+  // for POST /confirm-email. The answer is the same whether or not another
+  // account has that address (no enumeration): the user as stored, plus
+  // `pendingEmail`, the address the code went to (null when none was sent:
+  // no e-mail in the body, or the account's own address).
   .patch('/profile', async (c) => {
     const userId = await requireUserId(c);
     const { firstName, lastName, email } = await parseBody(c, updateProfileBody);
     const changes: Record<string, string | null> = {};
     if (firstName !== undefined) changes.first_name = firstName;
     if (lastName !== undefined) changes.last_name = lastName;
-    if (email !== undefined) changes.email = email;
-    const user = await withRequest({ userId }, async (tx) => {
-      if (Object.keys(changes).length === 0) return findUser(tx, userId);
-      try {
-        const [updated] = await tx<AuthUser[]>`
-          update app.users set ${tx(changes)} where id = ${userId}::uuid
-          returning id, email, first_name as "firstName", last_name as "lastName"`;
-        return updated;
-      } catch (error) {
-        if (isUniqueViolation(error)) throw new HttpError(409, EMAIL_TAKEN);
-        throw error;
-      }
+    const code = email === undefined ? null : generateSignInCode();
+    const codeHash = code === null ? null : await hashEmailChangeCode(userId, code);
+    const answer = await withRequest({ userId }, async (tx): Promise<ProfileUpdate | undefined> => {
+      const user =
+        Object.keys(changes).length === 0
+          ? await findUser(tx, userId)
+          : (
+              await tx<AuthUser[]>`
+                update app.users set ${tx(changes)} where id = ${userId}::uuid
+                returning id, email, first_name as "firstName", last_name as "lastName"`
+            )[0];
+      if (!user) return undefined;
+      if (email === undefined || code === null) return { ...user, pendingEmail: null };
+      const [{ outcome }] = await tx<{ outcome: string }[]>`
+        select private.request_email_change(${email}, ${codeHash}) as outcome`;
+      if (outcome === 'same') return { ...user, pendingEmail: null };
+      if (outcome === 'too_soon') throw new HttpError(429, TOO_SOON);
+      if (outcome === 'too_many') throw new HttpError(429, TOO_MANY);
+      if (outcome !== 'ok') throw new Error(`request_email_change answered ${outcome}`);
+      // Before COMMIT, as for sign-in codes: an SMTP failure (502) rolls the
+      // new code and its count back (and the name changes with them).
+      await sendEmailChangeCode(email, code);
+      return { ...user, pendingEmail: email };
     });
-    if (!user) throw new HttpError(401, messages.sessionExpired);
+    // A valid token for an account that no longer exists is a dead session.
+    if (!answer) throw new HttpError(401, messages.sessionExpired);
+    return c.json(answer);
+  })
+
+  // Completes a pending e-mail change with the code mailed to the new address.
+  // A wrong code counts a try (COMMITTED, so the 400 is thrown after the
+  // transaction) and the 5th kills it; a right one moves the account, or is
+  // 409 when another account has the address (only now, to whoever reads
+  // that mailbox), and ends every other session of the user.
+  .post('/confirm-email', async (c) => {
+    const userId = await requireUserId(c);
+    const { code } = await parseBody(c, confirmEmailBody);
+    const codeHash = await hashEmailChangeCode(userId, code);
+    const { outcome, user } = await withRequest({ userId }, async (tx) => {
+      const [{ outcome }] = await tx<{ outcome: string }[]>`select private.confirm_email_change(${codeHash}) as outcome`;
+      return { outcome, user: outcome === 'changed' ? await findUser(tx, userId) : undefined };
+    });
+    if (outcome === 'invalid') throw new HttpError(400, INVALID_CODE);
+    if (outcome === 'taken') throw new HttpError(409, EMAIL_TAKEN);
+    if (outcome !== 'changed' || !user) throw new Error(`confirm_email_change answered ${outcome}`);
     return c.json(user);
   })
 
   // After signing in on a device that holds a guest session: the guest's votes
   // (minus those the account already has), ideas and comments become the
   // account's, the account replaces the guest in the plan, and the guest is
-  // deleted (app.transfer_guest_votes). Holding the guest id is the proof, as
-  // for any guest request. A second call answers 404: the guest is gone.
+  // deleted (app.transfer_guest_votes). The proof is the guest's secret that
+  // this device holds (header X-Guest-Secret), checked by the database like
+  // any guest request's: the id alone, which is public, is not enough. A
+  // second call answers 404: the guest is gone.
   .post('/transfer-guest-votes', async (c) => {
     const userId = await requireUserId(c);
     const { guestId } = await parseBody(c, transferGuestVotesBody);
-    const counts = await withRequest({ userId }, async (tx) => {
+    const counts = await withRequest({ userId, guestId: guestId.toLowerCase() }, async (tx) => {
       // A valid token whose account no longer exists is a dead session (as /me answers).
       if (!(await findUser(tx, userId))) throw new HttpError(401, messages.sessionExpired);
       const [row] = await tx<TransferResult[]>`

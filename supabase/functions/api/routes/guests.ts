@@ -1,23 +1,30 @@
-// /api/guest-session: creating a guest (who joins the plan at once) and reading
-// a guest session back by its id.
+// /api/guest-session: creating a guest (who joins the plan at once), the
+// spec's "Is this you?" restore, and reading a guest session back by its id.
 //
-// Both run as `anon` whatever Authorization header is sent: only anon may
-// create guests (RLS), and a guest's only credential is its id, so an account
-// token adds nothing here (the join page offers the name form only to visitors
-// who are not signed in).
+// All run as `anon` whatever Authorization header is sent: only anon may
+// create guests (RLS), and a guest's credential is its device's secret, so an
+// account token adds nothing here (the join page offers the name form only to
+// visitors who are not signed in).
+//
+// Creating and restoring each answer a NEW secret (32 random bytes,
+// base64url) that only this device gets; the database keeps its SHA-256
+// (app.guest_credentials, private.issue_guest_credential). The device sends
+// it back in the X-Guest-Secret header with every guest request.
 import { Hono } from 'hono';
 import {
   createGuestSessionBody,
   GUEST_NOT_FOUND,
+  type GuestCredentials,
   type GuestSession,
   guestNameTaken,
   PLAN_NOT_FOUND,
   pathId,
+  restoreGuestSessionBody,
 } from '../../_shared/contract/guests.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
-import { withRequest } from '../../_shared/db.ts';
+import { hashGuestSecret, newGuestSecret, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, isUniqueViolation } from '../../_shared/errors.ts';
-import { type LimitHit, limited } from '../../_shared/limits.ts';
+import { enforceLimits, type LimitHit, limited } from '../../_shared/limits.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 /** SQLSTATE of a failed foreign key (the plan was deleted in the meantime). */
@@ -25,11 +32,19 @@ function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23503';
 }
 
+/** A credential for the guest named `name` in the plan the claims name; its id, or undefined when no such guest. */
+async function issueCredential(tx: Tx, planId: string, name: string, secret: string): Promise<string | undefined> {
+  const [{ guestId }] = await tx<{ guestId: string | null }[]>`
+    select private.issue_guest_credential(${planId}::uuid, ${name}, ${await hashGuestSecret(secret)}) as "guestId"`;
+  return guestId ?? undefined;
+}
+
 export const guestRoutes = new Hono()
-  // Creates the guest and its participants row in one transaction (claims:
-  // anon + plan_id, the plan the body names). Two guests of the same name
-  // (trimmed, case-insensitive) cannot both be created: the unique key
-  // (plan_id, name_key) makes the loser of a race fail with 23505 -> 409.
+  // Creates the guest, its participants row and this device's credential in
+  // one transaction (claims: anon + plan_id, the plan the body names). Two
+  // guests of the same name (trimmed, case-insensitive) cannot both be
+  // created: the unique key (plan_id, name_key) makes the loser of a race fail
+  // with 23505 -> 409. Answers `{id, name, planId, secret}`.
   .post('/', async (c) => {
     const { name, planId } = await parseBody(c, createGuestSessionBody);
     // New guests per client network and per plan (_shared/limits.ts), counted
@@ -38,6 +53,7 @@ export const guestRoutes = new Hono()
       { limit: 'guest-ip', key: requestNetwork(c) },
       { limit: 'guest-plan', key: planId },
     ];
+    const secret = newGuestSecret();
     const guest = await withRequest({ planId }, (tx) => limited(tx, hits, async () => {
       const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
       if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
@@ -47,6 +63,9 @@ export const guestRoutes = new Hono()
           returning id, name, plan_id as "planId"`;
         // name is derived from the guest by trigger; '-' is a placeholder.
         await tx`insert into app.participants (plan_id, guest_id, name) values (${planId}::uuid, ${created.id}::uuid, '-')`;
+        // Found by the name just stored: the same rule as the restore.
+        const credentialFor = await issueCredential(tx, planId, name, secret);
+        if (credentialFor !== created.id) throw new Error('The new guest did not get its credential');
         return created;
       } catch (error) {
         if (isUniqueViolation(error, 'guests_plan_id_name_key_key')) throw new HttpError(409, guestNameTaken(name));
@@ -54,11 +73,41 @@ export const guestRoutes = new Hono()
         throw error;
       }
     }));
-    return c.json(guest, 201);
+    const answer: GuestCredentials = { ...guest, secret };
+    return c.json(answer, 201);
   })
 
-  // Claims: anon + guest_id = the id in the URL. The guests policy lets a
-  // guest read its own row by that claim alone (the URL names no plan).
+  // "Is this you?" -> "Yes, that's me" (spec §2, §4): this device continues as
+  // the guest of that name in that plan, with a NEW secret of its own (other
+  // devices of the guest keep theirs). By name, as the spec's restore goes:
+  // anyone holding the plan's link who knows a guest's name may do this
+  // (docs/decisions.md "Guest secrets"), while a guest id alone, which public
+  // JSON shows, opens nothing. Answers `{id, name, planId, secret}`; 404 for
+  // an unknown plan or name.
+  .post('/restore', async (c) => {
+    const { name, planId } = await parseBody(c, restoreGuestSessionBody);
+    // Counted in a transaction of its own, so that a name that is not found
+    // counts too (_shared/limits.ts 'guest-name').
+    await withRequest({}, (tx) => enforceLimits(tx, [{ limit: 'guest-name', key: requestNetwork(c) }]));
+    const secret = newGuestSecret();
+    const guest = await withRequest({ planId }, async (tx) => {
+      const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
+      if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
+      const guestId = await issueCredential(tx, planId, name, secret);
+      if (!guestId) throw new HttpError(404, GUEST_NOT_FOUND);
+      const [row] = await tx<GuestSession[]>`
+        select id, name, plan_id as "planId" from app.guests where id = ${guestId}::uuid`;
+      return row;
+    });
+    const answer: GuestCredentials = { ...guest, secret };
+    return c.json(answer);
+  })
+
+  // Claims: anon + guest_id = the id in the URL, with this device's secret
+  // (X-Guest-Secret): the guests policy lets a guest read its own row by that
+  // claim alone (the URL names no plan). Without the secret: 401; a secret
+  // that is not this guest's: 403; a guest that is gone: 404. So the web app
+  // learns here whether its stored session still works.
   .get('/:guestId', async (c) => {
     const guestId = pathId(c.req.param('guestId'), GUEST_NOT_FOUND);
     const guest = await withRequest({ guestId }, async (tx) => {

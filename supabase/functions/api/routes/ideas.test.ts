@@ -102,7 +102,7 @@ describe('writes need an identity', () => {
 
 describe('signed-in bodies are validated before the database too', () => {
   it('pick-idea', async () => {
-    const headers = { authorization: `Bearer ${await signSessionToken(PLAN)}` };
+    const headers = { authorization: `Bearer ${await signSessionToken(PLAN, IDEA)}` };
     const path = `/api/plans/${PLAN}/pick-idea`;
     await expectText(await send('POST', path, {}, headers), 400, 'Idea id is required');
     await expectText(await send('POST', path, { ideaId: 'nope' }, headers), 400, 'Idea id must be a valid id');
@@ -110,7 +110,7 @@ describe('signed-in bodies are validated before the database too', () => {
   });
 
   it('interests', async () => {
-    const headers = { authorization: `Bearer ${await signSessionToken(PLAN)}` };
+    const headers = { authorization: `Bearer ${await signSessionToken(PLAN, IDEA)}` };
     const path = '/api/users/me/interests';
     await expectText(await send('POST', path, {}, headers), 400, 'Interest is required');
     await expectText(await send('POST', path, { freeFormText: '   ' }, headers), 400, 'Interest is required');

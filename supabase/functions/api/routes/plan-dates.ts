@@ -21,7 +21,7 @@ import {
   type VoteDateResult,
   voteDateBody,
 } from '../../_shared/contract/dates.ts';
-import { GUEST_NOT_FOUND, GUEST_OF_ANOTHER_PLAN } from '../../_shared/contract/guests.ts';
+import { GUEST_NOT_FOUND } from '../../_shared/contract/guests.ts';
 import { type Plan, PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
@@ -111,7 +111,9 @@ export const planDateRoutes = new Hono()
     return versionedJson(c, row, null, sortTimeSlots);
   })
 
-  // The caller's votes: a member by token, a guest by ?guestId= (a valid token wins).
+  // The caller's votes: a member by token, a guest by ?guestId= (a valid token
+  // wins). A read: the guest id is a display id here, not a claim, and needs
+  // no secret (it reveals only what the slots' public voters lists reveal).
   .get('/:id/my-votes', async (c) => {
     const planId = planIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
@@ -120,10 +122,10 @@ export const planDateRoutes = new Hono()
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_SEE_VOTES);
     const voterGuestId = userId ? null : guestId;
     const viewer = viewerOf(userId, voterGuestId);
-    // One statement: the plan (404), the guest's own row (visible through the
-    // guest_id claim, whatever its plan: 404 gone, 403 another plan's), and
-    // the votes, built only when the client's copy is stale.
-    const row = await withRequest({ userId, guestId: voterGuestId, planId }, async (tx) => {
+    // One statement: the plan (404), the guest's row (visible through the
+    // plan_id claim: 404 when it is gone or another plan's), and the votes,
+    // built only when the client's copy is stale.
+    const row = await withRequest({ userId, planId }, async (tx) => {
       const [found] = await tx<(VersionedRow<string[]> & { guestPlanId: string | null })[]>`
         select ${versionedColumns(tx, knownVersion(c, viewer), tx`
                  select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
@@ -136,8 +138,7 @@ export const planDateRoutes = new Hono()
       return found;
     });
     if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
-    if (voterGuestId && !row.guestPlanId) throw new HttpError(404, GUEST_NOT_FOUND);
-    if (voterGuestId && row.guestPlanId !== planId) throw new HttpError(403, GUEST_OF_ANOTHER_PLAN);
+    if (voterGuestId && row.guestPlanId !== planId) throw new HttpError(404, GUEST_NOT_FOUND);
     return versionedJson(c, { version: row.version, body: row.body }, viewer);
   })
 

@@ -8,7 +8,7 @@ import { renderWithProviders } from '../../test/test-utils';
 import { planKeys } from '../plans/queries';
 import { afterSignIn, transferredVotesMessage } from './after-sign-in';
 
-const sam = { id: 'g1', name: 'Sam', planId: 'p1' };
+const sam = { id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' };
 const votes = { planIdeaIds: ['i1'], timeSlotIds: ['s1', 's2'] };
 const transferred = (ideas: number, times: number) => () =>
   json({ transferredIdeaVotes: ideas, transferredTimeVotes: times });
@@ -47,6 +47,8 @@ describe('afterSignIn', () => {
     const [call] = calls('POST', '/api/auth/transfer-guest-votes');
     expect(call!.body).toEqual({ guestId: 'g1' });
     expect(call!.headers.get('Authorization')).toBe('Bearer test-token');
+    // The guest's device secret proves the takeover; it travels in a header, not the body.
+    expect(call!.headers.get('X-Guest-Secret')).toBe('device-secret');
     expect(getGuestSession()).toBeNull();
     expect(getGuestVotes()).toEqual({ planIdeaIds: [], timeSlotIds: [] });
     expect(localStorage.getItem('guestSession')).toBeNull();
@@ -82,6 +84,16 @@ describe('afterSignIn', () => {
     expect(warn).toHaveBeenCalledTimes(1);
     expect(getGuestSession()).toEqual(sam);
     expect(getGuestVotes()).toEqual(votes);
+  });
+
+  it('asks nothing for a guest session kept without a secret (it cannot prove it is that guest), and keeps it', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    localStorage.setItem('guestSession', JSON.stringify({ id: 'g1', name: 'Sam', planId: 'p1' }));
+    const { requests } = mockFetch({});
+    expect(await afterSignIn(createQueryClient())).toEqual({ welcomeMessage: "You're now signed in" });
+    expect(requests).toHaveLength(0);
+    expect(warn).toHaveBeenCalledTimes(1);
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1' });
   });
 });
 

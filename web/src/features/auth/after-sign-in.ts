@@ -19,13 +19,19 @@ export function transferredVotesMessage(count: number): string {
 /**
  * Runs after a successful sign-in (the token is stored and `me` refetched),
  * before the welcome toast and the redirect. Spec §4: when a guest session
- * exists, its votes move to the account (POST /api/auth/transfer-guest-votes);
+ * exists, its votes move to the account (POST /api/auth/transfer-guest-votes,
+ * with the guest's device secret in the X-Guest-Secret header, lib/api.ts);
  * the guest items are cleared only after that succeeds, and a failure is only
- * logged: signing in goes on either way.
+ * logged: signing in goes on either way. A session without a secret (stored
+ * before secrets existed) cannot prove it is that guest: nothing is asked.
  */
 export async function afterSignIn(queryClient: QueryClient): Promise<{ welcomeMessage: string }> {
   const guest = getGuestSession();
   if (!guest) return { welcomeMessage: SIGNED_IN_MESSAGE };
+  if (!guest.secret) {
+    console.warn('The guest session on this device has no secret, so its votes cannot be moved; signing in anyway.');
+    return { welcomeMessage: SIGNED_IN_MESSAGE };
+  }
   try {
     const res = await apiRequest('POST', '/api/auth/transfer-guest-votes', { guestId: guest.id });
     const { transferredIdeaVotes, transferredTimeVotes } = transferResultSchema.parse(await res.json());

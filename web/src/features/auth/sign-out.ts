@@ -1,10 +1,30 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
 import { removeAuthToken } from '../../lib/auth-token';
 import { reloadAt } from '../../lib/browser-location';
 
-/** Spec §2: local only. No server call; the token simply stops being sent. */
-export function signOut(queryClient: QueryClient): void {
+/** How long signing out waits for the server before forgetting the token anyway. */
+const SIGN_OUT_WAIT_MS = 5000;
+
+/** Forget the token and the cached data, and start afresh at / (spec §2). */
+export function signOutLocally(queryClient: QueryClient): void {
   removeAuthToken();
   queryClient.clear();
   reloadAt('/');
+}
+
+/**
+ * Sign Out: the server ends this device's session first
+ * (POST /api/auth/sign-out, so a copy of the token is worthless too), then the
+ * device forgets it as spec §2 says. A failure to reach the server (offline,
+ * or the session was already over) never keeps anyone signed in.
+ */
+export async function signOut(queryClient: QueryClient): Promise<void> {
+  try {
+    await apiRequest('POST', apiPaths.signOut(), undefined, { signal: AbortSignal.timeout(SIGN_OUT_WAIT_MS) });
+  } catch (error) {
+    console.warn('Could not end the session on the server; signing out on this device anyway.', error);
+  }
+  signOutLocally(queryClient);
 }

@@ -25,7 +25,7 @@ describe('useHasVotedOnDates (the dashboard green dot)', () => {
   });
 
   it('is false with no votes, and for a visitor who has not joined', async () => {
-    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1' });
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
     const { calls } = mockFetch({
       'GET /api/auth/me': () => text('Not signed in', 401),
       'GET /api/plans/p1/my-votes': () => json([]),
@@ -36,7 +36,7 @@ describe('useHasVotedOnDates (the dashboard green dot)', () => {
   });
 
   it("falls back to a guest's mirrored votes on this plan's slots", async () => {
-    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1' });
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
     setGuestVotes({ planIdeaIds: [], timeSlotIds: ['s1'] });
     mockFetch({
       'GET /api/auth/me': () => text('Not signed in', 401),

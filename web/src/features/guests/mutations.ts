@@ -1,11 +1,12 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { GUEST_SECRET_HEADER } from '../../../../supabase/functions/_shared/contract/guest-secret';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { setGuestSession, setGuestVotes, type GuestSession } from '../../lib/guest-storage';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from '../plans/queries';
 import type { Plan } from '../plans/schema';
-import { guestCheckResultSchema, guestSessionSchema, type ExistingGuest, type GuestCheckResult } from './schema';
+import { guestCheckResultSchema, guestCredentialsSchema, type ExistingGuest, type GuestCheckResult } from './schema';
 
 type JoinablePlan = Pick<Plan, 'id' | 'slug'>;
 
@@ -46,15 +47,18 @@ export function useCheckGuest(planId: string) {
   });
 }
 
-/** A new guest: POST /api/guest-session {name, planId}, which also joins the plan. */
+/**
+ * A new guest: POST /api/guest-session {name, planId}, which also joins the
+ * plan and answers this device's secret, kept in the session.
+ */
 export function useCreateGuest(plan: JoinablePlan) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: planKeys.mutation(plan.id, 'create-guest'),
     mutationFn: async (name: string): Promise<GuestSession> => {
-      const res = await apiRequest('POST', '/api/guest-session', { name, planId: plan.id });
-      const guest = guestSessionSchema.parse(await res.json());
-      return { id: guest.id, name: guest.name, planId: plan.id };
+      const res = await apiRequest('POST', apiPaths.guestSessions(), { name, planId: plan.id });
+      const guest = guestCredentialsSchema.parse(await res.json());
+      return { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret };
     },
     onSuccess: (session) => {
       setGuestSession(session);
@@ -67,9 +71,10 @@ export function useCreateGuest(plan: JoinablePlan) {
 }
 
 /**
- * "Yes, that's me": reads the guest back (GET /api/guest-session/{id}, which
- * proves it still exists and belongs to this plan), makes sure it is joined
- * (POST join {name, guestId}, idempotent), then stores the session and the
+ * "Yes, that's me": this device continues as the guest of that name
+ * (POST /api/guest-session/restore {planId, name}, which answers a NEW secret
+ * for this device), makes sure it is joined (POST join {name, guestId} with
+ * that secret, idempotent), then stores the session with its secret and the
  * votes the check returned (spec §2: "Confirming restores the previous votes").
  */
 export function useRestoreGuest(plan: JoinablePlan) {
@@ -77,11 +82,16 @@ export function useRestoreGuest(plan: JoinablePlan) {
   return useMutation({
     mutationKey: planKeys.mutation(plan.id, 'restore-guest'),
     mutationFn: async (existing: ExistingGuest): Promise<GuestSession> => {
-      const res = await apiRequest('GET', apiPaths.guestSession(existing.guestId));
-      const guest = guestSessionSchema.parse(await res.json());
-      if (guest.planId !== undefined && guest.planId !== plan.id) throw new Error('The guest belongs to another plan');
-      await apiRequest('POST', apiPaths.planAction(plan.id, 'join'), { name: guest.name, guestId: guest.id });
-      return { id: guest.id, name: guest.name, planId: plan.id };
+      const res = await apiRequest('POST', apiPaths.restoreGuestSession(), { planId: plan.id, name: existing.name });
+      const guest = guestCredentialsSchema.parse(await res.json());
+      if (guest.planId !== plan.id) throw new Error('The guest belongs to another plan');
+      await apiRequest(
+        'POST',
+        apiPaths.planAction(plan.id, 'join'),
+        { name: guest.name, guestId: guest.id },
+        { headers: { [GUEST_SECRET_HEADER]: guest.secret } },
+      );
+      return { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret };
     },
     onSuccess: (session, existing) => {
       setGuestSession(session);

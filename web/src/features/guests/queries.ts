@@ -1,4 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
+import { isGuestSecretRefusal } from '../../../../supabase/functions/_shared/contract/guest-secret';
+import { ApiError } from '../../lib/api-error';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { guestKeys } from '../../lib/query-keys';
@@ -6,7 +8,10 @@ import { guestSessionSchema } from './schema';
 
 export { guestKeys };
 
-/** GET /api/guest-session/{id}: is the stored guest still a guest on the server? */
+/**
+ * GET /api/guest-session/{id}: is the stored guest still a guest on the
+ * server, and does it still accept this device's secret (sent as a header)?
+ */
 export function guestSessionQueryOptions(guestId: string) {
   return queryOptions({
     queryKey: guestKeys.session(guestId),
@@ -16,3 +21,7 @@ export function guestSessionQueryOptions(guestId: string) {
 
 /** The error of a guest that no longer exists (moved to an account, or left). */
 export const isGuestGone = (error: unknown) => error instanceof Error && error.message.startsWith('404:');
+
+/** The server no longer takes this device's secret for the guest (or it had none): confirm the name again. */
+export const isGuestSecretRefused = (error: unknown) =>
+  error instanceof ApiError && isGuestSecretRefusal(error.status, error.serverText);

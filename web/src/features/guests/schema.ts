@@ -11,6 +11,17 @@ export const guestSessionSchema = z.object({
   planId: z.optional(z.string()),
 });
 
+/**
+ * POST /api/guest-session and POST /api/guest-session/restore: the session
+ * and this device's new secret (docs/decisions.md "Guest secrets").
+ */
+export const guestCredentialsSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  planId: z.string(),
+  secret: z.string().check(z.minLength(1)),
+});
+
 /** Spec §3 "Guest check result" (POST /api/plans/{id}/check-guest). */
 export const guestCheckResultSchema = z.object({
   exists: z.boolean(),

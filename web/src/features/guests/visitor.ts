@@ -1,7 +1,9 @@
 // Who is acting in a plan: the signed-in user (a valid token wins, as on the
-// server), else the guest session stored for THIS plan, else nobody. Every
-// participation feature (ideas, dates, comments) asks this one hook, and sends
-// `guestBody(visitor)` with its writes so a guest is identified by its id.
+// server), else the guest session stored for THIS plan (with its device
+// secret: a session without one must confirm the name again first), else
+// nobody. Every participation feature (ideas, dates, comments) asks this one
+// hook, and sends `guestBody(visitor)` with its writes so a guest is
+// identified by its id (the secret goes in a header, lib/api.ts).
 import { useCurrentUser } from '../auth/queries';
 import { displayName } from '../../lib/display-name';
 import { getGuestSessionFor, useGuestSession } from '../../lib/guest-storage';
@@ -29,7 +31,7 @@ export function usePlanVisitor(planId: string | undefined): PlanVisitor | null |
     };
   }
   const guest = stored && getGuestSessionFor(planId);
-  return guest ? { kind: 'guest', guestId: guest.id, name: guest.name } : null;
+  return guest?.secret ? { kind: 'guest', guestId: guest.id, name: guest.name } : null;
 }
 
 /** The body fields that identify a guest in a write (members go by their token). */

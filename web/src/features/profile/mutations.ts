@@ -1,20 +1,70 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ApiError } from '../../lib/api-error';
 import { apiRequest } from '../../lib/api';
+import { apiPaths } from '../../lib/api-paths';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { authKeys } from '../auth/queries';
-import type { ProfileInput } from './schema';
+import { signOutLocally } from '../auth/sign-out';
+import { profileUpdateSchema, type ProfileInput, type ProfileUpdate } from './schema';
 
+/**
+ * Save Changes: PATCH /api/auth/profile. Names change at once; a new e-mail
+ * does not: the server mails a code to it and answers `pendingEmail`, which
+ * the profile screen then asks for (docs/decisions.md "Verified e-mail change").
+ */
 export function useUpdateProfile() {
   const queryClient = useQueryClient();
   return useMutation({
     // An empty name is sent as '' and means "no name" (display falls back).
-    mutationFn: async (input: ProfileInput) => {
-      await apiRequest('PATCH', '/api/auth/profile', input);
+    mutationFn: async (input: Partial<ProfileInput>): Promise<ProfileUpdate> => {
+      const res = await apiRequest('PATCH', apiPaths.profile(), input);
+      return profileUpdateSchema.parse(await res.json());
+    },
+    onSuccess: async ({ pendingEmail }) => {
+      await queryClient.invalidateQueries({ queryKey: authKeys.me() });
+      if (pendingEmail) showSuccessToast('Code sent!', `Enter the code we sent to ${pendingEmail} to change your email`);
+      else showSuccessToast('Profile updated', 'Your changes have been saved');
+    },
+    onError: (error) => showErrorToast(error, 'Failed to update profile'),
+  });
+}
+
+/** The code from the new address: POST /api/auth/confirm-email {code}. */
+export function useConfirmEmail() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (code: string) => {
+      await apiRequest('POST', apiPaths.confirmEmail(), { code });
     },
     onSuccess: async () => {
       await queryClient.invalidateQueries({ queryKey: authKeys.me() });
-      showSuccessToast('Profile updated', 'Your changes have been saved');
+      showSuccessToast('Email updated', 'Your other devices have been signed out');
     },
-    onError: (error) => showErrorToast(error, 'Failed to update profile'),
+    // 400 "Invalid or expired code", 409 "That e-mail address is already used by another account".
+    onError: (error) =>
+      error instanceof ApiError && error.status === 409
+        ? showErrorToast(error, 'Failed to update profile')
+        : showErrorToast(error, 'Please check your code and try again', 'Invalid code'),
+  });
+}
+
+/**
+ * "Sign out everywhere": every session of the account ends on the server
+ * (POST /api/auth/sign-out-everywhere), then this device signs out like Sign
+ * Out. If the server cannot be reached nothing ended, so the visitor stays
+ * signed in and is told; a 401 means this session was over already.
+ */
+export function useSignOutEverywhere() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      try {
+        await apiRequest('POST', apiPaths.signOutEverywhere());
+      } catch (error) {
+        if (!(error instanceof ApiError && error.status === 401)) throw error;
+      }
+    },
+    onSuccess: () => signOutLocally(queryClient),
+    onError: (error) => showErrorToast(error, 'Failed to sign out everywhere'),
   });
 }

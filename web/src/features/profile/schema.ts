@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { userSchema } from '../auth/schema';
 
 const name = (label: string) => z.string().check(z.trim(), z.maxLength(80, { error: `${label} is too long` }));
 
@@ -15,3 +16,7 @@ export const profileFormSchema = z.object({
     ),
 });
 export type ProfileInput = z.infer<typeof profileFormSchema>;
+
+/** PATCH /api/auth/profile: the user as stored, and the address a code was sent to (null when none). */
+export const profileUpdateSchema = z.extend(userSchema, { pendingEmail: z.nullish(z.string()) });
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;

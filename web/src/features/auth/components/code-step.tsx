@@ -11,10 +11,16 @@ interface CodeStepProps {
   onResend: () => void;
   resending: boolean;
   onChangeEmail: () => void;
+  /** The heading level: 1 on /auth, 2 inside the profile screen (which has its own h1). */
+  titleOrder?: 1 | 2;
+  /** The way back to the e-mail field. */
+  changeEmailLabel?: string;
 }
 
+/** The six-digit code entry of sign-in, also used to confirm a new e-mail on the profile. */
 export function CodeStep(props: CodeStepProps) {
   const { email, code, onCodeChange, onVerify, verifying, onResend, resending, onChangeEmail } = props;
+  const { titleOrder = 1, changeEmailLabel = 'Use a different email' } = props;
   const complete = code.length === CODE_LENGTH;
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -27,7 +33,7 @@ export function CodeStep(props: CodeStepProps) {
     <form onSubmit={handleSubmit}>
       <Stack gap="md">
         <div>
-          <Title order={1} fz="h2">
+          <Title order={titleOrder} fz={titleOrder === 1 ? 'h2' : 'h4'}>
             Check your email
           </Title>
           <Text c="dimmed" mt={4}>
@@ -70,7 +76,7 @@ export function CodeStep(props: CodeStepProps) {
           </Button>
         </Group>
         <Button variant="default" onClick={onChangeEmail}>
-          Use a different email
+          {changeEmailLabel}
         </Button>
       </Stack>
     </form>

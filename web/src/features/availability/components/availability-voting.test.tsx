@@ -107,7 +107,7 @@ describe('availability voting', () => {
   });
 
   it('votes as the guest of this plan, with its guestId, and mirrors the vote locally', async () => {
-    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1' });
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
     let voted = false;
     const { user, calls } = openDashboardTab({
       routes: {
@@ -320,7 +320,7 @@ describe('the availability page (step 2 of 3)', () => {
   });
 
   it("shows a guest 'Don't lose your choices' and goes back to /l/{slug}", async () => {
-    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1' });
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
     mockFetch({
       'GET /api/auth/me': () => text('Not signed in', 401),
       'GET /api/plans/slug/abcDEF12': () => json(planJson()),

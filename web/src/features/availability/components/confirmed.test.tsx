@@ -21,7 +21,7 @@ beforeEach(() => clearGuest());
 
 describe('confirmed states', () => {
   it("the dashboard tab shows 'Event Time Confirmed!' with the long date and period", async () => {
-    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1' });
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
     const { calls } = mockFetch({ 'GET /api/auth/me': () => text('Not signed in', 401) });
     const { user } = renderWithProviders(<DashboardAvailabilityTab plan={completed} />);
     const card = screen.getByRole('region', { name: 'Event Time Confirmed!' });
@@ -62,7 +62,7 @@ describe('confirmed states', () => {
   });
 
   it("a guest's 'Back to Plan' leads to /l/{slug}/ideas", async () => {
-    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1' });
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
     mockFetch({
       'GET /api/auth/me': () => text('Not signed in', 401),
       'GET /api/plans/slug/abcDEF12': () => json(completed),

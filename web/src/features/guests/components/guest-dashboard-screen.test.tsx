@@ -1,14 +1,15 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
-import { clearGuest, setGuestSession } from '../../../lib/guest-storage';
+import { GUEST_SECRET_WRONG } from '../../../../../supabase/functions/_shared/contract/guest-secret';
+import { clearGuest, getGuestSession, setGuestSession } from '../../../lib/guest-storage';
 import { json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, participantJson, planJson } from '../../plans/test-fixtures';
 
 const DASHBOARD = '/l/abcDEF12/dashboard';
 const signedOut = { 'GET /api/auth/me': () => text('Not signed in', 401) };
-const sam = { id: 'g1', name: 'Sam', planId: 'p1' };
+const sam = { id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' };
 
 const idea = (hasUserVoted: boolean) => ({
   id: 'i1',
@@ -46,6 +47,31 @@ function openDashboard({ route = DASHBOARD, signedIn = false, routes = {} }: Opt
 beforeEach(() => clearGuest());
 afterEach(() => vi.restoreAllMocks());
 
+describe('guest dashboard: a secret the server no longer accepts', () => {
+  it('a refused vote sends the guest through "Is this you?", which gets this device a new secret', async () => {
+    setGuestSession(sam);
+    const { user, location, calls } = openDashboard({
+      routes: {
+        'POST /api/ideas/i1/vote': () => text(GUEST_SECRET_WRONG, 403),
+        'POST /api/plans/p1/check-guest': () => json({ exists: true, guestId: 'g1', name: 'Sam', ideaVotes: [], timeSlotVotes: [] }),
+        'POST /api/guest-session/restore': () => json({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-secret' }),
+        'POST /api/plans/p1/join': () => json({ joined: true, participantId: 'pp1', alreadyJoined: true }),
+      },
+    });
+    await user.click(await screen.findByRole('button', { name: 'Vote for Board games (0 votes)' }));
+    expect(calls('POST', '/api/ideas/i1/vote')[0]!.headers.get('X-Guest-Secret')).toBe('device-secret');
+    expect(await screen.findByText(GUEST_SECRET_WRONG)).toBeInTheDocument();
+
+    // Not a dead end: the join page asks for that name at once.
+    await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1' });
+    const card = within(await screen.findByRole('region', { name: 'Is this you?' }));
+    await user.click(card.getByRole('button', { name: "Yes, that's me" }));
+    await waitFor(() => expect(location()).toBe(DASHBOARD));
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-secret' });
+  });
+});
+
 describe('guest dashboard: who may see it', () => {
   it('sends a visitor with neither an account nor a guest session to the join page', async () => {
     const { location } = openDashboard();
@@ -54,7 +80,7 @@ describe('guest dashboard: who may see it', () => {
   });
 
   it("sends a guest of another plan to this plan's join page", async () => {
-    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9' });
+    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9', secret: 'device-secret' });
     const { location } = openDashboard();
     await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
     expect(await screen.findByRole('textbox', { name: "What's your name?" })).toBeInTheDocument();

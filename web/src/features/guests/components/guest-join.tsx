@@ -1,7 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Stack } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
+import { clearGuest } from '../../../lib/guest-storage';
 import type { Plan } from '../../plans/schema';
 import { useCheckGuest, useCreateGuest, useRestoreGuest } from '../mutations';
 import type { ExistingGuest } from '../schema';
@@ -15,11 +16,17 @@ type Step = { name: 'name' } | { name: 'confirm'; guest: ExistingGuest } | { nam
  * Spec §2 Join, not signed in: the name, then the check. A new name creates
  * the guest; a taken one asks "Is this you?" (restore) or for a full name
  * (a new guest). Every way in ends on the plan's dashboard.
+ *
+ * `restoreName`: this device has a session of this plan's guest of that name
+ * but no (longer a) valid secret for it (docs/decisions.md "Guest secrets").
+ * The check then runs at once for that name, so the visitor lands on "Is this
+ * you?" and one tap gets the device a new secret; if the guest is gone, the
+ * old session is forgotten and the name form is filled in.
  */
-export function GuestJoin({ plan }: { plan: Plan }) {
+export function GuestJoin({ plan, restoreName }: { plan: Plan; restoreName?: string }) {
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>({ name: 'name' });
-  const [name, setName] = useState('');
+  const [name, setName] = useState(restoreName ?? '');
   const check = useCheckGuest(plan.id);
   const create = useCreateGuest(plan);
   const restore = useRestoreGuest(plan);
@@ -35,6 +42,20 @@ export function GuestJoin({ plan }: { plan: Plan }) {
       },
     });
 
+  // Once per mount (StrictMode mounts twice in development).
+  const restoreAsked = useRef(false);
+  const { mutate: checkName } = check;
+  useEffect(() => {
+    if (!restoreName || restoreAsked.current) return;
+    restoreAsked.current = true;
+    checkName(restoreName, {
+      onSuccess: (result) => {
+        if (result.exists && result.guestId) setStep({ name: 'confirm', guest: { ...result, guestId: result.guestId } });
+        else clearGuest();
+      },
+    });
+  }, [restoreName, checkName]);
+
   return (
     <Stack gap="md">
       {step.name === 'name' && (
@@ -49,6 +70,7 @@ export function GuestJoin({ plan }: { plan: Plan }) {
         <IsThisYouCard
           guest={step.guest}
           restoring={restore.isPending || restore.isSuccess}
+          note={restoreName ? "Please confirm it's you to keep going on this device." : undefined}
           onConfirm={() => restore.mutate(step.guest, { onSuccess: toDashboard })}
           onDecline={() => setStep({ name: 'fullName', takenName: step.guest.name })}
         />

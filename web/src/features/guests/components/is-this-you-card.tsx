@@ -9,10 +9,12 @@ interface IsThisYouCardProps {
   onConfirm: () => void;
   onDecline: () => void;
   restoring: boolean;
+  /** Why the card shows without the visitor asking (a session that must be confirmed again). */
+  note?: string;
 }
 
 /** Spec §2 Join: a guest of that name already joined. */
-export function IsThisYouCard({ guest, onConfirm, onDecline, restoring }: IsThisYouCardProps) {
+export function IsThisYouCard({ guest, onConfirm, onDecline, restoring, note }: IsThisYouCardProps) {
   const heading = useRef<HTMLHeadingElement>(null);
   // The form this replaces had focus: tell screen readers what changed.
   useEffect(() => heading.current?.focus(), []);
@@ -23,6 +25,7 @@ export function IsThisYouCard({ guest, onConfirm, onDecline, restoring }: IsThis
         <Title id="is-this-you-title" ref={heading} tabIndex={-1} order={2} fz="h3">
           Is this you?
         </Title>
+        {note && <Text fz="sm">{note}</Text>}
         <Group gap="md" wrap="nowrap" align="flex-start">
           <Avatar radius="xl" size="lg" color="gray.7" variant="filled" aria-hidden="true">
             {nameInitials(guest.name)}

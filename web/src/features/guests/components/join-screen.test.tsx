@@ -124,14 +124,14 @@ describe('join page: signed in', () => {
 
 describe('join page: guests', () => {
   it('goes straight to the dashboard with a stored session of this plan', async () => {
-    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1' });
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
     const { location, calls } = openJoin();
     await waitFor(() => expect(location()).toBe(DASHBOARD));
     expect(calls('POST', '/api/plans/p1/check-guest')).toHaveLength(0);
   });
 
   it("asks a guest of another plan for a name like anyone else", async () => {
-    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9' });
+    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9', secret: 'device-secret' });
     const { location } = openJoin();
     expect(await nameInput()).toBeInTheDocument();
     expect(location()).toBe(JOIN);
@@ -159,12 +159,14 @@ describe('join page: guests', () => {
 
     expect(await screen.findByRole('button', { name: 'Joining...' })).toBeDisabled();
     expect(calls('POST', '/api/guest-session')[0]!.body).toEqual({ name: 'Sam', planId: 'p1' });
-    created.resolve(json({ id: 'g1', name: 'Sam', planId: 'p1' }, 201));
+    created.resolve(json({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-device-secret' }, 201));
 
     await waitFor(() => expect(location()).toBe(DASHBOARD));
     expect(await screen.findByText('Welcome!')).toBeInTheDocument();
     expect(screen.getByText("You've joined the planning session")).toBeInTheDocument();
-    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1' });
+    // The secret stays on this device, inside the spec's `guestSession` item.
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-device-secret' });
+    expect(JSON.parse(localStorage.getItem('guestSession')!)).toMatchObject({ secret: 'new-device-secret' });
   });
 
   it('shows the 409 sentence when the name was taken meanwhile', async () => {
@@ -214,7 +216,7 @@ describe("join page: 'Is this you?'", () => {
     const { user, calls, location } = openJoin({
       routes: {
         'POST /api/plans/p1/check-guest': () => existingSam(['i1', 'i2'], ['s1']),
-        'GET /api/guest-session/g1': () => restored.promise,
+        'POST /api/guest-session/restore': () => restored.promise,
         'POST /api/plans/p1/join': () => json({ joined: true, participantId: 'pp2', alreadyJoined: true }),
       },
     });
@@ -231,13 +233,17 @@ describe("join page: 'Is this you?'", () => {
     await user.click(card.getByRole('button', { name: "Yes, that's me" }));
     expect(card.getByRole('button', { name: 'Restoring...' })).toBeDisabled();
     expect(card.getByRole('button', { name: 'No, different person' })).toBeDisabled();
-    restored.resolve(json({ id: 'g1', name: 'Sam', planId: 'p1' }));
+    expect(calls('POST', '/api/guest-session/restore')[0]!.body).toEqual({ planId: 'p1', name: 'Sam' });
+    restored.resolve(json({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'restored-secret' }));
 
     await waitFor(() => expect(location()).toBe(DASHBOARD));
     expect(await screen.findByText('Welcome back!')).toBeInTheDocument();
     expect(screen.getByText('Your previous votes have been restored.')).toBeInTheDocument();
-    expect(calls('POST', '/api/plans/p1/join')[0]!.body).toEqual({ name: 'Sam', guestId: 'g1' });
-    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1' });
+    const join = calls('POST', '/api/plans/p1/join')[0]!;
+    expect(join.body).toEqual({ name: 'Sam', guestId: 'g1' });
+    // The new secret goes in a header, never in the body or the URL.
+    expect(join.headers.get('X-Guest-Secret')).toBe('restored-secret');
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'restored-secret' });
     expect(getGuestVotes()).toEqual({ planIdeaIds: ['i1', 'i2'], timeSlotIds: ['s1'] });
   });
 
@@ -245,7 +251,7 @@ describe("join page: 'Is this you?'", () => {
     const { user, location } = openJoin({
       routes: {
         'POST /api/plans/p1/check-guest': () => existingSam(),
-        'GET /api/guest-session/g1': () => new Response('', { status: 500 }),
+        'POST /api/guest-session/restore': () => new Response('', { status: 500 }),
       },
     });
     await user.type(await nameInput(), 'Sam');
@@ -261,7 +267,7 @@ describe("join page: 'Is this you?'", () => {
     const { user, calls, location } = openJoin({
       routes: {
         'POST /api/plans/p1/check-guest': () => existingSam(),
-        'POST /api/guest-session': () => json({ id: 'g2', name: 'Sam Smith', planId: 'p1' }, 201),
+        'POST /api/guest-session': () => json({ id: 'g2', name: 'Sam Smith', planId: 'p1', secret: 'smith-secret' }, 201),
       },
     });
     await user.type(await nameInput(), 'Sam');
@@ -286,7 +292,7 @@ describe("join page: 'Is this you?'", () => {
 
     await waitFor(() => expect(location()).toBe(DASHBOARD));
     expect(calls('POST', '/api/guest-session')[0]!.body).toEqual({ name: 'Sam Smith', planId: 'p1' });
-    expect(getGuestSession()).toEqual({ id: 'g2', name: 'Sam Smith', planId: 'p1' });
+    expect(getGuestSession()).toEqual({ id: 'g2', name: 'Sam Smith', planId: 'p1', secret: 'smith-secret' });
     expect(await screen.findByText('Welcome!')).toBeInTheDocument();
   });
 
@@ -297,5 +303,42 @@ describe("join page: 'Is this you?'", () => {
     await user.click(await screen.findByRole('button', { name: 'No, different person' }));
     await user.click(screen.getByRole('button', { name: 'Back' }));
     expect(await nameInput()).toHaveValue('Sam');
+  });
+});
+
+describe('join page: a guest session kept without a secret (stored before secrets existed, or refused)', () => {
+  const storedSam = () =>
+    localStorage.setItem('guestSession', JSON.stringify({ id: 'g1', name: 'Sam', planId: 'p1' }));
+
+  it('asks "Is this you?" for that name at once, and "Yes, that\'s me" gets this device a new secret', async () => {
+    storedSam();
+    const { user, calls, location } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => json({ exists: true, guestId: 'g1', name: 'Sam', ideaVotes: ['i1'], timeSlotVotes: [] }),
+        'POST /api/guest-session/restore': () => json({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'fresh-secret' }),
+        'POST /api/plans/p1/join': () => json({ joined: true, participantId: 'pp1', alreadyJoined: true }),
+      },
+    });
+    const card = within(await screen.findByRole('region', { name: 'Is this you?' }));
+    expect(card.getByText("Please confirm it's you to keep going on this device.")).toBeInTheDocument();
+    expect(calls('POST', '/api/plans/p1/check-guest')[0]!.body).toEqual({ name: 'Sam' });
+    expect(location()).toBe(JOIN);
+
+    await user.click(card.getByRole('button', { name: "Yes, that's me" }));
+    await waitFor(() => expect(location()).toBe(DASHBOARD));
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'fresh-secret' });
+    expect(calls('POST', '/api/plans/p1/check-guest')).toHaveLength(1);
+  });
+
+  it('forgets a session whose guest is gone and offers the name form, filled in', async () => {
+    storedSam();
+    openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => json({ exists: false, guestId: null, name: 'Sam', ideaVotes: [], timeSlotVotes: [] }),
+      },
+    });
+    await waitFor(() => expect(getGuestSession()).toBeNull());
+    expect(await nameInput()).toHaveValue('Sam');
+    expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
   });
 });

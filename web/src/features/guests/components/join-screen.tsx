@@ -16,12 +16,18 @@ import { SignedInJoin } from './signed-in-join';
 function JoinPlan({ plan }: { plan: Plan }) {
   const { data: user } = useCurrentUser();
   const guest = useGuestSession();
+  const storedGuest = !user && guest?.planId === plan.id ? guest : null;
   // A token wins over a stored guest session, as on the server.
-  if (!user && guest?.planId === plan.id) return <Navigate to={paths.guestDashboard.getHref(plan.slug)} replace />;
+  if (storedGuest?.secret) return <Navigate to={paths.guestDashboard.getHref(plan.slug)} replace />;
   return (
     <Stack gap="lg">
       <JoinPlanSummary plan={plan} />
-      {user ? <SignedInJoin plan={plan} user={user} /> : <GuestJoin plan={plan} />}
+      {user ? (
+        <SignedInJoin plan={plan} user={user} />
+      ) : (
+        // A session of this plan without its secret: "Is this you?" for that name.
+        <GuestJoin plan={plan} restoreName={storedGuest?.name} />
+      )}
     </Stack>
   );
 }

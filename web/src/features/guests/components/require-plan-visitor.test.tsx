@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { clearGuest, setGuestSession } from '../../../lib/guest-storage';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../../../../supabase/functions/_shared/contract/guest-secret';
+import { clearGuest, getGuestSession, setGuestSession } from '../../../lib/guest-storage';
 import { json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson } from '../../plans/test-fixtures';
@@ -16,62 +17,92 @@ function GuardedIdeasPage() {
   );
 }
 
-function renderGuarded({
+function mockNetwork({
   signedIn = false,
   plan = () => json(planJson()),
-  guest = () => json({ id: 'g1', name: 'Sam', planId: 'p1' }),
+  guest = (): Response => json({ id: 'g1', name: 'Sam', planId: 'p1' }),
 } = {}) {
   if (signedIn) localStorage.setItem('authToken', 'test-token');
-  mockFetch({
+  return mockFetch({
     'GET /api/auth/me': signedIn ? meRoute(ada) : () => text('Not signed in', 401),
     'GET /api/plans/slug/abcDEF12': plan,
     'GET /api/guest-session/g1': guest,
   });
-  return renderWithProviders(
+}
+
+function renderGuardedPage(options: Parameters<typeof mockNetwork>[0] = {}) {
+  const network = mockNetwork(options);
+  const rendered = renderWithProviders(
     <Routes>
       <Route path="/l/:slug" element={<p>Join page</p>} />
       <Route path="/l/:slug/ideas" element={<GuardedIdeasPage />} />
     </Routes>,
     { route: '/l/abcDEF12/ideas' },
   );
+  return { ...network, ...rendered };
 }
 
 beforeEach(() => clearGuest());
 
 describe('RequirePlanVisitor', () => {
   it('lets a signed-in visitor in', async () => {
-    renderGuarded({ signedIn: true });
+    renderGuardedPage({ signedIn: true });
     expect(await screen.findByText('Friday night for member Ada Lovelace')).toBeInTheDocument();
   });
 
   it("lets a guest of this plan in", async () => {
-    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1' });
-    renderGuarded();
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
+    renderGuardedPage();
     expect(await screen.findByText('Friday night for guest Sam')).toBeInTheDocument();
   });
 
   it('sends anyone else to the join page', async () => {
-    const { location } = renderGuarded();
+    const { location } = renderGuardedPage();
     expect(await screen.findByText('Join page')).toBeInTheDocument();
     expect(location()).toBe('/l/abcDEF12');
   });
 
   it('sends a guest of another plan to the join page once the plan is known', async () => {
-    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9' });
-    const { location } = renderGuarded();
+    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9', secret: 'device-secret' });
+    const { location } = renderGuardedPage();
     await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
   });
 
   it('forgets a stored guest the server no longer knows and sends the visitor to join', async () => {
-    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1' });
-    const { location } = renderGuarded({ guest: () => text('Guest not found', 404) });
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
+    const { location } = renderGuardedPage({ guest: () => text('Guest not found', 404) });
     await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
     expect(localStorage.getItem('guestSession')).toBeNull();
   });
 
+  it("checks the stored guest with its secret in the X-Guest-Secret header", async () => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
+    const { calls } = renderGuardedPage();
+    expect(await screen.findByText('Friday night for guest Sam')).toBeInTheDocument();
+    const check = calls('GET', '/api/guest-session/g1')[0]!;
+    expect(check.headers.get('X-Guest-Secret')).toBe('device-secret');
+  });
+
+  it('sends a guest session kept without a secret (from before secrets) to the join page, keeping who it was', async () => {
+    localStorage.setItem('guestSession', JSON.stringify({ id: 'g1', name: 'Sam', planId: 'p1' }));
+    const { location } = renderGuardedPage();
+    await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1' });
+  });
+
+  it.each([
+    [401, GUEST_SECRET_MISSING],
+    [403, GUEST_SECRET_WRONG],
+  ])('drops a secret the server refuses (%i) and sends the visitor to confirm the name', async (status, sentence) => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'stale-secret' });
+    const { location } = renderGuardedPage({ guest: () => text(sentence, status) });
+    await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1' });
+  });
+
   it('says so when the plan is missing', async () => {
-    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1' });
-    renderGuarded({ plan: () => text('Plan not found', 404) });
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
+    renderGuardedPage({ plan: () => text('Plan not found', 404) });
     expect(await screen.findByRole('heading', { name: 'Plan not found' })).toBeInTheDocument();
   });
 });

@@ -2,13 +2,13 @@ import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { clearGuest, useGuestSession } from '../../../lib/guest-storage';
+import { clearGuest, forgetGuestSecret, useGuestSession } from '../../../lib/guest-storage';
 import { usePlanLiveUpdates } from '../../../lib/live';
 import { LoadingPlan } from '../../plans/components/loading-plan';
 import { isPlanGone } from '../../plans/components/plan-load-state';
 import { planBySlugQueryOptions } from '../../plans/queries';
 import type { Plan } from '../../plans/schema';
-import { guestSessionQueryOptions, isGuestGone } from '../queries';
+import { guestSessionQueryOptions, isGuestGone, isGuestSecretRefused } from '../queries';
 import { usePlanVisitor, type PlanVisitor } from '../visitor';
 import { PublicLayout } from './public-layout';
 import { PublicPlanState } from './public-plan-state';
@@ -27,6 +27,11 @@ interface RequirePlanVisitorProps {
  * a guest session of this plan go to the join page /l/{slug}. Without any
  * stored guest session that is decided at once; with one, after the plan is
  * loaded (the session names the plan by id, the URL by slug).
+ *
+ * A guest session of this plan without its device secret (stored before
+ * secrets existed, or refused by the server) counts as no visitor: the join
+ * page then asks "Is this you?" for that name, which restores the session
+ * with a new secret (docs/decisions.md "Guest secrets").
  */
 export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayout }: RequirePlanVisitorProps) {
   const storedGuest = useGuestSession();
@@ -42,9 +47,11 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
   // The /l/{slug} pages behind this guard (dashboard, ideas, availability) follow the plan live.
   usePlanLiveUpdates(visitor ? planQuery.data : undefined);
   const guestGone = isGuestGone(guestCheck.error);
+  const secretRefused = isGuestSecretRefused(guestCheck.error);
   useEffect(() => {
     if (guestGone) clearGuest();
-  }, [guestGone]);
+    else if (secretRefused) forgetGuestSecret();
+  }, [guestGone, secretRefused]);
   const joinPage = <Navigate to={paths.join.getHref(slug)} replace />;
 
   if (visitor === undefined) {

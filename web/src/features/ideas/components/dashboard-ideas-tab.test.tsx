@@ -23,7 +23,7 @@ function openDashboard({
   server = {},
   routes = {},
 }: { plan?: Plan; as?: 'guest' | 'member' | 'nobody'; server?: Partial<FakeIdeasOptions>; routes?: RouteTable } = {}) {
-  if (as === 'guest') setGuestSession({ id: hal.id, name: hal.name, planId: 'p1' });
+  if (as === 'guest') setGuestSession({ id: hal.id, name: hal.name, planId: 'p1', secret: 'device-secret' });
   if (as === 'member') localStorage.setItem('authToken', 'test-token');
   const caller = as === 'guest' ? hal : as === 'member' ? { id: ada.id, name: 'Ada Lovelace', isGuest: false } : null;
   const fake = fakeIdeasServer({ caller, ...server });

@@ -14,7 +14,7 @@ const plan = planJson({ title: 'Friday night' });
 beforeEach(() => clearGuest());
 
 function open(route: string, as: 'guest' | 'member' | 'nobody') {
-  if (as === 'guest') setGuestSession({ id: hal.id, name: hal.name, planId: 'p1' });
+  if (as === 'guest') setGuestSession({ id: hal.id, name: hal.name, planId: 'p1', secret: 'device-secret' });
   if (as === 'member') localStorage.setItem('authToken', 'test-token');
   const fake = fakeIdeasServer({
     caller: as === 'guest' ? hal : as === 'member' ? { id: ada.id, name: 'Ada Lovelace', isGuest: false } : null,

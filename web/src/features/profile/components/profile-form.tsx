@@ -6,7 +6,13 @@ import { profileFormSchema, type ProfileInput } from '../schema';
 
 type Errors = Partial<Record<keyof ProfileInput, string>>;
 
-export function ProfileForm({ user }: { user: User }) {
+interface ProfileFormProps {
+  user: User;
+  /** A code went to this new address: the screen asks for it. */
+  onPendingEmail: (email: string) => void;
+}
+
+export function ProfileForm({ user, onPendingEmail }: ProfileFormProps) {
   const [values, setValues] = useState<ProfileInput>({
     firstName: user.firstName ?? '',
     lastName: user.lastName ?? '',
@@ -34,7 +40,11 @@ export function ProfileForm({ user }: { user: User }) {
       setErrors(next);
       return;
     }
-    updateProfile.mutate(parsed.data);
+    updateProfile.mutate(parsed.data, {
+      onSuccess: ({ pendingEmail }) => {
+        if (pendingEmail) onPendingEmail(pendingEmail);
+      },
+    });
   };
 
   return (

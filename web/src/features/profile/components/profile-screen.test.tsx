@@ -1,8 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
 import { reloadAt } from '../../../lib/browser-location';
-import { json, meRoute, mockFetch, noContent, text, type RecordedRequest } from '../../../test/mock-fetch';
+import { deferred, json, meRoute, mockFetch, noContent, text, type RecordedRequest } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 
 // jsdom cannot navigate; the full page load is the one thing not exercised.
@@ -16,14 +16,14 @@ beforeEach(() => {
 });
 
 describe('profile', () => {
-  it('saves the profile, confirms it and shows what the server stored', async () => {
+  it('saves the names, confirms it and shows what the server stored', async () => {
     let stored = ada;
     const { calls } = mockFetch({
       'GET /api/auth/me': (request) => meRoute(stored)(request),
       'PATCH /api/auth/profile': (request: RecordedRequest) => {
         const body = request.body as typeof ada;
-        stored = { ...stored, ...body, email: body.email.toLowerCase() };
-        return json(stored);
+        stored = { ...stored, firstName: body.firstName, lastName: body.lastName };
+        return json({ ...stored, pendingEmail: null });
       },
     });
     const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
@@ -38,29 +38,100 @@ describe('profile', () => {
 
     await user.clear(first);
     await user.type(first, ' Augusta ');
-    await user.clear(email);
-    await user.type(email, 'Augusta@Example.com');
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 
     expect(await screen.findByText('Profile updated')).toBeInTheDocument();
     expect(calls('PATCH', '/api/auth/profile')[0]!.body).toEqual({
       firstName: 'Augusta',
       lastName: 'Lovelace',
-      email: 'Augusta@Example.com',
+      email: 'ada@example.com',
     });
     expect(calls('GET', '/api/auth/me')).toHaveLength(2);
-    await waitFor(() => expect(screen.getByRole('textbox', { name: /Email Address/ })).toHaveValue('augusta@example.com'));
-    expect(screen.getByText('Augusta Lovelace · augusta@example.com')).toBeInTheDocument();
+    expect(await screen.findByText('Augusta Lovelace · ada@example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Confirm your new email' })).not.toBeInTheDocument();
+  });
+
+  it('changes the e-mail only with the code sent to the new address, entered like the sign-in code', async () => {
+    let stored = ada;
+    const { calls } = mockFetch({
+      'GET /api/auth/me': (request) => meRoute(stored)(request),
+      // The server keeps the old address until the code is confirmed.
+      'PATCH /api/auth/profile': () => json({ ...stored, pendingEmail: 'augusta@example.com' }),
+      'POST /api/auth/confirm-email': (request: RecordedRequest) => {
+        if ((request.body as { code: string }).code !== '123456') return text('Invalid or expired code', 400);
+        stored = { ...stored, email: 'augusta@example.com' };
+        return json(stored);
+      },
+    });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+    const email = await screen.findByRole('textbox', { name: /Email Address/ });
+    await user.clear(email);
+    await user.type(email, 'Augusta@Example.com');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    const step = within(await screen.findByRole('region', { name: 'Confirm your new email' }));
+    expect(await screen.findByText('Code sent!')).toBeInTheDocument();
+    expect(step.getByRole('heading', { level: 2, name: 'Check your email' })).toBeInTheDocument();
+    expect(step.getByText('augusta@example.com')).toBeInTheDocument();
+    expect(calls('PATCH', '/api/auth/profile')[0]!.body).toMatchObject({ email: 'Augusta@Example.com' });
+    expect(screen.getByText('Ada Lovelace · ada@example.com')).toBeInTheDocument();
+
+    // A wrong code: the server's sentence, the entry is cleared for another try.
+    await user.type(step.getByRole('textbox', { name: 'Digit 1 of 6' }), '654321');
+    expect(await screen.findByText('Invalid or expired code')).toBeInTheDocument();
+    await waitFor(() => expect(step.getByRole('textbox', { name: 'Digit 1 of 6' })).toHaveValue(''));
+
+    // The sixth digit submits by itself.
+    await user.type(step.getByRole('textbox', { name: 'Digit 1 of 6' }), '123456');
+    expect(await screen.findByText('Email updated')).toBeInTheDocument();
+    expect(calls('POST', '/api/auth/confirm-email').map((r) => r.body)).toEqual([{ code: '654321' }, { code: '123456' }]);
+    expect(await screen.findByText('Ada Lovelace · augusta@example.com')).toBeInTheDocument();
+    expect(screen.queryByRole('region', { name: 'Confirm your new email' })).not.toBeInTheDocument();
+  });
+
+  it('resends the code, or keeps the current e-mail', async () => {
+    const { calls } = mockFetch({
+      'GET /api/auth/me': meRoute(ada),
+      'PATCH /api/auth/profile': () => json({ ...ada, pendingEmail: 'new@example.com' }),
+    });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+    const email = await screen.findByRole('textbox', { name: /Email Address/ });
+    await user.clear(email);
+    await user.type(email, 'new@example.com');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const step = within(await screen.findByRole('region', { name: 'Confirm your new email' }));
+    await user.click(step.getByRole('button', { name: 'Resend' }));
+    await waitFor(() => expect(calls('PATCH', '/api/auth/profile')).toHaveLength(2));
+    expect(calls('PATCH', '/api/auth/profile')[1]!.body).toEqual({ email: 'new@example.com' });
+    await user.click(step.getByRole('button', { name: 'Keep my current email' }));
+    expect(screen.queryByRole('region', { name: 'Confirm your new email' })).not.toBeInTheDocument();
+  });
+
+  it('shows the 409 of a taken address only once the right code is in', async () => {
+    mockFetch({
+      'GET /api/auth/me': meRoute(ada),
+      'PATCH /api/auth/profile': () => json({ ...ada, pendingEmail: 'bob@example.com' }),
+      'POST /api/auth/confirm-email': () => text('That e-mail address is already used by another account', 409),
+    });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+    const email = await screen.findByRole('textbox', { name: /Email Address/ });
+    await user.clear(email);
+    await user.type(email, 'bob@example.com');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    const step = within(await screen.findByRole('region', { name: 'Confirm your new email' }));
+    await user.type(step.getByRole('textbox', { name: 'Digit 1 of 6' }), '123456');
+    expect(await screen.findByText('That e-mail address is already used by another account')).toBeInTheDocument();
+    expect(screen.getByText('Error')).toBeInTheDocument();
   });
 
   it("shows the server's sentence when saving fails", async () => {
     mockFetch({
       'GET /api/auth/me': meRoute(ada),
-      'PATCH /api/auth/profile': () => text('That email is already used by another account', 409),
+      'PATCH /api/auth/profile': () => text('Please wait 30 seconds before asking for another code', 429),
     });
     const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
     await user.click(await screen.findByRole('button', { name: 'Save Changes' }));
-    expect(await screen.findByText('That email is already used by another account')).toBeInTheDocument();
+    expect(await screen.findByText('Please wait 30 seconds before asking for another code')).toBeInTheDocument();
     expect(screen.getByText('Error')).toBeInTheDocument();
   });
 
@@ -83,18 +154,52 @@ describe('profile', () => {
     expect(calls('PATCH', '/api/auth/profile')).toHaveLength(0);
   });
 
-  it('signs out locally: forgets the token and the cache, and reloads at /', async () => {
-    const { requests } = mockFetch({ 'GET /api/auth/me': meRoute(ada) });
+  it('signs out: the server ends the session, then the token and the cache are forgotten and the app reloads at /', async () => {
+    const { calls } = mockFetch({ 'GET /api/auth/me': meRoute(ada), 'POST /api/auth/sign-out': noContent });
     const { user, queryClient } = renderWithProviders(<AppRoutes />, { route: '/profile' });
     expect(await screen.findByRole('heading', { name: 'Account Settings' })).toBeInTheDocument();
-    const before = requests.length;
 
     await user.click(screen.getByRole('button', { name: 'Sign Out' }));
 
+    await waitFor(() => expect(reloadAt).toHaveBeenCalledWith('/'));
+    expect(calls('POST', '/api/auth/sign-out')).toHaveLength(1);
+    expect(calls('POST', '/api/auth/sign-out')[0]!.headers.get('Authorization')).toBe('Bearer test-token');
     expect(localStorage.getItem('authToken')).toBeNull();
     expect(queryClient.getQueryCache().getAll()).toHaveLength(0);
-    expect(reloadAt).toHaveBeenCalledWith('/');
-    // Local only: no call to the server.
-    expect(requests.slice(before).filter((r) => r.method !== 'GET')).toEqual([]);
+  });
+
+  it('signs out on this device even when the server cannot be reached', async () => {
+    mockFetch({ 'GET /api/auth/me': meRoute(ada), 'POST /api/auth/sign-out': () => Promise.reject(new TypeError('offline')) });
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+    await user.click(await screen.findByRole('button', { name: 'Sign Out' }));
+    await waitFor(() => expect(reloadAt).toHaveBeenCalledWith('/'));
+    expect(localStorage.getItem('authToken')).toBeNull();
+  });
+
+  it('"Sign out everywhere" ends every session on the server and signs this device out too', async () => {
+    const everywhere = deferred();
+    const { calls } = mockFetch({ 'GET /api/auth/me': meRoute(ada), 'POST /api/auth/sign-out-everywhere': () => everywhere.promise });
+    const { user, queryClient } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+    await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
+    expect(screen.getByRole('button', { name: 'Signing out...' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Sign Out' })).toBeDisabled();
+    expect(localStorage.getItem('authToken')).toBe('test-token');
+
+    everywhere.resolve(noContent());
+    await waitFor(() => expect(reloadAt).toHaveBeenCalledWith('/'));
+    expect(calls('POST', '/api/auth/sign-out-everywhere')).toHaveLength(1);
+    expect(localStorage.getItem('authToken')).toBeNull();
+    expect(queryClient.getQueryCache().getAll()).toHaveLength(0);
+  });
+
+  it('"Sign out everywhere" that fails keeps the visitor signed in and says so', async () => {
+    mockFetch({ 'GET /api/auth/me': meRoute(ada), 'POST /api/auth/sign-out-everywhere': () => new Response('', { status: 503 }) });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+    await user.click(await screen.findByRole('button', { name: 'Sign out everywhere' }));
+    expect(await screen.findByText('Failed to sign out everywhere')).toBeInTheDocument();
+    expect(localStorage.getItem('authToken')).toBe('test-token');
+    expect(reloadAt).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Sign out everywhere' })).toBeEnabled();
   });
 });

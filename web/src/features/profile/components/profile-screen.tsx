@@ -1,14 +1,18 @@
+import { useState } from 'react';
 import { Avatar, Group, Stack, Text, Title } from '@mantine/core';
 import { AppLayout } from '../../../components/app-layout';
 import { displayName } from '../../../lib/display-name';
 import { initials } from '../../../lib/initials';
 import { useCurrentUser } from '../../auth/queries';
 import { AccountSettings } from './account-settings';
+import { EmailCodeCard } from './email-code-card';
 import { ProfileForm } from './profile-form';
 
 export function ProfileScreen() {
   // Rendered under RequireAuth, so the user is known.
   const { data: user } = useCurrentUser();
+  // Kept here: the form re-mounts whenever the stored user changes.
+  const [pendingEmail, setPendingEmail] = useState<string | null>(null);
   if (!user) return null;
 
   return (
@@ -28,7 +32,8 @@ export function ProfileScreen() {
           </div>
         </Group>
         {/* Re-mounts with what the server stored (it normalises the e-mail). */}
-        <ProfileForm key={`${user.email}|${user.firstName}|${user.lastName}`} user={user} />
+        <ProfileForm key={`${user.email}|${user.firstName}|${user.lastName}`} user={user} onPendingEmail={setPendingEmail} />
+        {pendingEmail && <EmailCodeCard key={pendingEmail} email={pendingEmail} onClose={() => setPendingEmail(null)} />}
         <AccountSettings />
       </Stack>
     </AppLayout>

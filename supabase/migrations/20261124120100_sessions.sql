@@ -1,0 +1,146 @@
+-- =============================================================================
+-- Revocable sessions, and the check the API's claims statement runs.
+-- =============================================================================
+--
+-- A session token (our own HS256 JWT) now names a session (claim `sid`), and
+-- sessions live here. Sign-out deletes the device's session, "Sign out
+-- everywhere" every session of the user, a verified e-mail change every other
+-- one. The API checks the session on EVERY request without an extra round
+-- trip: the claims statement that starts each request's transaction (see
+-- supabase/functions/_shared/db.ts withRequest) calls private.check_request,
+-- which raises HP401 for a session that is gone or expired. The statement
+-- fails, the transaction is aborted, nothing of the request runs, and the API
+-- answers 401 "Your session has expired, please sign in again".
+--
+-- The same call checks a guest's secret (HP401 when a guest id comes without
+-- one, HP403 when it does not match, HP404 when the guest is gone), so a
+-- guest request with a wrong secret stops before it starts, with a sentence
+-- the web app recognises; private.claimed_guest_id() enforces the same inside
+-- every policy and rule anyway.
+
+create table app.sessions (
+  id         uuid primary key default gen_random_uuid(),
+  user_id    uuid not null references app.users (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  -- The token's own expiry (30 days) is checked by the API too; the row's
+  -- expiry makes the database refuse an old session even with a valid token.
+  expires_at timestamptz not null default now() + interval '30 days',
+
+  constraint sessions_expiry_after_start check (expires_at > created_at)
+);
+comment on table app.sessions is
+  'Signed-in sessions (one per sign-in, named by the token''s sid). Created only by private.sign_in_with_code; a user reads and ends (deletes) only its own.';
+
+-- Sign out everywhere, the housekeeping at sign-in, and the foreign key.
+create index sessions_user_id_idx on app.sessions (user_id);
+
+alter table app.sessions enable row level security;
+
+create policy sessions_select_own on app.sessions
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+
+create policy sessions_delete_own on app.sessions
+  for delete to authenticated
+  using (user_id = (select auth.uid()));
+
+-- No insert or update for anyone: sessions start only through the sign-in rule.
+grant select, delete on app.sessions to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- The session of this request (claim session_id)
+-- -----------------------------------------------------------------------------
+create function private.claimed_session_id()
+returns uuid
+language sql
+stable
+set search_path = ''
+as $$
+  select private.try_uuid(private.jwt_claims() ->> 'session_id')
+$$;
+comment on function private.claimed_session_id() is
+  'The session of the signed-in request (claim session_id), or null. Set by the API only after private.check_request found it live.';
+revoke all on function private.claimed_session_id() from public;
+grant execute on function private.claimed_session_id() to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- private.sign_in_with_code: verify a code and start a session
+-- -----------------------------------------------------------------------------
+-- private.verify_sign_in_code (unchanged: constant-time compare, single use,
+-- 5 tries, account created on first sign-in) plus a new session for the user.
+-- Never raises for a wrong code (the try must be committed): then both
+-- columns are null. Expired sessions of the user are cleared on the way.
+create function private.sign_in_with_code(p_email text, p_code_hash text)
+returns table (user_id uuid, session_id uuid)
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_user_id uuid := private.verify_sign_in_code(p_email, p_code_hash);
+  v_session_id uuid;
+begin
+  if v_user_id is null then
+    return query select null::uuid, null::uuid;
+    return;
+  end if;
+  delete from app.sessions s where s.user_id = v_user_id and s.expires_at <= now();
+  insert into app.sessions (user_id) values (v_user_id) returning id into v_session_id;
+  return query select v_user_id, v_session_id;
+end;
+$$;
+comment on function private.sign_in_with_code(text, text) is
+  'Checks a hashed sign-in code (private.verify_sign_in_code) and on success starts a session: (user_id, session_id), or nulls for a wrong/expired/dead code.';
+revoke all on function private.sign_in_with_code(text, text) from public;
+grant execute on function private.sign_in_with_code(text, text) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- private.check_request: the claims statement's gate
+-- -----------------------------------------------------------------------------
+-- Called by the API's claims statement with what the request presents: the
+-- token's user and session, and a guest id with the hash of the secret the
+-- device sent (null when it sent none). Raises with the sentence the API
+-- answers; returns true otherwise. SECURITY DEFINER: sessions of others and
+-- guest credentials are unreadable to the request roles. It only answers
+-- about what the caller already holds.
+create function private.check_request(
+  p_user_id uuid,
+  p_session_id uuid,
+  p_guest_id uuid,
+  p_guest_secret_hash text
+)
+returns boolean
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if p_user_id is not null and not exists (
+       select 1 from app.sessions s
+        where s.id = p_session_id and s.user_id = p_user_id and s.expires_at > now()) then
+    raise exception using errcode = 'HP401', message = 'Your session has expired, please sign in again';
+  end if;
+  if p_guest_id is not null then
+    if p_guest_secret_hash is null then
+      raise exception using errcode = 'HP401',
+        message = 'Please confirm your name to continue as a guest on this device';
+    end if;
+    if not exists (
+         select 1 from app.guest_credentials gc
+          where gc.guest_id = p_guest_id and gc.secret_hash = p_guest_secret_hash) then
+      if not exists (select 1 from app.guests g where g.id = p_guest_id) then
+        raise exception using errcode = 'HP404', message = 'Guest not found';
+      end if;
+      raise exception using errcode = 'HP403',
+        message = 'This device is no longer confirmed as that guest, please confirm your name again';
+    end if;
+  end if;
+  return true;
+end;
+$$;
+comment on function private.check_request(uuid, uuid, uuid, text) is
+  'Gate of every API request (its claims statement): HP401 for a dead or unknown session; for a guest id, HP401 without a secret, HP404 for a gone guest, HP403 for a secret that does not match. True otherwise.';
+revoke all on function private.check_request(uuid, uuid, uuid, text) from public;
+grant execute on function private.check_request(uuid, uuid, uuid, text) to anon, authenticated;
