@@ -2,7 +2,7 @@
 // (20261124100200_empty_slot_cleanup.sql), also when a vote races the removal.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, runAs, type Claims, type TestDatabase } from '../support/db.ts';
-import { addGuest, addMember, createPlan, createUser } from '../support/plan-fixture.ts';
+import { addGuest, addMember, asGuest, createPlan, createUser } from '../support/plan-fixture.ts';
 
 let db: TestDatabase;
 let host: string;
@@ -22,7 +22,7 @@ async function plan() {
     planId: p.id,
     host: { role: 'authenticated', sub: host, plan_id: p.id } as Claims,
     member: { role: 'authenticated', sub: member, plan_id: p.id } as Claims,
-    guest: { role: 'anon', guest_id: guest, plan_id: p.id } as Claims,
+    guest: asGuest(guest, { plan_id: p.id }),
   };
 }
 

@@ -13,6 +13,7 @@ describe('the limits', () => {
       'otp-ip': '30/3600',
       'otp-global': '1000/3600',
       'guest-ip': '60/3600',
+      'guest-name': '60/3600',
       'guest-plan': '50/3600',
       idea: '10/60',
       comment: '20/60',

@@ -1,0 +1,156 @@
+// The authorization matrix (issue 11): every write route of a plan, called by
+// each kind of caller, answers exactly the status that docs/decisions.md
+// "Who may write what" documents. The table is read from that document, so
+// the documentation and the behaviour cannot drift apart.
+//
+// Each route gets a world of its own (tests/support/world.ts) on the shared
+// server; the callers go one after the other with the host last, so a write
+// that succeeds (a guest leaving, the host deleting) does not change what the
+// next caller may do. Moving a guest's votes deletes the guest, so that route
+// gets a world per caller.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ApiOptions } from '../support/api.ts';
+import { buildWorld, isOneSentence, type World } from '../support/world.ts';
+import { owner } from './ideas-fixture.ts';
+
+afterAll(() => owner.end());
+
+const ACTORS = ['anonymous', 'guest with secret', 'guest without secret', "other plan's guest", 'member', 'non-member', 'host'] as const;
+type Actor = (typeof ACTORS)[number];
+
+/** The identity part of a request: token, guest id (body or query) and secret header. */
+function as(actor: Actor, w: World): { token?: string; guestId?: string; secret?: string } {
+  switch (actor) {
+    case 'anonymous':
+      return {};
+    case 'guest with secret':
+      return { guestId: w.guest.id, secret: w.guest.secret };
+    case 'guest without secret':
+      return { guestId: w.guest.id };
+    case "other plan's guest":
+      return { guestId: w.otherGuest.id, secret: w.otherGuest.secret };
+    case 'member':
+      return { token: w.member.token };
+    case 'non-member':
+      return { token: w.stranger.token };
+    case 'host':
+      return { token: w.host.token };
+  }
+}
+
+interface Route {
+  /** As written in the first column of the documented table. */
+  name: string;
+  /** Arrange what the route needs (as the host), before the callers. */
+  arrange?: (w: World) => Promise<void>;
+  /** A world per caller (the route destroys what it acts on). */
+  freshWorldPerCaller?: boolean;
+  request: (w: World, who: ReturnType<typeof as>) => [string, string, ApiOptions];
+}
+
+const withGuest = (who: ReturnType<typeof as>, body: Record<string, unknown> = {}): ApiOptions => ({
+  body: who.guestId ? { ...body, guestId: who.guestId } : body,
+  token: who.token,
+  headers: who.secret ? { 'x-guest-secret': who.secret } : {},
+});
+
+const ROUTES: Route[] = [
+  { name: 'POST /api/plans/{id}/ideas', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/ideas`, withGuest(who, { text: 'An idea' })] },
+  { name: 'POST /api/ideas/{id}/comments', request: (w, who) => ['POST', `/api/ideas/${w.ideaA}/comments`, withGuest(who, { text: 'A comment' })] },
+  { name: 'POST /api/ideas/{id}/vote', request: (w, who) => ['POST', `/api/ideas/${w.ideaA}/vote`, withGuest(who)] },
+  { name: 'POST /api/plans/{id}/vote-date', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/vote-date`, withGuest(who, { date: w.date })] },
+  {
+    name: 'POST /api/timeslots/{id}/vote',
+    // A second vote keeps the slot when the guest's toggle takes theirs away
+    // (a slot without votes is removed).
+    arrange: async (w) => void (await w.call('POST', `/api/timeslots/${w.slotA}/vote`, { body: {}, token: w.host.token })),
+    request: (w, who) => ['POST', `/api/timeslots/${w.slotA}/vote`, withGuest(who)] },
+  { name: 'POST /api/plans/{id}/join', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/join`, withGuest(who)] },
+  {
+    name: 'DELETE /api/plans/{id}/leave',
+    request: (w, who) => [
+      'DELETE',
+      `/api/plans/${w.planA.id}/leave${who.guestId ? `?guestId=${who.guestId}` : ''}`,
+      { token: who.token, headers: who.secret ? { 'x-guest-secret': who.secret } : {} },
+    ],
+  },
+  { name: 'POST /api/plans/{id}/pick-idea', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/pick-idea`, withGuest(who, { ideaId: w.ideaA })] },
+  { name: 'POST /api/plans/{id}/lock-date', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/lock-date`, withGuest(who, { date: w.date })] },
+  {
+    name: 'POST /api/plans/{id}/set-event-time',
+    arrange: async (w) => void (await w.call('POST', `/api/plans/${w.planA.id}/lock-date`, { body: { date: w.date }, token: w.host.token })),
+    request: (w, who) => ['POST', `/api/plans/${w.planA.id}/set-event-time`, withGuest(who, { time: '19:30' })],
+  },
+  { name: 'POST /api/plans/{id}/unlock', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/unlock`, withGuest(who)] },
+  { name: 'POST /api/plans/{id}/location', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/location`, withGuest(who, { location: 'The park' })] },
+  {
+    name: 'DELETE /api/plans/{id}',
+    request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}`, { token: who.token, headers: who.secret ? { 'x-guest-secret': who.secret } : {} }],
+  },
+  {
+    name: 'POST /api/auth/transfer-guest-votes (of the plan\'s guest)',
+    freshWorldPerCaller: true,
+    request: (w, who) => [
+      'POST',
+      '/api/auth/transfer-guest-votes',
+      // The caller's own secret, if any, for the plan's guest: only that guest's device may move its votes.
+      { body: { guestId: w.guest.id }, token: who.token, headers: { 'x-guest-secret': who.secret ?? (who.token ? w.guest.secret : '') } },
+    ],
+  },
+  {
+    name: "POST /api/auth/transfer-guest-votes (without the guest's secret)",
+    freshWorldPerCaller: true,
+    request: (w, who) => ['POST', '/api/auth/transfer-guest-votes', { body: { guestId: w.guest.id }, token: who.token }],
+  },
+];
+
+/** The documented matrix: docs/decisions.md, section "Who may write what", one table. */
+function documentedMatrix(): Map<string, Record<Actor, number>> {
+  const text = readFileSync(path.join(import.meta.dirname, '../../docs/decisions.md'), 'utf8');
+  const section = text.split('\n## Who may write what')[1]?.split('\n## ')[0];
+  if (!section) throw new Error('docs/decisions.md has no "Who may write what" section');
+  const rows = section.split('\n').filter((line) => line.startsWith('| `'));
+  const matrix = new Map<string, Record<Actor, number>>();
+  for (const row of rows) {
+    const cells = row.split('|').slice(1, -1).map((c) => c.trim());
+    const name = cells[0].replaceAll('`', '');
+    const statuses = cells.slice(1).map((c) => Number(c.replace(/\D.*$/, '')));
+    matrix.set(name, Object.fromEntries(ACTORS.map((a, i) => [a, statuses[i]])) as Record<Actor, number>);
+  }
+  return matrix;
+}
+
+const jwtSecret = () => inject('jwtSecret');
+
+describe('every write route, every kind of caller: exactly the documented status', () => {
+  const documented = new Map<string, Record<Actor, number>>();
+  beforeAll(() => {
+    for (const [name, row] of documentedMatrix()) documented.set(name, row);
+  });
+
+  it('documents every route tested here, and only those', () => {
+    expect([...documented.keys()].sort()).toEqual(ROUTES.map((r) => r.name).sort());
+  });
+
+  it.each(ROUTES.map((r) => [r.name, r] as const))('%s', async (name, route) => {
+    const expected = documented.get(name)!;
+    const actual: Partial<Record<Actor, number>> = {};
+    let shared: World | undefined;
+    for (const actor of ACTORS) {
+      let w = shared;
+      if (!w || route.freshWorldPerCaller) {
+        w = await buildWorld(owner, jwtSecret());
+        await route.arrange?.(w);
+        if (!route.freshWorldPerCaller) shared = w;
+      }
+      const [method, url, opts] = route.request(w, as(actor, w));
+      const res = await w.call(method, url, opts);
+      actual[actor] = res.status;
+      if (res.status >= 400) expect(isOneSentence(res), `${name} as ${actor}: ${JSON.stringify(res.text)}`).toBe(true);
+      expect(res.status, `${name} as ${actor}: ${res.text}`).toBeLessThan(500);
+    }
+    expect(actual).toEqual(expected);
+  });
+});
