@@ -50,10 +50,12 @@ interface Route {
   request: (w: World, who: ReturnType<typeof as>) => [string, string, ApiOptions];
 }
 
+const secretHeader = (secret?: string): Record<string, string> => (secret ? { 'x-guest-secret': secret } : {});
+
 const withGuest = (who: ReturnType<typeof as>, body: Record<string, unknown> = {}): ApiOptions => ({
   body: who.guestId ? { ...body, guestId: who.guestId } : body,
   token: who.token,
-  headers: who.secret ? { 'x-guest-secret': who.secret } : {},
+  headers: secretHeader(who.secret),
 });
 
 const ROUTES: Route[] = [
@@ -73,7 +75,7 @@ const ROUTES: Route[] = [
     request: (w, who) => [
       'DELETE',
       `/api/plans/${w.planA.id}/leave${who.guestId ? `?guestId=${who.guestId}` : ''}`,
-      { token: who.token, headers: who.secret ? { 'x-guest-secret': who.secret } : {} },
+      { token: who.token, headers: secretHeader(who.secret) },
     ],
   },
   { name: 'POST /api/plans/{id}/pick-idea', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/pick-idea`, withGuest(who, { ideaId: w.ideaA })] },
@@ -87,7 +89,7 @@ const ROUTES: Route[] = [
   { name: 'POST /api/plans/{id}/location', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/location`, withGuest(who, { location: 'The park' })] },
   {
     name: 'DELETE /api/plans/{id}',
-    request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}`, { token: who.token, headers: who.secret ? { 'x-guest-secret': who.secret } : {} }],
+    request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}`, { token: who.token, headers: secretHeader(who.secret) }],
   },
   {
     name: 'POST /api/auth/transfer-guest-votes (of the plan\'s guest)',
