@@ -207,6 +207,8 @@ describe("the Date Picker and 'OK (n dates)'", () => {
   /** Clicks a day of the calendar, moving to the next month when needed. */
   async function chooseDay(user: ReturnType<typeof openPlanTab>['user'], date: string) {
     const picker = within(screen.getByRole('region', { name: 'Date Picker' }));
+    // The calendar opens a moment after the toggle (a slow machine shows it late).
+    await picker.findByRole('button', { name: 'Next month' });
     const name = new RegExp(`^${formatLongDate(date)}`);
     for (const move of ['Previous month', 'Next month', 'Next month']) {
       if (picker.queryByRole('button', { name })) break;
