@@ -1,7 +1,7 @@
 // The database client and the one way handlers talk to it: withRequest(),
 // which runs a request's SQL as `anon` or `authenticated` so that RLS applies.
 import postgres from 'postgres';
-import { databaseUrl } from './env.ts';
+import { databasePoolMode, databaseUrl } from './env.ts';
 import { requestScope } from './request-scope.ts';
 
 export type Tx = postgres.TransactionSql;
@@ -9,14 +9,15 @@ export type Tx = postgres.TransactionSql;
 let client: postgres.Sql | undefined;
 
 /**
- * One client per isolate (module scope), created on first use. `prepare: false`
- * because Supabase's transaction pooler (Supavisor) cannot keep named prepared
- * statements across transactions; a small `max` because every isolate of the
- * function holds its own pool against the shared pooler.
+ * One client per isolate (module scope), created on first use. Named prepared
+ * statements (parsed and planned once per connection) on a direct connection;
+ * none behind a transaction pooler (DATABASE_POOL_MODE=transaction, or port
+ * 6543), where Supavisor cannot keep them across transactions. A small `max`
+ * because every isolate of the function holds its own pool.
  */
 export function sql(): postgres.Sql {
   client ??= postgres(databaseUrl(), {
-    prepare: false,
+    prepare: databasePoolMode() === 'session',
     max: 5,
     idle_timeout: 20,
     connect_timeout: 10,
