@@ -25,9 +25,18 @@ export function isoTime(tx: Tx, alias: string, column = 'created_at'): Fragment 
   return tx`to_char(${identifier(tx, alias)}.${tx(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 }
 
-/** Spec §3 Idea of the app.ideas row aliased `alias`, with the counts given as SQL. */
-export function ideaJson(tx: Tx, alias: string, counts: { voteCount: Fragment; hasUserVoted: Fragment; commentCount: Fragment }): Fragment {
+/**
+ * Spec §3 Idea of the app.ideas row aliased `alias`, with the counts given as
+ * SQL. Without `hasUserVoted` the key is left out: the ideas list adds it per
+ * viewer to a body shared by every reader (renderIdeas).
+ */
+export function ideaJson(
+  tx: Tx,
+  alias: string,
+  counts: { voteCount: Fragment; hasUserVoted?: Fragment; commentCount: Fragment },
+): Fragment {
   const i = identifier(tx, alias);
+  const voted = counts.hasUserVoted ? tx`jsonb_build_object('hasUserVoted', ${counts.hasUserVoted})` : tx`'{}'::jsonb`;
   return tx`jsonb_build_object(
       'id', ${i}.id,
       'text', ${i}.text,
@@ -35,10 +44,28 @@ export function ideaJson(tx: Tx, alias: string, counts: { voteCount: Fragment; h
       'userId', ${i}.user_id,
       'guestId', ${i}.guest_id,
       'voteCount', ${counts.voteCount},
-      'hasUserVoted', ${counts.hasUserVoted},
       'commentCount', ${counts.commentCount},
       'createdAt', ${isoTime(tx, alias)}
-    )`;
+    ) || ${voted}`;
+}
+
+/** The ideas list as kept between requests: each idea's JSON without its closing brace, and its id. */
+export interface SharedIdeas {
+  ids: string[];
+  heads: string[];
+}
+
+/** From the list's JSON text (built without hasUserVoted) to what renderIdeas needs. */
+export function prepareIdeas(text: string): SharedIdeas {
+  const ideas = JSON.parse(text) as Array<{ id: string }>;
+  return { ids: ideas.map((idea) => idea.id), heads: ideas.map((idea) => JSON.stringify(idea).slice(0, -1)) };
+}
+
+/** The list for one viewer: each idea with `hasUserVoted` for the ideas `mine` names. */
+export function renderIdeas(shared: SharedIdeas, mine: readonly string[]): string {
+  const voted = new Set(mine);
+  const items = shared.heads.map((head, n) => `${head},"hasUserVoted":${voted.has(shared.ids[n])}}`);
+  return `[${items.join(',')}]`;
 }
 
 /** Spec §3 Idea comment of the app.idea_comments row aliased `alias`. */

@@ -80,11 +80,11 @@ export async function findPlanById(tx: Tx, planId: string): Promise<Plan | undef
 /**
  * GET /api/plans/{id} and /api/plans/slug/{slug}: the plan the URL names (by
  * id, or by slug, which the claims statement has resolved to the plan_id
- * claim), versioned: no body when the client's copy (`known`) is current.
+ * claim), versioned: no body when `known` is the current version.
  */
 export async function readPlan(tx: Tx, by: { id: string } | { slug: string }, known: string | null) {
   const where = 'id' in by ? tx`p.id = ${by.id}::uuid` : tx`p.slug = ${by.slug}`;
-  const [row] = await tx<VersionedRow<Plan>[]>`
+  const [row] = await tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, planJson(tx))}
       from app.plans p join app.plan_versions pv on pv.plan_id = p.id
      where ${where}`;
@@ -104,7 +104,7 @@ export async function requirePlanById(tx: Tx, planId: string): Promise<Plan> {
  * that an empty list and an unknown plan can be told apart in ONE statement).
  */
 export async function readParticipants(tx: Tx, planId: string, known: string | null) {
-  const [row] = await tx<VersionedRow<Participant[]>[]>`
+  const [row] = await tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', pa.id,
@@ -131,10 +131,11 @@ export async function readParticipants(tx: Tx, planId: string, known: string | n
  *
  * Versioned like the plan reads: `hash` sums up the caller and the ids and
  * versions of its plans (it changes when any of them changes, or the set
- * does), and the list is only built when it differs from `knownHash`.
+ * does), and the list is only built when it differs from `knownHash`
+ * (`version` is that hash).
  */
 export async function readPlansOf(tx: Tx, userId: string, knownHash: string | null) {
-  const [row] = await tx<{ hash: string; body: PlanListItem[] | null }[]>`
+  const [row] = await tx<{ version: string; body: string | null }[]>`
     with mine as (
       select pv.plan_id, pv.version
         from app.participants me
@@ -144,7 +145,7 @@ export async function readPlansOf(tx: Tx, userId: string, knownHash: string | nu
       select md5(${userId}::text || coalesce(string_agg(plan_id::text || ':' || version, ',' order by plan_id), '')) as hash
         from mine
     )
-    select tag.hash,
+    select tag.hash as version,
            case when tag.hash is distinct from ${knownHash} then (
              select coalesce(jsonb_agg(x.plan order by x.locked_date asc nulls last, x.has_idea desc,
                                                        x.n desc, x.created_at desc, x.id), '[]'::jsonb)
@@ -165,7 +166,7 @@ export async function readPlansOf(tx: Tx, userId: string, knownHash: string | nu
                          where pa.plan_id = p.id
                         ) pp
                ) x
-           ) end as body
+           )::text end as body
       from tag`;
   return row;
 }

@@ -53,28 +53,98 @@ export function knownVersion(c: Context, viewer: string | null = null): string |
   return null;
 }
 
-/** The select list of a versioned read: `version` and, only when stale, `body`. */
+/**
+ * The select list of a versioned read: `version` and, only when stale, `body`
+ * as JSON text (handed on as it is: never parsed and serialized again).
+ */
 export function versionedColumns(tx: Tx, known: string | null, body: Fragment, versionColumn = tx`pv.version`): Fragment {
   return tx`${versionColumn}::text as version,
-            case when ${versionColumn} is distinct from ${known}::bigint then (${body}) end as body`;
+            case when ${versionColumn} is distinct from ${known}::bigint then (${body})::text end as body`;
 }
 
-export interface VersionedRow<T> {
+export interface VersionedRow {
   version: string;
-  body: T | null;
+  /** JSON text; null when the version is the `known` one. */
+  body: string | null;
+}
+
+// ---------------------------------------------------------------------------
+// This instance's copies of plan reads
+// ---------------------------------------------------------------------------
+// What a plan read answers is the same for everyone who may read the plan
+// (RLS shows them the same rows; the parts that depend on who asks are added
+// per request), and it changes only with the plan's version. So an instance
+// keeps the last body it built per read and plan, and the statement is asked
+// to build the body only when the version has moved on since: otherwise it
+// only checks, under the caller's claims, that the plan is visible and at
+// that version (one indexed lookup). Bounded: the oldest copies go first.
+
+interface Copy {
+  version: string;
+  prepared: unknown;
+}
+
+const MAX_COPIES = 2000;
+const copies = new Map<string, Copy>();
+
+function keep(key: string, copy: Copy): void {
+  copies.delete(key);
+  copies.set(key, copy);
+  if (copies.size > MAX_COPIES) copies.delete(copies.keys().next().value!);
+}
+
+/** Forget every copy (tests). */
+export function forgetCopies(): void {
+  copies.clear();
+}
+
+export interface VersionedRead<R extends VersionedRow, P> {
+  /** What the read is, e.g. `ideas:<plan id>` (shared by every reader of the plan). */
+  key: string;
+  /** Who asks, when the answer depends on it (it goes into the ETag). */
+  viewer?: string | null;
+  /** The ONE statement: builds the body only when the plan's version is not `known`. */
+  query: (known: string | null) => Promise<R | undefined>;
+  /** Turn a freshly built body into what is kept (e.g. sorted, split per idea). */
+  prepare?: (text: string) => P;
+  /** The answer's text from what is kept and this request's row (e.g. the viewer's own votes). */
+  render?: (prepared: P, row: R) => string;
+  /** Reads whose "version" is not a plan's (the home list's hash): their ETag and what the client holds. */
+  etag?: (version: string) => string;
+  client?: string | null;
 }
 
 /**
- * 304 when the client's copy is current, else the JSON; both carry the ETag.
- * no-store: the app keeps its own copy (TanStack Query) and revalidates it
- * with If-None-Match; no browser or proxy cache keeps plan data on disk.
+ * A plan read: `undefined` when the caller cannot read it (the route answers
+ * 404), a 304 when the client's If-None-Match names the current version (for
+ * this viewer), else the JSON. Both carry the ETag. no-store: the app keeps
+ * its own copy (TanStack Query) and revalidates it with If-None-Match; no
+ * browser or proxy cache keeps plan data on disk.
  */
-export function versionedJson<T>(c: Context, row: VersionedRow<T>, viewer: string | null = null, map?: (body: T) => unknown) {
-  const etag = planEtag(row.version, viewer);
-  c.header('ETag', etag);
+export async function versionedRead<R extends VersionedRow, P = string>(
+  c: Context,
+  read: VersionedRead<R, P>,
+): Promise<Response | undefined> {
+  const viewer = read.viewer ?? null;
+  const client = read.etag ? (read.client ?? null) : knownVersion(c, viewer);
+  const copy = copies.get(read.key);
+  const row = await read.query(copy?.version ?? client);
+  if (!row) return undefined;
+  c.header('ETag', read.etag ? read.etag(row.version) : planEtag(row.version, viewer));
   c.header('Cache-Control', 'no-store');
-  if (row.body === null) return c.body(null, 304);
-  return c.json(map ? map(row.body) : row.body);
+  let prepared: P;
+  if (row.body !== null) {
+    prepared = read.prepare ? read.prepare(row.body) : (row.body as unknown as P);
+    keep(read.key, { version: row.version, prepared });
+  } else if (copy && copy.version === row.version) {
+    prepared = copy.prepared as P;
+  } else {
+    // Not built because the client's version is current (no copy here yet).
+    return c.body(null, 304);
+  }
+  if (client === row.version) return c.body(null, 304);
+  const text = read.render ? read.render(prepared, row) : (prepared as unknown as string);
+  return c.body(text, 200, { 'Content-Type': 'application/json; charset=UTF-8' });
 }
 
 /** The home list's ETag: a hash the statement computes over its plans' ids and versions. */

@@ -21,7 +21,7 @@ const TARGETS = {
 /** Versioned (the ETag is the version of the idea's or slot's plan); undefined when out of reach. */
 export async function readVoters(tx: Tx, kind: keyof typeof TARGETS, id: string, known: string | null) {
   const { targets, votes, column } = TARGETS[kind];
-  const [row] = await tx<VersionedRow<Voter[]>[]>`
+  const [row] = await tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', coalesce(v.user_id, v.guest_id),

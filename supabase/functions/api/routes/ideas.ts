@@ -25,7 +25,7 @@ import { limited, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
 import { parseBody } from '../../_shared/validation.ts';
-import { knownVersion, versionedColumns, versionedJson, type VersionedRow } from '../../_shared/versioned.ts';
+import { versionedColumns, versionedRead, type VersionedRow } from '../../_shared/versioned.ts';
 import { readVoters } from '../../_shared/voters.ts';
 
 /** The writer: a valid token wins; else the body's guest; else 401 `denied`. */
@@ -58,27 +58,34 @@ export const ideaRoutes = new Hono()
   .get('/:id/voters', async (c) => {
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const userId = await optionalUserId(c);
-    const row = await withRequest({ userId, ideaId }, (tx) => readVoters(tx, 'idea', ideaId, knownVersion(c)));
-    if (!row) throw new HttpError(404, IDEA_NOT_FOUND);
-    return versionedJson(c, row);
+    const response = await versionedRead(c, {
+      key: `idea-voters:${ideaId}`,
+      query: (known) => withRequest({ userId, ideaId }, (tx) => readVoters(tx, 'idea', ideaId, known)),
+    });
+    if (!response) throw new HttpError(404, IDEA_NOT_FOUND);
+    return response;
   })
 
   // Oldest first (index (idea_id, plan_id, created_at)).
   .get('/:id/comments', async (c) => {
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const userId = await optionalUserId(c);
-    const row = await withRequest({ userId, ideaId }, async (tx) => {
-      const [found] = await tx<VersionedRow<IdeaComment[]>[]>`
-        select ${versionedColumns(tx, knownVersion(c), tx`
-          select coalesce(jsonb_agg(${commentJson(tx, 'ic')} order by ic.created_at, ic.id), '[]'::jsonb)
-            from app.idea_comments ic
-           where ic.idea_id = i.id and ic.plan_id = i.plan_id`)}
-          from app.ideas i join app.plan_versions pv on pv.plan_id = i.plan_id
-         where i.id = ${ideaId}::uuid`;
-      return found;
+    const response = await versionedRead(c, {
+      key: `comments:${ideaId}`,
+      query: (known) =>
+        withRequest({ userId, ideaId }, async (tx) => {
+          const [found] = await tx<VersionedRow[]>`
+            select ${versionedColumns(tx, known, tx`
+              select coalesce(jsonb_agg(${commentJson(tx, 'ic')} order by ic.created_at, ic.id), '[]'::jsonb)
+                from app.idea_comments ic
+               where ic.idea_id = i.id and ic.plan_id = i.plan_id`)}
+              from app.ideas i join app.plan_versions pv on pv.plan_id = i.plan_id
+             where i.id = ${ideaId}::uuid`;
+          return found;
+        }),
     });
-    if (!row) throw new HttpError(404, IDEA_NOT_FOUND);
-    return versionedJson(c, row);
+    if (!response) throw new HttpError(404, IDEA_NOT_FOUND);
+    return response;
   })
 
   // app.add_idea_comment; authorName in the body is ignored (set by trigger).

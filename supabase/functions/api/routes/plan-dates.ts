@@ -30,7 +30,7 @@ import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../..
 import { periodSortMinutes } from '../../_shared/periods.ts';
 import { planJson, requirePlanById } from '../../_shared/plans.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
-import { knownVersion, versionedColumns, versionedJson, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
+import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
 /**
  * The rule functions' HP400 sentences start in lower case ('date must not be
@@ -67,7 +67,7 @@ export function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
  * no time-zone shift.
  */
 async function readTimeSlots(tx: Tx, planId: string, known: string | null) {
-  const [row] = await tx<VersionedRow<TimeSlot[]>[]>`
+  const [row] = await tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', s.id,
@@ -106,9 +106,13 @@ export const planDateRoutes = new Hono()
   .get('/:id/timeslots', async (c) => {
     const planId = planIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const row = await withRequest({ userId, planId }, (tx) => readTimeSlots(tx, planId, knownVersion(c)));
-    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
-    return versionedJson(c, row, null, sortTimeSlots);
+    const response = await versionedRead(c, {
+      key: `slots:${planId}`,
+      query: (known) => withRequest({ userId, planId }, (tx) => readTimeSlots(tx, planId, known)),
+      prepare: (text) => JSON.stringify(sortTimeSlots(JSON.parse(text) as TimeSlot[])),
+    });
+    if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
+    return response;
   })
 
   // The caller's votes: a member by token, a guest by ?guestId= (a valid token
@@ -125,21 +129,26 @@ export const planDateRoutes = new Hono()
     // One statement: the plan (404), the guest's row (visible through the
     // plan_id claim: 404 when it is gone or another plan's), and the votes,
     // built only when the client's copy is stale.
-    const row = await withRequest({ userId, planId }, async (tx) => {
-      const [found] = await tx<(VersionedRow<string[]> & { guestPlanId: string | null })[]>`
-        select ${versionedColumns(tx, knownVersion(c, viewer), tx`
-                 select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
-                   from app.time_slot_votes v
-                  where v.plan_id = p.id
-                    and (v.user_id = ${userId}::uuid or v.guest_id = ${voterGuestId}::uuid)`)},
-               (select g.plan_id from app.guests g where g.id = ${voterGuestId}::uuid) as "guestPlanId"
-          from app.plans p join app.plan_versions pv on pv.plan_id = p.id
-         where p.id = ${planId}::uuid`;
-      return found;
+    const response = await versionedRead(c, {
+      key: `my-votes:${planId}:${viewer}`,
+      viewer,
+      query: (known) =>
+        withRequest({ userId, planId }, async (tx) => {
+          const [found] = await tx<(VersionedRow & { guestPlanId: string | null })[]>`
+            select ${versionedColumns(tx, known, tx`
+                     select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
+                       from app.time_slot_votes v
+                      where v.plan_id = p.id
+                        and (v.user_id = ${userId}::uuid or v.guest_id = ${voterGuestId}::uuid)`)},
+                   (select g.plan_id from app.guests g where g.id = ${voterGuestId}::uuid) as "guestPlanId"
+              from app.plans p join app.plan_versions pv on pv.plan_id = p.id
+             where p.id = ${planId}::uuid`;
+          if (found && voterGuestId && found.guestPlanId !== planId) throw new HttpError(404, GUEST_NOT_FOUND);
+          return found;
+        }),
     });
-    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
-    if (voterGuestId && row.guestPlanId !== planId) throw new HttpError(404, GUEST_NOT_FOUND);
-    return versionedJson(c, { version: row.version, body: row.body }, viewer);
+    if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
+    return response;
   })
 
   // Find-or-create the (date, period) slot and toggle the caller's vote on it.

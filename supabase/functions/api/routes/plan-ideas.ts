@@ -22,10 +22,10 @@ import {
 import { withRequest } from '../../_shared/db.ts';
 import { limited, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
-import { asWriter, ideaJson } from '../../_shared/ideas.ts';
+import { asWriter, ideaJson, prepareIdeas, renderIdeas } from '../../_shared/ideas.ts';
 import { buildSuggestions, type SharedInterest } from '../../_shared/suggestions.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
-import { knownVersion, versionedColumns, versionedJson, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
+import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
 export const planIdeaRoutes = new Hono()
   // Whoever holds the plan id may read its ideas (claim plan_id). Most votes
@@ -40,33 +40,43 @@ export const planIdeaRoutes = new Hono()
     const userId = await optionalUserId(c);
     const guestId = userId ? null : validate(guestIdQuery, c.req.query('guestId'));
     const viewer = viewerOf(userId, guestId);
-    const row = await withRequest({ userId, planId }, async (tx) => {
-      const [found] = await tx<VersionedRow<Idea[]>[]>`
-        select ${versionedColumns(tx, knownVersion(c, viewer), tx`
-          select coalesce(jsonb_agg(x.idea order by x.vote_count desc, x.created_at, x.id), '[]'::jsonb)
-            from (
-              select i.id, i.created_at, votes.n as vote_count,
-                     ${ideaJson(tx, 'i', { voteCount: tx`votes.n`, hasUserVoted: tx`votes.mine`, commentCount: tx`comments.n` })} as idea
-                from app.ideas i
-               cross join lateral (
-                     select count(*)::int as n,
-                            coalesce(bool_or(v.user_id = ${userId}::uuid or v.guest_id = ${guestId}::uuid), false) as mine
-                       from app.idea_votes v
-                      where v.idea_id = i.id and v.plan_id = i.plan_id
-                     ) votes
-               cross join lateral (
-                     select count(*)::int as n
-                       from app.idea_comments ic
-                      where ic.idea_id = i.id and ic.plan_id = i.plan_id
-                     ) comments
-               where i.plan_id = p.id
-            ) x`)}
-          from app.plans p join app.plan_versions pv on pv.plan_id = p.id
-         where p.id = ${planId}::uuid`;
-      return found;
+    // The list is the same for every reader (kept per plan version, see
+    // _shared/versioned.ts); the viewer's own votes come with it, one index
+    // lookup, and are added per request (renderIdeas).
+    const response = await versionedRead(c, {
+      key: `ideas:${planId}`,
+      viewer,
+      query: (known) =>
+        withRequest({ userId, planId }, async (tx) => {
+          const [found] = await tx<(VersionedRow & { mine: string[] })[]>`
+            select ${versionedColumns(tx, known, tx`
+              select coalesce(jsonb_agg(x.idea order by x.vote_count desc, x.created_at, x.id), '[]'::jsonb)
+                from (
+                  select i.id, i.created_at, votes.n as vote_count,
+                         ${ideaJson(tx, 'i', { voteCount: tx`votes.n`, commentCount: tx`comments.n` })} as idea
+                    from app.ideas i
+                   cross join lateral (
+                         select count(*)::int as n from app.idea_votes v
+                          where v.idea_id = i.id and v.plan_id = i.plan_id
+                         ) votes
+                   cross join lateral (
+                         select count(*)::int as n from app.idea_comments ic
+                          where ic.idea_id = i.id and ic.plan_id = i.plan_id
+                         ) comments
+                   where i.plan_id = p.id
+                ) x`)},
+                   array(select v.idea_id::text from app.idea_votes v
+                          where v.plan_id = p.id
+                            and (v.user_id = ${userId}::uuid or v.guest_id = ${guestId}::uuid)) as mine
+              from app.plans p join app.plan_versions pv on pv.plan_id = p.id
+             where p.id = ${planId}::uuid`;
+          return found;
+        }),
+      prepare: prepareIdeas,
+      render: (shared, row) => renderIdeas(shared, row.mine),
     });
-    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
-    return versionedJson(c, row, viewer);
+    if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
+    return response;
   })
 
   // A participant suggests an idea (app.add_idea): a signed-in caller (joined

@@ -20,7 +20,7 @@ import { limited } from '../../_shared/limits.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
-import { knownListHash, knownVersion, listEtag, versionedJson } from '../../_shared/versioned.ts';
+import { knownListHash, listEtag, versionedRead } from '../../_shared/versioned.ts';
 
 const GUEST_ID_MISMATCH = 'guestId in the URL and in the body must be the same';
 
@@ -29,10 +29,13 @@ export const planRoutes = new Hono()
   // changed since the client's copy.
   .get('/', async (c) => {
     const userId = await requireUserId(c);
-    const { hash, body } = await withRequest({ userId }, (tx) => readPlansOf(tx, userId, knownListHash(c)));
-    c.header('ETag', listEtag(hash));
-    c.header('Cache-Control', 'no-store');
-    return body === null ? c.body(null, 304) : c.json(body);
+    const response = await versionedRead(c, {
+      key: `list:${userId}`,
+      etag: listEtag,
+      client: knownListHash(c),
+      query: (known) => withRequest({ userId }, (tx) => readPlansOf(tx, userId, known)),
+    });
+    return response!;
   })
 
   // The creator is host and first participant, in ONE statement: the plan id is
@@ -73,25 +76,34 @@ export const planRoutes = new Hono()
   .get('/slug/:slug', async (c) => {
     const planSlug = planSlugParam(c.req.param('slug'));
     const userId = await optionalUserId(c);
-    const row = await withRequest({ userId, planSlug }, (tx) => readPlan(tx, { slug: planSlug }, knownVersion(c)));
-    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
-    return versionedJson(c, row);
+    const response = await versionedRead(c, {
+      key: `plan-by-slug:${planSlug}`,
+      query: (known) => withRequest({ userId, planSlug }, (tx) => readPlan(tx, { slug: planSlug }, known)),
+    });
+    if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
+    return response;
   })
 
   .get('/:id', async (c) => {
     const planId = planIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const row = await withRequest({ userId, planId }, (tx) => readPlan(tx, { id: planId }, knownVersion(c)));
-    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
-    return versionedJson(c, row);
+    const response = await versionedRead(c, {
+      key: `plan:${planId}`,
+      query: (known) => withRequest({ userId, planId }, (tx) => readPlan(tx, { id: planId }, known)),
+    });
+    if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
+    return response;
   })
 
   .get('/:id/participants', async (c) => {
     const planId = planIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const row = await withRequest({ userId, planId }, (tx) => readParticipants(tx, planId, knownVersion(c)));
-    if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
-    return versionedJson(c, row);
+    const response = await versionedRead(c, {
+      key: `participants:${planId}`,
+      query: (known) => withRequest({ userId, planId }, (tx) => readParticipants(tx, planId, known)),
+    });
+    if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
+    return response;
   })
 
   // Host only; everything of the plan goes with it (ON DELETE CASCADE). One

@@ -15,7 +15,7 @@ import { withRequest } from '../../_shared/db.ts';
 import { limited, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { parseBody } from '../../_shared/validation.ts';
-import { knownVersion, versionedJson } from '../../_shared/versioned.ts';
+import { versionedRead } from '../../_shared/versioned.ts';
 import { readVoters } from '../../_shared/voters.ts';
 
 export const timeSlotRoutes = new Hono()
@@ -45,7 +45,10 @@ export const timeSlotRoutes = new Hono()
   .get('/:id/voters', async (c) => {
     const timeSlotId = timeSlotIdParam(c.req.param('id'));
     const userId = await optionalUserId(c);
-    const row = await withRequest({ userId, timeSlotId }, (tx) => readVoters(tx, 'timeSlot', timeSlotId, knownVersion(c)));
-    if (!row) throw new HttpError(404, TIME_SLOT_NOT_FOUND);
-    return versionedJson(c, row);
+    const response = await versionedRead(c, {
+      key: `slot-voters:${timeSlotId}`,
+      query: (known) => withRequest({ userId, timeSlotId }, (tx) => readVoters(tx, 'timeSlot', timeSlotId, known)),
+    });
+    if (!response) throw new HttpError(404, TIME_SLOT_NOT_FOUND);
+    return response;
   });
