@@ -24,6 +24,10 @@ const CONNECTIONS = 50;
 const JWT_SECRET = `${crypto.randomUUID()}${crypto.randomUUID()}`;
 const WEB_ONLY = process.argv.includes('--web');
 const API_ONLY = process.argv.includes('--api');
+/** Only the API rows whose name matches (a regular expression); the table is then not written. */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : undefined;
+/** Print where the database's time went for each row (pg_stat_statements), for finding the next thing to speed up. */
+const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -180,10 +184,17 @@ async function buildFixture(api: string, owner: postgres.Sql): Promise<Fixture> 
 // ---------------------------------------------------------------------------
 
 async function benchApi(): Promise<string> {
-  const db = await startEmbeddedPostgres({ dir: tempDataDir('bench'), port: await freePort(), persistent: false });
+  const db = await startEmbeddedPostgres({
+    dir: tempDataDir('bench'),
+    port: await freePort(),
+    persistent: false,
+    settings: STATEMENTS ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all'] : [],
+  });
   const services: Service[] = [];
   try {
     await prepareDatabase(db.url);
+    const stats = STATEMENTS ? postgres(db.url, { max: 1, onnotice: () => {} }) : undefined;
+    if (stats) await stats`create extension if not exists pg_stat_statements`;
     const apiPort = await freePort();
     services.push(
       await startApi({
@@ -198,6 +209,8 @@ async function benchApi(): Promise<string> {
           // Every request comes from one address and a few people here.
           RATE_LIMITS: API_TEST_RATE_LIMITS,
         },
+        // For profiling the function: e.g. BENCH_API_V8_FLAGS=--prof (an isolate-*.log for `node --prof-process`).
+        v8Flags: process.env.BENCH_API_V8_FLAGS?.split(',').filter(Boolean),
       }),
     );
     const basePort = await freePort();
@@ -259,12 +272,32 @@ async function benchApi(): Promise<string> {
     const baseUrl = `http://127.0.0.1:${basePort}`;
     const before = await measure(baseUrl, { name: 'baseline (before)', kind: 'baseline', path: '/' });
     const rows: Measured[] = [];
-    for (const load of loads) rows.push(await measure(api, load));
+    for (const load of loads) {
+      if (ONLY && !ONLY.test(load.name)) continue;
+      if (stats) await stats`select pg_stat_statements_reset()`;
+      rows.push(await measure(api, load));
+      if (stats) await printStatements(stats, rows.at(-1)!);
+    }
+    await stats?.end();
     const after = await measure(baseUrl, { name: 'baseline (after)', kind: 'baseline', path: '/' });
     return report(before, after, rows);
   } finally {
     for (const s of services.reverse()) await s.stop();
     await db.stop();
+  }
+}
+
+/** Where the database's time went during one row: the statements by total execution time, per request. */
+async function printStatements(stats: postgres.Sql, row: Measured) {
+  const requests = Math.max(1, Math.round(row.rps * SECONDS));
+  const top = await stats<{ query: string; calls: string; ms: number; plan_ms: number }[]>`
+    select regexp_replace(left(query, 110), '\s+', ' ', 'g') as query, calls::text,
+           total_exec_time as ms, total_plan_time as plan_ms
+      from pg_stat_statements
+     where query not like '%pg_stat_statements%'
+     order by total_exec_time desc limit 10`;
+  for (const s of top) {
+    log(`   ${(s.ms / requests).toFixed(3)} ms/request (${s.calls} calls, plan ${(s.plan_ms / requests).toFixed(3)}): ${s.query}`);
   }
 }
 
@@ -453,7 +486,8 @@ function writeSection(name: string, table: string): void {
 if (!WEB_ONLY) {
   const table = await benchApi();
   console.log(`\n${table}\n`);
-  writeSection('api-bench', table);
+  if (ONLY || STATEMENTS) log('a partial or instrumented run: docs/performance.md left as it is');
+  else writeSection('api-bench', table);
 }
 if (!API_ONLY) {
   const table = await benchWeb();

@@ -99,6 +99,8 @@ export async function startEmbeddedPostgres(opts: {
   dir: string;
   port: number;
   persistent: boolean;
+  /** More server settings (`name=value`), e.g. the bench's pg_stat_statements. */
+  settings?: string[];
   onLog?: (line: string) => void;
 }): Promise<EmbeddedDb> {
   const password = 'postgres';
@@ -138,6 +140,7 @@ export async function startEmbeddedPostgres(opts: {
     }
 
     const flags = ['-c', 'max_connections=200', '-c', 'fsync=' + (opts.persistent ? 'on' : 'off')];
+    for (const setting of opts.settings ?? []) flags.push('-c', setting);
     let ready: () => void = () => {};
     const isReady = new Promise<void>((resolve) => (ready = resolve));
     const server = spawnService('db', bins.postgres, ['-D', opts.dir, '-p', String(opts.port), ...flags], {

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { hashGuestSecret, sql, withRequest } from '../../supabase/functions/_shared/db.ts';
+import { hashGuestSecret, requestRow, requestStatements, sql, withRequest } from '../../supabase/functions/_shared/db.ts';
 import { apiDatabaseAsOwner } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();
@@ -161,3 +161,79 @@ describe('withRequest', () => {
     await expect(withRequest({ ideaId: 'not-a-uuid' }, (tx) => tx`select 1`)).rejects.toMatchObject({ code: '22P02' });
   });
 });
+
+describe('requestStatements (BEGIN, claims, the statements and COMMIT in one round trip)', () => {
+  it("answers each statement's rows in order, in one transaction under the request's role and claims", async () => {
+    const [first, second] = await requestStatements({ userId: USER, sessionId: SESSION, planId: plan.planId }, (tx) => [
+      tx<{ role: string; xid: string }[]>`select current_user as role, txid_current()::text as xid`,
+      tx<{ planId: string; xid: string }[]>`
+        select current_setting('request.jwt.claims', true)::jsonb ->> 'plan_id' as "planId", txid_current()::text as xid`,
+    ] as const);
+    expect(first[0].role).toBe('authenticated');
+    expect(second[0].planId).toBe(plan.planId);
+    expect(second[0].xid).toBe(first[0].xid);
+    expect(await requestRow({ ideaId: plan.ideaId }, (tx) => tx<{ id: string }[]>`select id from app.plans`)).toEqual({ id: plan.planId });
+    expect(await requestRow({}, (tx) => tx<{ id: string }[]>`select id from app.plans`)).toBeUndefined();
+  });
+
+  it('commits every statement when all succeed', async () => {
+    const notes = [`one-trip-a-${Date.now()}`, `one-trip-b-${Date.now()}`];
+    await requestStatements({}, (tx) => notes.map((note) => tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note])));
+    expect(await owner.unsafe(`select note from ${PROBE_TABLE} where note = any($1) order by note`, [notes])).toHaveLength(2);
+  });
+
+  it('throws the first failure (not the "aborted" of the statements behind it) and keeps nothing', async () => {
+    const note = `one-trip-failed-${Date.now()}`;
+    await expect(
+      requestStatements({}, (tx) => [
+        tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note]),
+        tx`select 1 / 0`,
+        tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [`${note}-after`]),
+      ]),
+    ).rejects.toMatchObject({ code: '22012' });
+    expect(await owner.unsafe(`select 1 from ${PROBE_TABLE} where note like $1`, [`${note}%`])).toHaveLength(0);
+  });
+
+  it("answers the gate's refusal, and nothing of the statements stays", async () => {
+    const note = `one-trip-refused-${Date.now()}`;
+    await expect(
+      requestStatements({ guestId: GUEST, guestSecret: 'wrong' }, (tx) => [tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note])]),
+    ).rejects.toMatchObject({ code: 'HP403', message: GUEST_SECRET_WRONG });
+    expect(await owner.unsafe(`select 1 from ${PROBE_TABLE} where note = $1`, [note])).toHaveLength(0);
+  });
+
+  it('gives every connection back clean, after failures too (more requests than the pool holds)', async () => {
+    const failures = Array.from({ length: 20 }, (_, n) =>
+      n % 2
+        ? requestStatements({}, (tx) => [tx`select 1 / 0`])
+        : withRequest({}, async (tx) => {
+            await tx`select 1`;
+            throw new Error('handler failed');
+          }),
+    );
+    expect((await Promise.allSettled(failures)).every((r) => r.status === 'rejected')).toBe(true);
+    const roles = await Promise.all(
+      Array.from({ length: 20 }, () => requestRow({}, (tx) => tx<{ role: string }[]>`select current_user as role`)),
+    );
+    expect(roles).toEqual(Array.from({ length: 20 }, () => ({ role: 'anon' })));
+    // Outside a request, on every pooled connection: no role, no claims, and
+    // no transaction left open (the connection would stay "idle in transaction").
+    const outside = await Promise.all(
+      Array.from(
+        { length: 5 },
+        () => sql()<{ role: string; claims: string | null; pid: number }[]>`
+          select current_user as role, current_setting('request.jwt.claims', true) as claims,
+                 pg_backend_pid() as pid, pg_sleep(0.05)::text`,
+      ),
+    );
+    for (const [row] of outside) {
+      expect(row.role).not.toMatch(/^(anon|authenticated)$/);
+      expect(row.claims ?? '').toBe('');
+    }
+    const pids = outside.map(([row]) => row.pid);
+    const states = await owner<{ state: string }[]>`select state from pg_stat_activity where pid = any(${pids}::int[])`;
+    expect(states.length).toBeGreaterThan(0);
+    for (const { state } of states) expect(state).toBe('idle');
+  });
+});
+

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SESSION_SECONDS, signSessionToken, verifySessionToken } from './auth.ts';
 
 const SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
@@ -81,5 +81,36 @@ describe('session tokens', () => {
   it('rejects a token without exp', async () => {
     const token = await new SignJWT({ sid: SESSION }).setProtectedHeader({ alg: 'HS256' }).setIssuer('hangplan').setAudience('hangplan').setSubject(USER).sign(key);
     expect(await verifySessionToken(token, SECRET)).toBeNull();
+  });
+
+  describe('verified tokens remembered by the instance', () => {
+    afterEach(() => vi.useRealTimers());
+
+    it('still refuses a remembered token once it has expired', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      const now = Date.UTC(2026, 10, 24, 12);
+      vi.setSystemTime(now);
+      const token = await signSessionToken(USER, SESSION, { secret: SECRET, now });
+      expect(await verifySessionToken(token, SECRET)).toEqual({ userId: USER, sessionId: SESSION });
+      vi.setSystemTime(now + SESSION_SECONDS * 1000 - 1000);
+      expect(await verifySessionToken(token, SECRET)).toEqual({ userId: USER, sessionId: SESSION });
+      vi.setSystemTime(now + SESSION_SECONDS * 1000 + 1000);
+      expect(await verifySessionToken(token, SECRET)).toBeNull();
+    });
+
+    it('does not carry a token verified with one secret over to another', async () => {
+      const token = await signSessionToken(USER, SESSION, { secret: SECRET });
+      expect(await verifySessionToken(token, SECRET)).not.toBeNull();
+      expect(await verifySessionToken(token, `${SECRET}-rotated`)).toBeNull();
+      expect(await verifySessionToken(token, SECRET)).not.toBeNull();
+    });
+
+    it('never remembers a token whose signature failed, even if a valid one differs only there', async () => {
+      const token = await signSessionToken(USER, SESSION, { secret: SECRET });
+      const [h, p] = token.split('.');
+      expect(await verifySessionToken(`${h}.${p}.${'A'.repeat(43)}`, SECRET)).toBeNull();
+      expect(await verifySessionToken(token, SECRET)).not.toBeNull();
+      expect(await verifySessionToken(`${h}.${p}.${'A'.repeat(43)}`, SECRET)).toBeNull();
+    });
   });
 });

@@ -56,6 +56,36 @@ export async function signSessionToken(
  * which carry no sid).
  */
 export async function verifySessionToken(token: string, secret: string = jwtSecret()): Promise<VerifiedSession | null> {
+  if (verifiedWith !== secret) {
+    verified.clear();
+    verifiedWith = secret;
+  }
+  const remembered = verified.get(token);
+  if (remembered && remembered.expiresAt > Date.now()) return remembered.session;
+  const checked = await verifySignature(token, secret);
+  if (!checked) return null;
+  remember(token, checked);
+  return checked.session;
+}
+
+// Tokens this instance has verified, with their expiry: a signed-in phone sends
+// the same token with every request, and checking its signature again costs
+// more than the rest of a plan read (~80 µs). Only the signature work is
+// saved: expiry is checked on every use, and whether the session is still
+// live is the database's check on every request. Keyed by the whole token
+// (signature included), for one secret at a time, so nothing unverified can
+// hit it. Bounded: the oldest entries go first.
+const MAX_VERIFIED = 5000;
+const verified = new Map<string, { session: VerifiedSession; expiresAt: number }>();
+let verifiedWith: string | undefined;
+
+function remember(key: string, entry: { session: VerifiedSession; expiresAt: number }): void {
+  verified.delete(key);
+  verified.set(key, entry);
+  if (verified.size > MAX_VERIFIED) verified.delete(verified.keys().next().value!);
+}
+
+async function verifySignature(token: string, secret: string): Promise<{ session: VerifiedSession; expiresAt: number } | null> {
   try {
     const { payload } = await jwtVerify(token, await hmacKey(secret), {
       algorithms: ['HS256'],
@@ -66,7 +96,7 @@ export async function verifySessionToken(token: string, secret: string = jwtSecr
     // sub and sid are cast to uuid in the database: anything else must not get that far.
     const { sub, sid } = payload;
     if (typeof sub !== 'string' || !UUID.test(sub) || typeof sid !== 'string' || !UUID.test(sid)) return null;
-    return { userId: sub.toLowerCase(), sessionId: sid.toLowerCase() };
+    return { session: { userId: sub.toLowerCase(), sessionId: sid.toLowerCase() }, expiresAt: payload.exp! * 1000 };
   } catch {
     return null;
   }

@@ -4,7 +4,8 @@ import postgres from 'postgres';
 import { databasePoolMode, databaseUrl } from './env.ts';
 import { requestScope } from './request-scope.ts';
 
-export type Tx = postgres.TransactionSql;
+/** The connection a request's statements run on (reserved for the request, inside its transaction). */
+export type Tx = postgres.Sql;
 
 let client: postgres.Sql | undefined;
 
@@ -131,6 +132,25 @@ function gate(tx: Tx, input: ClaimsInput) {
                                   ${input.guestId ?? null}::uuid, ${input.guestSecretHash ?? null}::text)`;
 }
 
+/** The first statement of every request: the gate, then the role and the claims. */
+function claimsStatement(tx: Tx, input: ClaimsInput) {
+  const { role, claims } = requestClaims(input);
+  return tx`select ${gate(tx, input)} as allowed,
+                   set_config('role', ${role}, true),
+                   set_config('request.jwt.claims', ${claimsExpression(tx, claims, input)}, true),
+                   set_config('request.jwt.claim.sub', ${claims.sub ?? ''}, true)`;
+}
+
+function handled<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
+}
+
+/** End a transaction that failed part-way; harmless when it already ended. */
+async function rollback(tx: Tx): Promise<void> {
+  await tx`rollback`.execute().catch(() => {});
+}
+
 /**
  * Run `fn` in ONE transaction whose first statement checks who is asking and
  * switches to the request's role and claims (transaction-local, so a pooled
@@ -138,14 +158,15 @@ function gate(tx: Tx, input: ClaimsInput) {
  * never the owner, which bypasses RLS. Both `request.jwt.claims` and
  * `request.jwt.claim.sub` are set (Supabase's auth.uid() reads the latter first).
  *
- * Round trips: BEGIN, then the claims statement is sent without waiting and
- * pipelined with fn's first query on the same connection (postgres.js runs a
- * transaction's queries in order), then COMMIT. The session check and the
- * guest-secret check are part of that statement (no extra round trip): when
- * it fails (a signed-out session: 401 "Your session has expired, please sign
- * in again"; a guest without its secret), the transaction is aborted, nothing
- * of fn takes effect, and its error is what withRequest throws, whatever fn
- * made of the failures that followed.
+ * Round trips: BEGIN, the claims statement and fn's first query are sent
+ * together (one write on a connection reserved for the request: postgres.js
+ * coalesces what is sent in the same tick and runs it in order), then COMMIT.
+ * A request of a single statement can also send its COMMIT with them:
+ * requestStatement(). The session check and the guest-secret check are part of
+ * the claims statement: when it fails (a signed-out session: 401 "Your session
+ * has expired, please sign in again"; a guest without its secret), the
+ * transaction is aborted, nothing of fn takes effect, and its error is what
+ * withRequest throws, whatever fn made of the failures that followed.
  *
  * Throwing inside `fn` rolls everything back. A handler that must keep a write
  * while still answering with an error (a wrong sign-in code counts a try)
@@ -153,22 +174,84 @@ function gate(tx: Tx, input: ClaimsInput) {
  */
 export async function withRequest<T>(identity: RequestIdentity, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const input = await resolveIdentity(identity);
-  const { role, claims } = requestClaims(input);
-  const result = await sql().begin(async (tx) => {
-    const setClaims = tx`select ${gate(tx, input)} as allowed,
-                                set_config('role', ${role}, true),
-                                set_config('request.jwt.claims', ${claimsExpression(tx, claims, input)}, true),
-                                set_config('request.jwt.claim.sub', ${claims.sub ?? ''}, true)`.execute();
+  const connection = await sql().reserve();
+  const tx = connection as unknown as Tx;
+  try {
+    // Awaited below; marked handled now, so that a refusal is never an
+    // unhandled rejection (fatal under Deno) while fn is still running.
+    const begin = handled(tx`begin`.execute());
+    const setClaims = handled(claimsStatement(tx, input).execute());
     let value: T;
     try {
       value = await fn(tx);
+      await begin;
+      await setClaims;
     } catch (error) {
+      await rollback(tx);
       // The gate's own refusal is the answer, not what it made fn run into.
+      await begin;
       await setClaims;
       throw error;
     }
-    await setClaims;
+    await tx`commit`;
     return value;
-  });
-  return result as T;
+  } catch (error) {
+    await rollback(tx);
+    throw error;
+  } finally {
+    connection.release();
+  }
+}
+
+/** The rows of each statement of a requestStatements() call, in order. */
+// Any row type: each statement keeps its own in StatementRows.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyStatement = postgres.PendingQuery<any>;
+
+export type StatementRows<Q extends readonly AnyStatement[]> = {
+  -readonly [K in keyof Q]: Awaited<Q[K]>;
+};
+
+/**
+ * withRequest for a request whose statements do not wait on each other's
+ * answers (a read; a limit check and a rule): BEGIN, the claims statement,
+ * `build`'s statements and COMMIT go out in one write and come back in one
+ * round trip. `build` returns the queries without awaiting them; the answer is
+ * each one's rows, in order. The first failure (the gate's, then the
+ * statements' in order) is thrown: after it the transaction is aborted, the
+ * statements behind it fail with "current transaction is aborted", and the
+ * COMMIT only ends it, so nothing of the request takes effect.
+ */
+export async function requestStatements<const Q extends readonly AnyStatement[]>(
+  identity: RequestIdentity,
+  build: (tx: Tx) => Q,
+): Promise<StatementRows<Q>> {
+  const input = await resolveIdentity(identity);
+  const connection = await sql().reserve();
+  const tx = connection as unknown as Tx;
+  try {
+    const statements = build(tx);
+    const steps = await Promise.allSettled([
+      tx`begin`.execute(),
+      claimsStatement(tx, input).execute(),
+      ...statements.map((statement) => statement.execute()),
+      tx`commit`.execute(),
+    ]);
+    for (const step of steps) if (step.status === 'rejected') throw step.reason;
+    return steps.slice(2, -1).map((step) => (step as PromiseFulfilledResult<unknown>).value) as StatementRows<Q>;
+  } catch (error) {
+    await rollback(tx);
+    throw error;
+  } finally {
+    connection.release();
+  }
+}
+
+/** requestStatements for ONE statement: its first row (undefined when none), in one round trip. */
+export async function requestRow<R extends postgres.MaybeRow>(
+  identity: RequestIdentity,
+  build: (tx: Tx) => postgres.PendingQuery<R[]>,
+): Promise<R | undefined> {
+  const [rows] = await requestStatements(identity, (tx) => [build(tx)] as const);
+  return (rows as R[])[0];
 }

@@ -139,9 +139,14 @@ export function limitsJson(hits: LimitHit[], limits = rateLimits()): string {
   );
 }
 
-/** Count the hits (in order) in the request's transaction; HP429 at the first full one. Sent at once. */
+/** The statement that counts the hits (in order) in the request's transaction; HP429 at the first full one. */
+export function limitsStatement(tx: Tx, hits: LimitHit[]) {
+  return tx`select private.enforce_rate_limits(${limitsJson(hits)}::text::jsonb)`;
+}
+
+/** limitsStatement, sent at once. */
 export function enforceLimits(tx: Tx, hits: LimitHit[]): Promise<unknown> {
-  return tx`select private.enforce_rate_limits(${limitsJson(hits)}::text::jsonb)`.execute();
+  return limitsStatement(tx, hits).execute();
 }
 
 /**

@@ -82,13 +82,12 @@ export async function findPlanById(tx: Tx, planId: string): Promise<Plan | undef
  * id, or by slug, which the claims statement has resolved to the plan_id
  * claim), versioned: no body when `known` is the current version.
  */
-export async function readPlan(tx: Tx, by: { id: string } | { slug: string }, known: string | null) {
+export function readPlan(tx: Tx, by: { id: string } | { slug: string }, known: string | null) {
   const where = 'id' in by ? tx`p.id = ${by.id}::uuid` : tx`p.slug = ${by.slug}`;
-  const [row] = await tx<VersionedRow[]>`
+  return tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, planJson(tx))}
       from app.plans p join app.plan_versions pv on pv.plan_id = p.id
      where ${where}`;
-  return row;
 }
 
 /** findPlanById, or the 404 "Plan not found". */
@@ -103,8 +102,8 @@ export async function requirePlanById(tx: Tx, planId: string): Promise<Plan> {
  * Participant, versioned; undefined when the caller cannot read the plan (so
  * that an empty list and an unknown plan can be told apart in ONE statement).
  */
-export async function readParticipants(tx: Tx, planId: string, known: string | null) {
-  const [row] = await tx<VersionedRow[]>`
+export function readParticipants(tx: Tx, planId: string, known: string | null) {
+  return tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', pa.id,
@@ -117,7 +116,6 @@ export async function readParticipants(tx: Tx, planId: string, known: string | n
        where pa.plan_id = p.id`)}
       from app.plans p join app.plan_versions pv on pv.plan_id = p.id
      where p.id = ${planId}::uuid`;
-  return row;
 }
 
 /**
@@ -134,8 +132,8 @@ export async function readParticipants(tx: Tx, planId: string, known: string | n
  * does), and the list is only built when it differs from `knownHash`
  * (`version` is that hash).
  */
-export async function readPlansOf(tx: Tx, userId: string, knownHash: string | null) {
-  const [row] = await tx<{ version: string; body: string | null }[]>`
+export function readPlansOf(tx: Tx, userId: string, knownHash: string | null) {
+  return tx<{ version: string; body: string | null }[]>`
     with mine as (
       select pv.plan_id, pv.version
         from app.participants me
@@ -168,5 +166,4 @@ export async function readPlansOf(tx: Tx, userId: string, knownHash: string | nu
                ) x
            )::text end as body
       from tag`;
-  return row;
 }

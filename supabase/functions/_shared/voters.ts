@@ -19,9 +19,9 @@ const TARGETS = {
 } as const;
 
 /** Versioned (the ETag is the version of the idea's or slot's plan); undefined when out of reach. */
-export async function readVoters(tx: Tx, kind: keyof typeof TARGETS, id: string, known: string | null) {
+export function readVoters(tx: Tx, kind: keyof typeof TARGETS, id: string, known: string | null) {
   const { targets, votes, column } = TARGETS[kind];
-  const [row] = await tx<VersionedRow[]>`
+  return tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', coalesce(v.user_id, v.guest_id),
@@ -35,5 +35,4 @@ export async function readVoters(tx: Tx, kind: keyof typeof TARGETS, id: string,
     from ${tx.unsafe(targets)} t
     join app.plan_versions pv on pv.plan_id = t.plan_id
     where t.id = ${id}::uuid`;
-  return row;
 }

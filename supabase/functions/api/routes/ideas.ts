@@ -20,8 +20,8 @@ import {
   voteBody,
   type VoteResult,
 } from '../../_shared/contract/ideas.ts';
-import { withRequest } from '../../_shared/db.ts';
-import { limited, participantKey } from '../../_shared/limits.ts';
+import { requestRow, requestStatements } from '../../_shared/db.ts';
+import { limitsStatement, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
 import { parseBody } from '../../_shared/validation.ts';
@@ -43,12 +43,12 @@ export const ideaRoutes = new Hono()
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const { guestId } = await parseBody(c, voteBody);
     const identity = writer(await optionalUserId(c), guestId, JOIN_TO_VOTE);
-    const result = await asWriter(
-      withRequest({ ...identity, ideaId }, (tx) => limited(tx, [{ limit: 'vote', key: participantKey(identity.userId, identity.guestId) }], async () => {
-        const [row] = await tx<VoteResult[]>`
-          select voted, vote_count as "voteCount" from app.vote_on_idea(${ideaId}::uuid)`;
-        return row;
-      })),
+    // The limit and the rule in one round trip (requestStatements).
+    const [, [result]] = await asWriter(
+      requestStatements({ ...identity, ideaId }, (tx) => [
+        limitsStatement(tx, [{ limit: 'vote', key: participantKey(identity.userId, identity.guestId) }]),
+        tx<VoteResult[]>`select voted, vote_count as "voteCount" from app.vote_on_idea(${ideaId}::uuid)`,
+      ] as const),
       IDEA_NOT_FOUND,
     );
     return c.json(result);
@@ -60,7 +60,7 @@ export const ideaRoutes = new Hono()
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `idea-voters:${ideaId}`,
-      query: (known) => withRequest({ userId, ideaId }, (tx) => readVoters(tx, 'idea', ideaId, known)),
+      query: (known) => requestRow({ userId, ideaId }, (tx) => readVoters(tx, 'idea', ideaId, known)),
     });
     if (!response) throw new HttpError(404, IDEA_NOT_FOUND);
     return response;
@@ -73,16 +73,13 @@ export const ideaRoutes = new Hono()
     const response = await versionedRead(c, {
       key: `comments:${ideaId}`,
       query: (known) =>
-        withRequest({ userId, ideaId }, async (tx) => {
-          const [found] = await tx<VersionedRow[]>`
+        requestRow({ userId, ideaId }, (tx) => tx<VersionedRow[]>`
             select ${versionedColumns(tx, known, tx`
               select coalesce(jsonb_agg(${commentJson(tx, 'ic')} order by ic.created_at, ic.id), '[]'::jsonb)
                 from app.idea_comments ic
                where ic.idea_id = i.id and ic.plan_id = i.plan_id`)}
               from app.ideas i join app.plan_versions pv on pv.plan_id = i.plan_id
-             where i.id = ${ideaId}::uuid`;
-          return found;
-        }),
+             where i.id = ${ideaId}::uuid`),
     });
     if (!response) throw new HttpError(404, IDEA_NOT_FOUND);
     return response;
@@ -93,14 +90,14 @@ export const ideaRoutes = new Hono()
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const { text, guestId } = await parseBody(c, createCommentBody);
     const identity = writer(await optionalUserId(c), guestId, JOIN_TO_COMMENT);
-    const comment = await asWriter(
-      withRequest({ ...identity, ideaId }, (tx) => limited(tx, [{ limit: 'comment', key: participantKey(identity.userId, identity.guestId) }], async () => {
-        const [row] = await tx<{ comment: IdeaComment }[]>`
+    const [, [row]] = await asWriter(
+      requestStatements({ ...identity, ideaId }, (tx) => [
+        limitsStatement(tx, [{ limit: 'comment', key: participantKey(identity.userId, identity.guestId) }]),
+        tx<{ comment: IdeaComment }[]>`
           select ${commentJson(tx, 'ic')} as comment
-            from app.add_idea_comment(${ideaId}::uuid, ${text}) ic`;
-        return row.comment;
-      })),
+            from app.add_idea_comment(${ideaId}::uuid, ${text}) ic`,
+      ] as const),
       IDEA_NOT_FOUND,
     );
-    return c.json(comment, 201);
+    return c.json(row.comment, 201);
   });

@@ -23,9 +23,9 @@ import {
 } from '../../_shared/contract/dates.ts';
 import { GUEST_NOT_FOUND } from '../../_shared/contract/guests.ts';
 import { type Plan, PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
-import { type Tx, withRequest } from '../../_shared/db.ts';
+import { requestRow, requestStatements, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
-import { limited, participantKey, rateLimits } from '../../_shared/limits.ts';
+import { limitsStatement, participantKey, rateLimits } from '../../_shared/limits.ts';
 import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../../_shared/notify.ts';
 import { periodSortMinutes } from '../../_shared/periods.ts';
 import { planJson, requirePlanById } from '../../_shared/plans.ts';
@@ -66,8 +66,8 @@ export function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
  * the (time_slot_id, plan_id) index). `date` goes through jsonb: 'YYYY-MM-DD',
  * no time-zone shift.
  */
-async function readTimeSlots(tx: Tx, planId: string, known: string | null) {
-  const [row] = await tx<VersionedRow[]>`
+function readTimeSlots(tx: Tx, planId: string, known: string | null) {
+  return tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', s.id,
@@ -80,7 +80,6 @@ async function readTimeSlots(tx: Tx, planId: string, known: string | null) {
        where s.plan_id = p.id`)}
       from app.plans p join app.plan_versions pv on pv.plan_id = p.id
      where p.id = ${planId}::uuid`;
-  return row;
 }
 
 /** The plan JSON after a host action (the action's own errors come first). */
@@ -108,7 +107,7 @@ export const planDateRoutes = new Hono()
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `slots:${planId}`,
-      query: (known) => withRequest({ userId, planId }, (tx) => readTimeSlots(tx, planId, known)),
+      query: (known) => requestRow({ userId, planId }, (tx) => readTimeSlots(tx, planId, known)),
       prepare: (text) => JSON.stringify(sortTimeSlots(JSON.parse(text) as TimeSlot[])),
     });
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
@@ -132,9 +131,8 @@ export const planDateRoutes = new Hono()
     const response = await versionedRead(c, {
       key: `my-votes:${planId}:${viewer}`,
       viewer,
-      query: (known) =>
-        withRequest({ userId, planId }, async (tx) => {
-          const [found] = await tx<(VersionedRow & { guestPlanId: string | null })[]>`
+      query: async (known) => {
+        const found = await requestRow({ userId, planId }, (tx) => tx<(VersionedRow & { guestPlanId: string | null })[]>`
             select ${versionedColumns(tx, known, tx`
                      select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
                        from app.time_slot_votes v
@@ -142,10 +140,10 @@ export const planDateRoutes = new Hono()
                         and (v.user_id = ${userId}::uuid or v.guest_id = ${voterGuestId}::uuid)`)},
                    (select g.plan_id from app.guests g where g.id = ${voterGuestId}::uuid) as "guestPlanId"
               from app.plans p join app.plan_versions pv on pv.plan_id = p.id
-             where p.id = ${planId}::uuid`;
-          if (found && voterGuestId && found.guestPlanId !== planId) throw new HttpError(404, GUEST_NOT_FOUND);
-          return found;
-        }),
+             where p.id = ${planId}::uuid`);
+        if (found && voterGuestId && found.guestPlanId !== planId) throw new HttpError(404, GUEST_NOT_FOUND);
+        return found;
+      },
     });
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
     return response;
@@ -159,12 +157,13 @@ export const planDateRoutes = new Hono()
     const { date, period, guestId } = await parseBody(c, voteDateBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
-    const result = await withSentenceCase(() =>
-      withRequest({ userId, guestId: userId ? null : guestId, planId }, (tx) => limited(tx, [{ limit: 'vote', key: voter }], async (): Promise<VoteDateResult> => {
-        // Pipelined, run in order: the slot before the vote, the vote, the slot
-        // after it (which sees the vote). A slot whose last vote this was is
-        // removed by the vote (empty slots go), so its id comes from before.
-        const [[before], [{ voted }], [after]] = await Promise.all([
+    const [, [before], [{ voted }], [after]] = await withSentenceCase(() =>
+      // In one round trip, run in order: the limit, the slot before the vote,
+      // the vote, the slot after it (which sees the vote). A slot whose last
+      // vote this was is removed by the vote (empty slots go), so its id
+      // comes from before.
+      requestStatements({ userId, guestId: userId ? null : guestId, planId }, (tx) => [
+          limitsStatement(tx, [{ limit: 'vote', key: voter }]),
           tx<{ id: string }[]>`
             select s.id from app.time_slots s
              where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
@@ -175,10 +174,9 @@ export const planDateRoutes = new Hono()
                      where v.time_slot_id = s.id and v.plan_id = s.plan_id) as "voteCount"
               from app.time_slots s
              where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
-        ]);
-        return { voted, timeSlotId: after?.id ?? before.id, voteCount: after?.voteCount ?? 0 };
-      })),
+        ] as const),
     );
+    const result: VoteDateResult = { voted, timeSlotId: after?.id ?? before.id, voteCount: after?.voteCount ?? 0 };
     return c.json(result);
   })
 

@@ -19,7 +19,7 @@ import {
   type PickIdeaResult,
   PLAN_NOT_FOUND,
 } from '../../_shared/contract/ideas.ts';
-import { withRequest } from '../../_shared/db.ts';
+import { requestRow, withRequest } from '../../_shared/db.ts';
 import { limited, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, ideaJson, prepareIdeas, renderIdeas } from '../../_shared/ideas.ts';
@@ -47,8 +47,7 @@ export const planIdeaRoutes = new Hono()
       key: `ideas:${planId}`,
       viewer,
       query: (known) =>
-        withRequest({ userId, planId }, async (tx) => {
-          const [found] = await tx<(VersionedRow & { mine: string[] })[]>`
+        requestRow({ userId, planId }, (tx) => tx<(VersionedRow & { mine: string[] })[]>`
             select ${versionedColumns(tx, known, tx`
               select coalesce(jsonb_agg(x.idea order by x.vote_count desc, x.created_at, x.id), '[]'::jsonb)
                 from (
@@ -69,9 +68,7 @@ export const planIdeaRoutes = new Hono()
                           where v.plan_id = p.id
                             and (v.user_id = ${userId}::uuid or v.guest_id = ${guestId}::uuid)) as mine
               from app.plans p join app.plan_versions pv on pv.plan_id = p.id
-             where p.id = ${planId}::uuid`;
-          return found;
-        }),
+             where p.id = ${planId}::uuid`),
       prepare: prepareIdeas,
       render: (shared, row) => renderIdeas(shared, row.mine),
     });

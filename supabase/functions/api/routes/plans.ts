@@ -15,7 +15,7 @@ import {
   planIdParam,
   planSlugParam,
 } from '../../_shared/contract/plans.ts';
-import { withRequest } from '../../_shared/db.ts';
+import { requestRow, withRequest } from '../../_shared/db.ts';
 import { limited } from '../../_shared/limits.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
@@ -33,7 +33,7 @@ export const planRoutes = new Hono()
       key: `list:${userId}`,
       etag: listEtag,
       client: knownListHash(c),
-      query: (known) => withRequest({ userId }, (tx) => readPlansOf(tx, userId, known)),
+      query: (known) => requestRow({ userId }, (tx) => readPlansOf(tx, userId, known)),
     });
     return response!;
   })
@@ -78,7 +78,7 @@ export const planRoutes = new Hono()
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `plan-by-slug:${planSlug}`,
-      query: (known) => withRequest({ userId, planSlug }, (tx) => readPlan(tx, { slug: planSlug }, known)),
+      query: (known) => requestRow({ userId, planSlug }, (tx) => readPlan(tx, { slug: planSlug }, known)),
     });
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
     return response;
@@ -89,7 +89,7 @@ export const planRoutes = new Hono()
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `plan:${planId}`,
-      query: (known) => withRequest({ userId, planId }, (tx) => readPlan(tx, { id: planId }, known)),
+      query: (known) => requestRow({ userId, planId }, (tx) => readPlan(tx, { id: planId }, known)),
     });
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
     return response;
@@ -100,7 +100,7 @@ export const planRoutes = new Hono()
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `participants:${planId}`,
-      query: (known) => withRequest({ userId, planId }, (tx) => readParticipants(tx, planId, known)),
+      query: (known) => requestRow({ userId, planId }, (tx) => readParticipants(tx, planId, known)),
     });
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
     return response;

@@ -11,8 +11,8 @@ import {
   timeSlotIdParam,
   timeSlotVoteBody,
 } from '../../_shared/contract/dates.ts';
-import { withRequest } from '../../_shared/db.ts';
-import { limited, participantKey } from '../../_shared/limits.ts';
+import { requestRow, requestStatements } from '../../_shared/db.ts';
+import { limitsStatement, participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { parseBody } from '../../_shared/validation.ts';
 import { versionedRead } from '../../_shared/versioned.ts';
@@ -28,16 +28,14 @@ export const timeSlotRoutes = new Hono()
     const { guestId } = await parseBody(c, timeSlotVoteBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
-    const result = await withRequest({ userId, guestId: userId ? null : guestId, timeSlotId }, (tx) => limited(tx, [{ limit: 'vote', key: voter }], async () => {
-      // Pipelined, run in order: the count sees the toggle.
-      const [[{ voted }], [{ voteCount }]] = await Promise.all([
-        tx<{ voted: boolean }[]>`select app.toggle_time_slot_vote(${timeSlotId}::uuid) as voted`,
-        tx<{ voteCount: number }[]>`
-          select count(*)::int as "voteCount" from app.time_slot_votes v where v.time_slot_id = ${timeSlotId}::uuid`,
-      ]);
-      const answer: TimeSlotVoteResult = { voted, voteCount };
-      return answer;
-    }));
+    // The limit, the toggle and the count (which sees the toggle) in one round trip.
+    const [, [{ voted }], [{ voteCount }]] = await requestStatements({ userId, guestId: userId ? null : guestId, timeSlotId }, (tx) => [
+      limitsStatement(tx, [{ limit: 'vote', key: voter }]),
+      tx<{ voted: boolean }[]>`select app.toggle_time_slot_vote(${timeSlotId}::uuid) as voted`,
+      tx<{ voteCount: number }[]>`
+        select count(*)::int as "voteCount" from app.time_slot_votes v where v.time_slot_id = ${timeSlotId}::uuid`,
+    ] as const);
+    const result: TimeSlotVoteResult = { voted, voteCount };
     return c.json(result);
   })
 
@@ -47,7 +45,7 @@ export const timeSlotRoutes = new Hono()
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `slot-voters:${timeSlotId}`,
-      query: (known) => withRequest({ userId, timeSlotId }, (tx) => readVoters(tx, 'timeSlot', timeSlotId, known)),
+      query: (known) => requestRow({ userId, timeSlotId }, (tx) => readVoters(tx, 'timeSlot', timeSlotId, known)),
     });
     if (!response) throw new HttpError(404, TIME_SLOT_NOT_FOUND);
     return response;
