@@ -101,6 +101,7 @@ describe('schema hygiene', () => {
       'app.unlock_plan(p_plan_id uuid) -> void',
       'app.vote_date(p_plan_id uuid, p_date date, p_period text) -> boolean',
       'app.vote_on_idea(p_idea_id uuid) -> TABLE(voted boolean, vote_count integer)',
+      'app.vote_on_time_slot(p_time_slot_id uuid) -> TABLE(voted boolean, vote_count integer)',
       'private.can_read_plan(p_plan_id uuid) -> boolean',
       'private.check_request(p_user_id uuid, p_session_id uuid, p_guest_id uuid, p_guest_secret_hash text) -> boolean',
       'private.claimed_guest_id() -> uuid',

@@ -1,4 +1,4 @@
-// app.toggle_idea_vote, app.toggle_time_slot_vote, app.vote_date (sequential
+// app.toggle_idea_vote, app.toggle_time_slot_vote, app.vote_on_time_slot, app.vote_date (sequential
 // behaviour; the parallel behaviour is in concurrency.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectPgError, freshDatabase, type Claims, type TestDatabase } from '../support/db.ts';
@@ -86,6 +86,28 @@ describe('toggle_time_slot_vote', () => {
     await expectPgError(toggleSlot(w.actors.member, crypto.randomUUID()), 'HP404', 'Time slot not found');
     await expectPgError(toggleSlot(w.actors.member, w.slotB), 'HP404', 'Time slot not found');
     await expectPgError(toggleSlot(w.actors.otherGuestWithLink, w.slotA), 'HP403');
+  });
+});
+
+describe('vote_on_time_slot', () => {
+  const vote = (claims: Claims, slotId: string) =>
+    db.as(claims, async (sql) => (await sql<{ voted: boolean; vote_count: number }[]>`select * from app.vote_on_time_slot(${slotId})`)[0]);
+
+  it("toggles like toggle_time_slot_vote and answers the slot's count after the toggle", async () => {
+    const before = (await db.owner`select count(*)::int as n from app.time_slot_votes where time_slot_id = ${w.slotA}`)[0].n as number;
+    const first = await vote(w.actors.member, w.slotA);
+    expect(first.vote_count).toBe(first.voted ? before + 1 : before - 1);
+    const second = await vote(w.actors.member, w.slotA);
+    expect(second).toEqual({ voted: !first.voted, vote_count: before });
+  });
+
+  it('the same refusals as toggle_time_slot_vote, changing nothing', async () => {
+    const count = async () => (await db.owner`select count(*)::int as n from app.time_slot_votes`)[0].n as number;
+    const before = await count();
+    await expectPgError(vote(w.actors.member, crypto.randomUUID()), 'HP404', 'Time slot not found');
+    await expectPgError(vote(w.actors.member, w.slotB), 'HP404', 'Time slot not found');
+    await expectPgError(vote(w.actors.otherGuestWithLink, w.slotA), 'HP403', 'Please join the plan first to vote');
+    expect(await count()).toBe(before);
   });
 });
 

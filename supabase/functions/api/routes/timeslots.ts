@@ -28,12 +28,11 @@ export const timeSlotRoutes = new Hono()
     const { guestId } = await parseBody(c, timeSlotVoteBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
-    // The limit, the toggle and the count (which sees the toggle) in one round trip.
-    const [, [{ voted }], [{ voteCount }]] = await requestStatements({ userId, guestId: userId ? null : guestId, timeSlotId }, (tx) => [
+    // The limit and the rule (app.vote_on_time_slot: the toggle and the count) in one round trip.
+    const [, [{ voted, voteCount }]] = await requestStatements({ userId, guestId: userId ? null : guestId, timeSlotId }, (tx) => [
       limitsStatement(tx, [{ limit: 'vote', key: voter }]),
-      tx<{ voted: boolean }[]>`select app.toggle_time_slot_vote(${timeSlotId}::uuid) as voted`,
-      tx<{ voteCount: number }[]>`
-        select count(*)::int as "voteCount" from app.time_slot_votes v where v.time_slot_id = ${timeSlotId}::uuid`,
+      tx<{ voted: boolean; voteCount: number }[]>`
+        select voted, vote_count as "voteCount" from app.vote_on_time_slot(${timeSlotId}::uuid)`,
     ] as const);
     const result: TimeSlotVoteResult = { voted, voteCount };
     return c.json(result);
