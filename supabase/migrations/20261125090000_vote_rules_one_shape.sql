@@ -187,19 +187,21 @@ comment on function app.vote_on_time_slot(uuid) is
 revoke all on function app.vote_on_time_slot(uuid) from public;
 grant execute on function app.vote_on_time_slot(uuid) to anon, authenticated;
 
-create or replace function app.vote_date(p_plan_id uuid, p_date date, p_period text default null)
-returns boolean
+-- The date vote: vote_date's checks, then find-or-create the slot and toggle
+-- the caller's vote on it without checking again. Answers the slot (its id
+-- from before the toggle: a slot whose last vote this was is gone after it)
+-- and its count after the toggle.
+create function app.vote_on_date(p_plan_id uuid, p_date date, p_period text default null)
+returns table (voted boolean, time_slot_id uuid, vote_count integer)
 language plpgsql
 volatile
 set search_path = ''
 as $$
 declare
   -- '' and blanks mean "whole day", like an absent period.
-  v_period  text := nullif(btrim(p_period), '');
-  -- A valid token wins: a signed-in caller never votes as a guest.
+  v_period   text := nullif(btrim(p_period), '');
   v_user_id  uuid := (select auth.uid());
   v_guest_id uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
-  v_slot_id uuid;
 begin
   if not exists (select 1 from app.plans p where p.id = p_plan_id) then
     raise exception using errcode = 'HP404', message = 'Plan not found';
@@ -213,7 +215,27 @@ begin
   end if;
 
   perform private.ensure_participant(p_plan_id);
-  v_slot_id := private.find_or_create_time_slot(p_plan_id, p_date, v_period);
-  return private.toggle_time_slot_vote_of(v_slot_id, p_plan_id, v_user_id, v_guest_id);
+  -- Insert first (not look first): a slot being removed by a parallel unvote
+  -- makes the insert wait for it and then create the slot anew
+  -- (20261124100200_empty_slot_cleanup.sql).
+  time_slot_id := private.find_or_create_time_slot(p_plan_id, p_date, v_period);
+  voted := private.toggle_time_slot_vote_of(time_slot_id, p_plan_id, v_user_id, v_guest_id);
+  select count(*)::integer into vote_count
+    from app.time_slot_votes v where v.time_slot_id = vote_on_date.time_slot_id and v.plan_id = p_plan_id;
+  return next;
 end;
+$$;
+comment on function app.vote_on_date(uuid, date, text) is
+  'The date vote endpoint: finds or creates the slot (plan, date, period; null = whole day), toggles the caller''s vote on it, answers (voted, the slot, its count). HP400 bad date/period, HP404 unknown plan, HP403 not a participant.';
+revoke all on function app.vote_on_date(uuid, date, text) from public;
+grant execute on function app.vote_on_date(uuid, date, text) to anon, authenticated;
+
+-- app.vote_date keeps its contract (boolean) on the same rule.
+create or replace function app.vote_date(p_plan_id uuid, p_date date, p_period text default null)
+returns boolean
+language sql
+volatile
+set search_path = ''
+as $$
+  select v.voted from app.vote_on_date(p_plan_id, p_date, p_period) v
 $$;

@@ -100,6 +100,7 @@ describe('schema hygiene', () => {
       'app.transfer_guest_votes(p_guest_id uuid) -> TABLE(transferred_idea_votes integer, transferred_time_votes integer)',
       'app.unlock_plan(p_plan_id uuid) -> void',
       'app.vote_date(p_plan_id uuid, p_date date, p_period text) -> boolean',
+      'app.vote_on_date(p_plan_id uuid, p_date date, p_period text) -> TABLE(voted boolean, time_slot_id uuid, vote_count integer)',
       'app.vote_on_idea(p_idea_id uuid) -> TABLE(voted boolean, vote_count integer)',
       'app.vote_on_time_slot(p_time_slot_id uuid) -> TABLE(voted boolean, vote_count integer)',
       'private.can_read_plan(p_plan_id uuid) -> boolean',

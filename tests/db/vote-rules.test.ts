@@ -111,6 +111,32 @@ describe('vote_on_time_slot', () => {
   });
 });
 
+describe('vote_on_date', () => {
+  const vote = (claims: Claims, date: string, period: string | null = null) =>
+    db.as(claims, async (sql) => (await sql<{ voted: boolean; time_slot_id: string; vote_count: number }[]>`
+      select * from app.vote_on_date(${w.planA}, ${date}::date, ${period})`)[0]);
+
+  it('answers the slot it found or made and its count; the last vote going answers the gone slot with 0', async () => {
+    const day = await isoDay(11);
+    const first = await vote(w.actors.guest, day, 'Night');
+    const slot = await db.owner`select id from app.time_slots where plan_id = ${w.planA} and date = ${day}::date and period = 'Night'`;
+    expect(first).toEqual({ voted: true, time_slot_id: slot[0].id, vote_count: 1 });
+    expect(await vote(w.actors.member, day, ' Night ')).toEqual({ voted: true, time_slot_id: slot[0].id, vote_count: 2 });
+    expect(await vote(w.actors.member, day, 'Night')).toEqual({ voted: false, time_slot_id: slot[0].id, vote_count: 1 });
+    expect(await vote(w.actors.guest, day, 'Night')).toEqual({ voted: false, time_slot_id: slot[0].id, vote_count: 0 });
+    expect(await db.owner`select 1 from app.time_slots where id = ${slot[0].id}`).toHaveLength(0);
+  });
+
+  it("refuses like vote_date and changes nothing", async () => {
+    const slots = async () => (await db.owner`select count(*)::int as n from app.time_slots`)[0].n as number;
+    const before = await slots();
+    await expectPgError(vote(w.actors.otherGuestWithLink, await isoDay(12)), 'HP403', 'Please join the plan first to vote');
+    await expectPgError(vote(w.actors.guest, await isoDay(-3)), 'HP400', 'date must not be in the past');
+    await expectPgError(vote(w.actors.guest, await isoDay(12), 'Brunch'), 'HP400');
+    expect(await slots()).toBe(before);
+  });
+});
+
 describe('vote_date', () => {
   it('finds or creates the slot of (date, period) and toggles; the slot stays when the vote goes', async () => {
     const day = await isoDay(5);

@@ -157,26 +157,16 @@ export const planDateRoutes = new Hono()
     const { date, period, guestId } = await parseBody(c, voteDateBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
-    const [, [before], [{ voted }], [after]] = await withSentenceCase(() =>
-      // In one round trip, run in order: the limit, the slot before the vote,
-      // the vote, the slot after it (which sees the vote). A slot whose last
-      // vote this was is removed by the vote (empty slots go), so its id
-      // comes from before.
+    // The limit and the rule (app.vote_on_date: find-or-create the slot, the
+    // toggle, the count) in one round trip.
+    const [, [result]] = await withSentenceCase(() =>
       requestStatements({ userId, guestId: userId ? null : guestId, planId }, (tx) => [
-          limitsStatement(tx, [{ limit: 'vote', key: voter }]),
-          tx<{ id: string }[]>`
-            select s.id from app.time_slots s
-             where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
-          tx<{ voted: boolean }[]>`select app.vote_date(${planId}::uuid, ${date}::date, ${period}) as voted`,
-          tx<{ id: string; voteCount: number }[]>`
-            select s.id,
-                   (select count(*)::int from app.time_slot_votes v
-                     where v.time_slot_id = s.id and v.plan_id = s.plan_id) as "voteCount"
-              from app.time_slots s
-             where s.plan_id = ${planId}::uuid and s.date = ${date}::date and s.period is not distinct from ${period}`,
-        ] as const),
+        limitsStatement(tx, [{ limit: 'vote', key: voter }]),
+        tx<VoteDateResult[]>`
+          select voted, time_slot_id as "timeSlotId", vote_count as "voteCount"
+            from app.vote_on_date(${planId}::uuid, ${date}::date, ${period})`,
+      ] as const),
     );
-    const result: VoteDateResult = { voted, timeSlotId: after?.id ?? before.id, voteCount: after?.voteCount ?? 0 };
     return c.json(result);
   })
 
