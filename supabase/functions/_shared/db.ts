@@ -86,6 +86,28 @@ export async function hashGuestSecret(secret: string): Promise<string> {
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+// The hashes of the guest secrets this instance has seen: a guest's phone
+// sends the same secret with every request, and Web Crypto's digest() is an
+// async op that hands the work to another thread and back, which cost a
+// guest's write more CPU than the rest of its JavaScript (issue 13). Whether
+// the secret is right is still the database's check on every request.
+// Bounded: the oldest entries go first.
+const MAX_SECRET_HASHES = 5000;
+const secretHashes = new Map<string, Promise<string>>();
+
+function guestSecretHash(secret: string): Promise<string> {
+  let hash = secretHashes.get(secret);
+  if (hash) {
+    secretHashes.delete(secret);
+  } else {
+    hash = hashGuestSecret(secret);
+    hash.catch(() => secretHashes.delete(secret));
+  }
+  secretHashes.set(secret, hash);
+  if (secretHashes.size > MAX_SECRET_HASHES) secretHashes.delete(secretHashes.keys().next().value!);
+  return hash;
+}
+
 /** A new guest secret: 32 random bytes, base64url without padding (43 characters). */
 export function newGuestSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -103,7 +125,7 @@ async function resolveIdentity(identity: RequestIdentity): Promise<ClaimsInput> 
   // A user id never reaches the database without the session it came with.
   if (identity.userId && !sessionId) throw new Error('withRequest: a user id without its verified session');
   const secret = identity.guestId ? (givenSecret !== undefined ? givenSecret : (scope?.guestSecret ?? null)) : null;
-  return { ...rest, sessionId, guestSecretHash: secret ? await hashGuestSecret(secret) : null };
+  return { ...rest, sessionId, guestSecretHash: secret ? await guestSecretHash(secret) : null };
 }
 
 /** The claims JSON, with plan_id looked up from an idea, time slot or slug when the URL names one. */
