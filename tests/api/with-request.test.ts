@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { hashGuestSecret, requestRow, requestStatements, sql, withRequest } from '../../supabase/functions/_shared/db.ts';
+import { countLimits, hashGuestSecret, requestRow, requestStatements, sql, withRequest } from '../../supabase/functions/_shared/db.ts';
 import { apiDatabaseAsOwner } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();
@@ -234,6 +234,51 @@ describe('requestStatements (BEGIN, claims, the statements and COMMIT in one rou
     const states = await owner<{ state: string }[]>`select state from pg_stat_activity where pid = any(${pids}::int[])`;
     expect(states.length).toBeGreaterThan(0);
     for (const { state } of states) expect(state).toBe('idle');
+  });
+});
+
+describe('abuse limits counted by the claims statement', () => {
+  const hitsOf = async (key: string) =>
+    ((await owner`select hits from app.rate_limit_counters where key = ${`vote:${key}`}`)[0]?.hits as number | undefined) ?? 0;
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.RATE_LIMITS;
+    process.env.RATE_LIMITS = 'vote=2/1h';
+    delete process.env.RATE_LIMIT_SCOPE;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.RATE_LIMITS;
+    else process.env.RATE_LIMITS = saved;
+  });
+
+  it('counts each request; past the limit HP429, and nothing of the request stays', async () => {
+    const key = `wr-${crypto.randomUUID()}`;
+    const note = `limited-${Date.now()}`;
+    const insert = () =>
+      requestStatements({}, (tx) => [tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note])], { limits: [{ limit: 'vote', key }] });
+    await insert();
+    await withRequest({}, (tx) => tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note]), { limits: [{ limit: 'vote', key }] });
+    expect(await hitsOf(key)).toBe(2);
+    await expect(insert()).rejects.toMatchObject({ code: 'HP429' });
+    await expect(
+      withRequest({}, (tx) => tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note]), { limits: [{ limit: 'vote', key }] }),
+    ).rejects.toMatchObject({ code: 'HP429' });
+    expect(await owner.unsafe(`select 1 from ${PROBE_TABLE} where note = $1`, [note])).toHaveLength(2);
+    expect(await hitsOf(key)).toBe(2);
+  });
+
+  it('counts nothing for a caller the gate refuses', async () => {
+    const key = `wr-${crypto.randomUUID()}`;
+    await expect(
+      requestStatements({ guestId: GUEST, guestSecret: 'wrong' }, () => [] as const, { limits: [{ limit: 'vote', key }] }),
+    ).rejects.toMatchObject({ code: 'HP403' });
+    expect(await hitsOf(key)).toBe(0);
+  });
+
+  it('countLimits: a transaction of its own', async () => {
+    const key = `wr-${crypto.randomUUID()}`;
+    await countLimits([{ limit: 'vote', key }]);
+    expect(await hitsOf(key)).toBe(1);
   });
 });
 

@@ -2,6 +2,7 @@
 // which runs a request's SQL as `anon` or `authenticated` so that RLS applies.
 import postgres from 'postgres';
 import { databasePoolMode, databaseUrl } from './env.ts';
+import { type LimitHit, limitsJson } from './limits.ts';
 import { requestScope } from './request-scope.ts';
 
 /** The connection a request's statements run on (reserved for the request, inside its transaction). */
@@ -154,13 +155,27 @@ function gate(tx: Tx, input: ClaimsInput) {
                                   ${input.guestId ?? null}::uuid, ${input.guestSecretHash ?? null}::text)`;
 }
 
-/** The first statement of every request: the gate, then the role and the claims. */
-function claimsStatement(tx: Tx, input: ClaimsInput) {
+/** What a request does besides its own statements. */
+export interface RequestOptions {
+  /**
+   * Abuse limits this request counts (_shared/limits.ts), in order; HP429 at
+   * the first full one, and nothing of the request takes effect.
+   */
+  limits?: LimitHit[];
+}
+
+/**
+ * The first statement of every request: the gate, then the role and the
+ * claims, then the request's abuse limits (counted only for a caller the gate
+ * let through). The select list is evaluated in order.
+ */
+function claimsStatement(tx: Tx, input: ClaimsInput, options: RequestOptions = {}) {
   const { role, claims } = requestClaims(input);
+  const limits = options.limits?.length ? tx`, private.enforce_rate_limits(${limitsJson(options.limits)}::text::jsonb)` : tx``;
   return tx`select ${gate(tx, input)} as allowed,
                    set_config('role', ${role}, true),
                    set_config('request.jwt.claims', ${claimsExpression(tx, claims, input)}, true),
-                   set_config('request.jwt.claim.sub', ${claims.sub ?? ''}, true)`;
+                   set_config('request.jwt.claim.sub', ${claims.sub ?? ''}, true)${limits}`;
 }
 
 function handled<T>(promise: Promise<T>): Promise<T> {
@@ -183,8 +198,8 @@ async function rollback(tx: Tx): Promise<void> {
  * Round trips: BEGIN, the claims statement and fn's first query are sent
  * together (one write on a connection reserved for the request: postgres.js
  * coalesces what is sent in the same tick and runs it in order), then COMMIT.
- * A request of a single statement can also send its COMMIT with them:
- * requestStatement(). The session check and the guest-secret check are part of
+ * Requests whose statements do not wait on each other's answers also send
+ * their COMMIT with them: requestStatements(). The session check and the guest-secret check are part of
  * the claims statement: when it fails (a signed-out session: 401 "Your session
  * has expired, please sign in again"; a guest without its secret), the
  * transaction is aborted, nothing of fn takes effect, and its error is what
@@ -194,7 +209,11 @@ async function rollback(tx: Tx): Promise<void> {
  * while still answering with an error (a wrong sign-in code counts a try)
  * returns normally and throws after withRequest.
  */
-export async function withRequest<T>(identity: RequestIdentity, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withRequest<T>(
+  identity: RequestIdentity,
+  fn: (tx: Tx) => Promise<T>,
+  options: RequestOptions = {},
+): Promise<T> {
   const input = await resolveIdentity(identity);
   const connection = await sql().reserve();
   const tx = connection as unknown as Tx;
@@ -202,7 +221,7 @@ export async function withRequest<T>(identity: RequestIdentity, fn: (tx: Tx) => 
     // Awaited below; marked handled now, so that a refusal is never an
     // unhandled rejection (fatal under Deno) while fn is still running.
     const begin = handled(tx`begin`.execute());
-    const setClaims = handled(claimsStatement(tx, input).execute());
+    const setClaims = handled(claimsStatement(tx, input, options).execute());
     let value: T;
     try {
       value = await fn(tx);
@@ -247,6 +266,7 @@ export type StatementRows<Q extends readonly AnyStatement[]> = {
 export async function requestStatements<const Q extends readonly AnyStatement[]>(
   identity: RequestIdentity,
   build: (tx: Tx) => Q,
+  options: RequestOptions = {},
 ): Promise<StatementRows<Q>> {
   const input = await resolveIdentity(identity);
   const connection = await sql().reserve();
@@ -255,7 +275,7 @@ export async function requestStatements<const Q extends readonly AnyStatement[]>
     const statements = build(tx);
     const steps = await Promise.allSettled([
       tx`begin`.execute(),
-      claimsStatement(tx, input).execute(),
+      claimsStatement(tx, input, options).execute(),
       ...statements.map((statement) => statement.execute()),
       tx`commit`.execute(),
     ]);
@@ -273,7 +293,13 @@ export async function requestStatements<const Q extends readonly AnyStatement[]>
 export async function requestRow<R extends postgres.MaybeRow>(
   identity: RequestIdentity,
   build: (tx: Tx) => postgres.PendingQuery<R[]>,
+  options: RequestOptions = {},
 ): Promise<R | undefined> {
-  const [rows] = await requestStatements(identity, (tx) => [build(tx)] as const);
+  const [rows] = await requestStatements(identity, (tx) => [build(tx)] as const, options);
   return (rows as R[])[0];
+}
+
+/** A request that only counts abuse limits (in a transaction of its own, so the hits stay whatever follows). */
+export async function countLimits(limits: LimitHit[]): Promise<void> {
+  await requestStatements({}, () => [] as const, { limits });
 }

@@ -3,13 +3,13 @@
 // (private.enforce_rate_limits, 20261124100000_rate_limits.sql), so a limit
 // holds across every instance of the function.
 //
-// A route names what it limits and for whom:
+// A route names what it limits and for whom, with its request:
 //
-//   await limited(tx, [{ limit: 'idea', key: participantKey(userId, guestId) }], () => addIdea(tx))
+//   withRequest(identity, (tx) => addIdea(tx), { limits: [{ limit: 'idea', key: participantKey(userId, guestId) }] })
 //
-// `limited` sends the limit statement first and the work right behind it on
-// the request's transaction (pipelined: no extra round trip). Over a limit the
-// database raises HP429 and the request rolls back: 429, `Retry-After`, and
+// The hits are counted by the request's claims statement (_shared/db.ts),
+// right after the gate: no statement and no round trip of their own. Over a
+// limit the database raises HP429 and the request rolls back: 429, `Retry-After`, and
 // "Too many ideas in a short time, please try again in a minute"
 // (_shared/errors.ts). Caps per plan (guests, ideas, comments, date slots) are
 // not here: they are rows, not rates, and live in the database
@@ -20,7 +20,6 @@
 // m, h or d): the tests run a second instance with tiny limits, and the
 // shared test and e2e servers raise the per-network ones (every request there
 // comes from 127.0.0.1).
-import type { Tx } from './db.ts';
 import { readEnv } from './env.ts';
 
 export interface RateLimit {
@@ -137,28 +136,4 @@ export function limitsJson(hits: LimitHit[], limits = rateLimits()): string {
       return { key: `${prefix}${limit}:${key}`.slice(0, 200), max, window: windowSeconds, message };
     }),
   );
-}
-
-/** The statement that counts the hits (in order) in the request's transaction; HP429 at the first full one. */
-export function limitsStatement(tx: Tx, hits: LimitHit[]) {
-  return tx`select private.enforce_rate_limits(${limitsJson(hits)}::text::jsonb)`;
-}
-
-/** limitsStatement, sent at once. */
-export function enforceLimits(tx: Tx, hits: LimitHit[]): Promise<unknown> {
-  return limitsStatement(tx, hits).execute();
-}
-
-/**
- * Run `work` behind the limit statement on the same transaction (pipelined:
- * one round trip). If the limit refuses, its HP429 is the answer, not the
- * "transaction is aborted" error the work then gets.
- */
-export async function limited<T>(tx: Tx, hits: LimitHit[], work: () => Promise<T>): Promise<T> {
-  if (hits.length === 0) return await work();
-  const check = enforceLimits(tx, hits);
-  const [checked, worked] = await Promise.allSettled([check, work()]);
-  if (checked.status === 'rejected') throw checked.reason;
-  if (worked.status === 'rejected') throw worked.reason;
-  return worked.value;
 }

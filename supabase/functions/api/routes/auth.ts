@@ -12,9 +12,8 @@ import {
 } from '../../_shared/contract/auth.ts';
 import { type TransferResult, transferGuestVotesBody } from '../../_shared/contract/guests.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
-import { type Tx, withRequest } from '../../_shared/db.ts';
+import { countLimits, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
-import { enforceLimits } from '../../_shared/limits.ts';
 import { sendEmailChangeCode, sendSignInCode } from '../../_shared/mail.ts';
 import { generateSignInCode, hashEmailChangeCode, hashSignInCode } from '../../_shared/otp.ts';
 import { parseBody } from '../../_shared/validation.ts';
@@ -39,12 +38,10 @@ export const authRoutes = new Hono()
     // short transaction of their own: the code's transaction below lasts an
     // SMTP conversation, and must not hold the global counter that long.
     // They count requests, not e-mails: a refused or failed send counts too.
-    await withRequest({}, (tx) =>
-      enforceLimits(tx, [
-        { limit: 'otp-ip', key: requestNetwork(c) },
-        { limit: 'otp-global', key: 'all' },
-      ]),
-    );
+    await countLimits([
+      { limit: 'otp-ip', key: requestNetwork(c) },
+      { limit: 'otp-global', key: 'all' },
+    ]);
     const code = generateSignInCode();
     const codeHash = await hashSignInCode(email, code);
     const outcome = await withRequest({}, async (tx) => {

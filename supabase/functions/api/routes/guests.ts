@@ -22,9 +22,9 @@ import {
   restoreGuestSessionBody,
 } from '../../_shared/contract/guests.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
-import { hashGuestSecret, newGuestSecret, type Tx, withRequest } from '../../_shared/db.ts';
+import { countLimits, hashGuestSecret, newGuestSecret, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, isUniqueViolation } from '../../_shared/errors.ts';
-import { enforceLimits, type LimitHit, limited } from '../../_shared/limits.ts';
+import type { LimitHit } from '../../_shared/limits.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 /** SQLSTATE of a failed foreign key (the plan was deleted in the meantime). */
@@ -54,7 +54,7 @@ export const guestRoutes = new Hono()
       { limit: 'guest-plan', key: planId },
     ];
     const secret = newGuestSecret();
-    const guest = await withRequest({ planId }, (tx) => limited(tx, hits, async () => {
+    const guest = await withRequest({ planId }, async (tx) => {
       const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
       if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
       try {
@@ -72,7 +72,7 @@ export const guestRoutes = new Hono()
         if (isForeignKeyViolation(error)) throw new HttpError(404, PLAN_NOT_FOUND);
         throw error;
       }
-    }));
+    }, { limits: hits });
     const answer: GuestCredentials = { ...guest, secret };
     return c.json(answer, 201);
   })
@@ -88,7 +88,7 @@ export const guestRoutes = new Hono()
     const { name, planId } = await parseBody(c, restoreGuestSessionBody);
     // Counted in a transaction of its own, so that a name that is not found
     // counts too (_shared/limits.ts 'guest-name').
-    await withRequest({}, (tx) => enforceLimits(tx, [{ limit: 'guest-name', key: requestNetwork(c) }]));
+    await countLimits([{ limit: 'guest-name', key: requestNetwork(c) }]);
     const secret = newGuestSecret();
     const guest = await withRequest({ planId }, async (tx) => {
       const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;

@@ -20,8 +20,8 @@ import {
   voteBody,
   type VoteResult,
 } from '../../_shared/contract/ideas.ts';
-import { requestRow, requestStatements } from '../../_shared/db.ts';
-import { limitsStatement, participantKey } from '../../_shared/limits.ts';
+import { requestRow } from '../../_shared/db.ts';
+import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
 import { parseBody } from '../../_shared/validation.ts';
@@ -43,12 +43,13 @@ export const ideaRoutes = new Hono()
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const { guestId } = await parseBody(c, voteBody);
     const identity = writer(await optionalUserId(c), guestId, JOIN_TO_VOTE);
-    // The limit and the rule in one round trip (requestStatements).
-    const [, [result]] = await asWriter(
-      requestStatements({ ...identity, ideaId }, (tx) => [
-        limitsStatement(tx, [{ limit: 'vote', key: participantKey(identity.userId, identity.guestId) }]),
-        tx<VoteResult[]>`select voted, vote_count as "voteCount" from app.vote_on_idea(${ideaId}::uuid)`,
-      ] as const),
+    // The rule, and the limit in the claims statement: one round trip.
+    const result = await asWriter(
+      requestRow(
+        { ...identity, ideaId },
+        (tx) => tx<VoteResult[]>`select voted, vote_count as "voteCount" from app.vote_on_idea(${ideaId}::uuid)`,
+        { limits: [{ limit: 'vote', key: participantKey(identity.userId, identity.guestId) }] },
+      ),
       IDEA_NOT_FOUND,
     );
     return c.json(result);
@@ -90,14 +91,15 @@ export const ideaRoutes = new Hono()
     const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
     const { text, guestId } = await parseBody(c, createCommentBody);
     const identity = writer(await optionalUserId(c), guestId, JOIN_TO_COMMENT);
-    const [, [row]] = await asWriter(
-      requestStatements({ ...identity, ideaId }, (tx) => [
-        limitsStatement(tx, [{ limit: 'comment', key: participantKey(identity.userId, identity.guestId) }]),
-        tx<{ comment: IdeaComment }[]>`
+    const row = await asWriter(
+      requestRow(
+        { ...identity, ideaId },
+        (tx) => tx<{ comment: IdeaComment }[]>`
           select ${commentJson(tx, 'ic')} as comment
             from app.add_idea_comment(${ideaId}::uuid, ${text}) ic`,
-      ] as const),
+        { limits: [{ limit: 'comment', key: participantKey(identity.userId, identity.guestId) }] },
+      ),
       IDEA_NOT_FOUND,
     );
-    return c.json(row.comment, 201);
+    return c.json(row!.comment, 201);
   });

@@ -17,7 +17,7 @@ import {
 import { type Tx, withRequest } from '../../_shared/db.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
-import { type LimitHit, limited } from '../../_shared/limits.ts';
+import type { LimitHit } from '../../_shared/limits.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 function isForeignKeyViolation(error: unknown): boolean {
@@ -108,7 +108,7 @@ export const joiningRoutes = new Hono()
     // Name probes per client network (_shared/limits.ts 'guest-name'), counted
     // in this transaction whether or not the name exists.
     const hits: LimitHit[] = [{ limit: 'guest-name', key: requestNetwork(c) }];
-    const result = await withRequest({ planId }, (tx) => limited(tx, hits, async (): Promise<GuestCheckResult> => {
+    const result = await withRequest({ planId }, async (tx): Promise<GuestCheckResult> => {
       await requirePlan(tx, planId);
       const [guest] = await tx<{ id: string; name: string; ideaVotes: string[]; timeSlotVotes: string[] }[]>`
         select g.id, g.name,
@@ -120,6 +120,6 @@ export const joiningRoutes = new Hono()
          where g.plan_id = ${planId}::uuid and g.name_key = lower(btrim(${name}))`;
       if (!guest) return { exists: false, guestId: null, name, ideaVotes: [], timeSlotVotes: [] };
       return { exists: true, guestId: guest.id, name: guest.name, ideaVotes: guest.ideaVotes, timeSlotVotes: guest.timeSlotVotes };
-    }));
+    }, { limits: hits });
     return c.json(result);
   });

@@ -23,9 +23,9 @@ import {
 } from '../../_shared/contract/dates.ts';
 import { GUEST_NOT_FOUND } from '../../_shared/contract/guests.ts';
 import { type Plan, PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
-import { requestRow, requestStatements, type Tx, withRequest } from '../../_shared/db.ts';
+import { requestRow, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
-import { limitsStatement, participantKey, rateLimits } from '../../_shared/limits.ts';
+import { participantKey, rateLimits } from '../../_shared/limits.ts';
 import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../../_shared/notify.ts';
 import { periodSortMinutes } from '../../_shared/periods.ts';
 import { planJson, requirePlanById } from '../../_shared/plans.ts';
@@ -157,15 +157,16 @@ export const planDateRoutes = new Hono()
     const { date, period, guestId } = await parseBody(c, voteDateBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
-    // The limit and the rule (app.vote_on_date: find-or-create the slot, the
-    // toggle, the count) in one round trip.
-    const [, [result]] = await withSentenceCase(() =>
-      requestStatements({ userId, guestId: userId ? null : guestId, planId }, (tx) => [
-        limitsStatement(tx, [{ limit: 'vote', key: voter }]),
-        tx<VoteDateResult[]>`
+    // The rule (app.vote_on_date: find-or-create the slot, the toggle, the
+    // count), and the limit in the claims statement: one round trip.
+    const result = await withSentenceCase(() =>
+      requestRow(
+        { userId, guestId: userId ? null : guestId, planId },
+        (tx) => tx<VoteDateResult[]>`
           select voted, time_slot_id as "timeSlotId", vote_count as "voteCount"
             from app.vote_on_date(${planId}::uuid, ${date}::date, ${period})`,
-      ] as const),
+        { limits: [{ limit: 'vote', key: voter }] },
+      ),
     );
     return c.json(result);
   })

@@ -20,7 +20,7 @@ import {
   PLAN_NOT_FOUND,
 } from '../../_shared/contract/ideas.ts';
 import { requestRow, withRequest } from '../../_shared/db.ts';
-import { limited, participantKey } from '../../_shared/limits.ts';
+import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, ideaJson, prepareIdeas, renderIdeas } from '../../_shared/ideas.ts';
 import { buildSuggestions, type SharedInterest } from '../../_shared/suggestions.ts';
@@ -86,12 +86,12 @@ export const planIdeaRoutes = new Hono()
     const guestId = userId ? null : bodyGuestId;
     if (!userId && !guestId) throw new HttpError(401, JOIN_TO_SUGGEST);
     const idea = await asWriter(
-      withRequest({ userId, guestId, planId }, (tx) => limited(tx, [{ limit: 'idea', key: participantKey(userId, guestId) }], async () => {
+      withRequest({ userId, guestId, planId }, async (tx) => {
         const [row] = await tx<{ idea: Idea }[]>`
           select ${ideaJson(tx, 'i', { voteCount: tx`0`, hasUserVoted: tx`false`, commentCount: tx`0` })} as idea
             from app.add_idea(${planId}::uuid, ${text}) i`;
         return row.idea;
-      })),
+      }, { limits: [{ limit: 'idea', key: participantKey(userId, guestId) }] }),
       PLAN_NOT_FOUND,
     );
     return c.json(idea, 201);

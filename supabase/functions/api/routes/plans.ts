@@ -16,7 +16,6 @@ import {
   planSlugParam,
 } from '../../_shared/contract/plans.ts';
 import { requestRow, withRequest } from '../../_shared/db.ts';
-import { limited } from '../../_shared/limits.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
@@ -47,7 +46,7 @@ export const planRoutes = new Hono()
     const { title, isOpenInvite } = await parseBody(c, createPlanBody);
     const planId = crypto.randomUUID();
     // New plans per user per day (_shared/limits.ts), in the same round trip.
-    const plan = await withRequest({ userId, planId }, (tx) => limited(tx, [{ limit: 'plan', key: userId }], async () => {
+    const plan = await withRequest({ userId, planId }, async (tx) => {
       const [row] = await tx<{ plan: Plan }[]>`
         with plan as (
           -- Only for an account that still exists (the users policy shows the
@@ -66,7 +65,7 @@ export const planRoutes = new Hono()
         select ${planJson(tx, 'plan', tx`(select count(*)::int from host)`)} as plan
           from plan`;
       return row?.plan;
-    }));
+    }, { limits: [{ limit: 'plan', key: userId }] });
     if (!plan) throw new HttpError(401, messages.sessionExpired);
     return c.json(plan, 201);
   })

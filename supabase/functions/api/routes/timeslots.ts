@@ -11,8 +11,8 @@ import {
   timeSlotIdParam,
   timeSlotVoteBody,
 } from '../../_shared/contract/dates.ts';
-import { requestRow, requestStatements } from '../../_shared/db.ts';
-import { limitsStatement, participantKey } from '../../_shared/limits.ts';
+import { requestRow } from '../../_shared/db.ts';
+import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { parseBody } from '../../_shared/validation.ts';
 import { versionedRead } from '../../_shared/versioned.ts';
@@ -28,12 +28,15 @@ export const timeSlotRoutes = new Hono()
     const { guestId } = await parseBody(c, timeSlotVoteBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
-    // The limit and the rule (app.vote_on_time_slot: the toggle and the count) in one round trip.
-    const [, [{ voted, voteCount }]] = await requestStatements({ userId, guestId: userId ? null : guestId, timeSlotId }, (tx) => [
-      limitsStatement(tx, [{ limit: 'vote', key: voter }]),
-      tx<{ voted: boolean; voteCount: number }[]>`
+    // The rule (app.vote_on_time_slot: the toggle and the count), and the
+    // limit in the claims statement: one round trip.
+    const row = await requestRow(
+      { userId, guestId: userId ? null : guestId, timeSlotId },
+      (tx) => tx<{ voted: boolean; voteCount: number }[]>`
         select voted, vote_count as "voteCount" from app.vote_on_time_slot(${timeSlotId}::uuid)`,
-    ] as const);
+      { limits: [{ limit: 'vote', key: voter }] },
+    );
+    const { voted, voteCount } = row!;
     const result: TimeSlotVoteResult = { voted, voteCount };
     return c.json(result);
   })
