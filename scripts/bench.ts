@@ -390,6 +390,11 @@ async function lighthouseScores(page: string, url: string): Promise<PageScore> {
   try {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile' });
     const lhr = result!.lhr;
+    // BENCH_LIGHTHOUSE_DIR: keep each page's full report there (to see what a score is made of).
+    if (process.env.BENCH_LIGHTHOUSE_DIR) {
+      const name = `${page.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.json`;
+      writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, name), JSON.stringify(lhr, null, 1));
+    }
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const metric = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
     const metrics = (lhr.audits.metrics?.details as { items?: Array<Record<string, number>> } | undefined)?.items?.[0] ?? {};
