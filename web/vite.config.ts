@@ -31,19 +31,6 @@ export default defineConfig(({ mode }) => {
     build: {
       outDir: 'dist',
       emptyOutDir: true,
-      rolldownOptions: {
-        output: {
-          // Vendor code changes less often than ours: separate, long-cached chunks.
-          codeSplitting: {
-            groups: [
-              // Only builds with Supabase Realtime load it, on first use (lib/live).
-              { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/, priority: 3 },
-              { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui|react-remove-scroll|react-number-format|react-textarea-autosize|use-callback-ref|use-sidecar|react-style-singleton|get-nonce|tslib|clsx)[\\/]/, priority: 2 },
-              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser|@tanstack)[\\/]/, priority: 1 },
-            ],
-          },
-        },
-      },
     },
   };
 });
