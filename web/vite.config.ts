@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { mantineCssCheck } from './mantine-css-check.ts';
 import { staticHeaders } from './static-headers.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -25,7 +26,8 @@ export default defineConfig(({ mode }) => {
     root: webRoot,
     envDir: repoRoot,
     // staticHeaders: the preview serves web/public/_headers (the e2e tests run under it).
-    plugins: [react(), staticHeaders()],
+    // mantineCssCheck: every Mantine component in the bundle has its CSS (app/mantine-styles.ts).
+    plugins: [react(), staticHeaders(), mantineCssCheck()],
     server: { port: 5173, strictPort: true, proxy },
     preview: { port: Number(setting('WEB_PORT') ?? 4173), strictPort: true, proxy },
     build: {

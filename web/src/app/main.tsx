@@ -1,4 +1,4 @@
-import '@mantine/core/styles.css';
+import './mantine-styles';
 import './touch-targets.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
