@@ -33,6 +33,14 @@ export default defineConfig(({ mode }) => {
     build: {
       outDir: 'dist',
       emptyOutDir: true,
+      rolldownOptions: {
+        output: {
+          // What the entry needs, in one chunk: without this, the code it shares
+          // with lazy screens is cut into many small chunks, each one more
+          // request before the first render. Lazy screens keep their own chunks.
+          codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
+        },
+      },
     },
   };
 });

@@ -1,10 +1,9 @@
 import { lazy } from 'react';
 
 // One chunk per screen: a visitor on the landing page never downloads the
-// signed-in screens, and the reverse.
-export const LandingScreen = lazy(() =>
-  import('../features/landing/components/landing-screen').then((m) => ({ default: m.LandingScreen })),
-);
+// signed-in screens, and the reverse. The two pages people arrive on from
+// outside, the landing page and a plan's join page, are in the entry chunk
+// instead (app-routes): they render with no second round of requests.
 export const AuthScreen = lazy(() =>
   import('../features/auth/components/auth-screen').then((m) => ({ default: m.AuthScreen })),
 );
@@ -24,10 +23,7 @@ export const ShareScreen = lazy(() =>
 export const PlanScreen = lazy(() =>
   import('../features/plans/components/plan-screen').then((m) => ({ default: m.PlanScreen })),
 );
-// The public plan pages of guests (/l/{slug}, /l/{slug}/dashboard).
-export const JoinScreen = lazy(() =>
-  import('../features/guests/components/join-screen').then((m) => ({ default: m.JoinScreen })),
-);
+// The public plan pages of guests (/l/{slug}/dashboard; /l/{slug} is in the entry).
 export const GuestDashboardScreen = lazy(() =>
   import('../features/guests/components/guest-dashboard-screen').then((m) => ({ default: m.GuestDashboardScreen })),
 );

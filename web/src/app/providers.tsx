@@ -25,7 +25,10 @@ export const Toaster = preloadable(() => import('./toaster').then((m) => m.Toast
 
 function DeferredToaster() {
   const [mounted, setMounted] = useState(false);
-  useEffect(() => setMounted(true), []);
+  useEffect(() => {
+    const timer = setTimeout(() => setMounted(true));
+    return () => clearTimeout(timer);
+  }, []);
   return mounted ? (
     <Suspense fallback={null}>
       <Toaster />
