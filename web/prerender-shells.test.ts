@@ -15,9 +15,9 @@ describe('prerendered shells', () => {
   });
 
   it('makes one template per shell, each with its own rules', () => {
-    const templates = shellTemplates({ landing: '<h1 style="color:red">A</h1>', join: '<p style="margin:0">B</p>' });
-    expect(templates).toContain('<template id="shell-landing"><style>[data-shell-style="l0"]{color:red !important}</style><h1 data-shell-style="l0">A</h1></template>');
-    expect(templates).toContain('<template id="shell-join"><style>[data-shell-style="j0"]{margin:0 !important}</style><p data-shell-style="j0">B</p></template>');
+    const templates = shellTemplates({ landing: '<h1 style="color:red">A</h1>', join: '<p style="margin:0">B</p>' }, 'https://api.example.com');
+    expect(templates).toContain('<template id="shell-landing" data-api="https://api.example.com"><style>[data-shell-style="l0"]{color:red !important}</style><h1 data-shell-style="l0">A</h1></template>');
+    expect(templates).toContain('<template id="shell-join" data-api="https://api.example.com"><style>[data-shell-style="j0"]{margin:0 !important}</style><p data-shell-style="j0">B</p></template>');
     expect(templates).not.toMatch(/ style=/);
   });
 });

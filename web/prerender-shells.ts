@@ -34,20 +34,29 @@ export function hoistStyleAttributes(html: string, prefix: string): { html: stri
   return { html: out, css: rules.join('') };
 }
 
-/** One <template> per shell, to put before #root. */
-export function shellTemplates(shells: Record<string, string>): string {
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+
+/**
+ * One <template> per shell, to put before #root. `apiBase`: where the API is
+ * (VITE_API_BASE_URL, empty for this origin), for shell.js's early plan request.
+ */
+export function shellTemplates(shells: Record<string, string>, apiBase = ''): string {
   return Object.entries(shells)
     .map(([name, markup]) => {
       const { html, css } = hoistStyleAttributes(markup, `${name[0]}`);
-      return `<template id="shell-${name}"><style>${css}</style>${html}</template>`;
+      return `<template id="shell-${name}" data-api="${attribute(apiBase)}"><style>${css}</style>${html}</template>`;
     })
     .join('\n    ');
 }
 
 export function prerenderShells(): Plugin {
+  let apiBase = '';
   return {
     name: 'hangplan:prerender-shells',
     apply: 'build',
+    configResolved(config) {
+      apiBase = String(config.env.VITE_API_BASE_URL ?? '').replace(/\/+$/, '');
+    },
     async transformIndexHtml(html) {
       const server = await createServer({
         configFile: false,
@@ -59,7 +68,7 @@ export function prerenderShells(): Plugin {
       });
       try {
         const { renderShells } = (await server.ssrLoadModule('/src/app/shells.tsx')) as typeof import('./src/app/shells');
-        const templates = shellTemplates(renderShells());
+        const templates = shellTemplates(renderShells(), apiBase);
         if (!html.includes('<!-- shells -->')) throw new Error('web/index.html lacks the <!-- shells --> marker');
         return html.replace('<!-- shells -->', templates);
       } finally {

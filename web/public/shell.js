@@ -6,19 +6,24 @@
 // The shell is inert (a tap or typing does nothing until the app is there),
 // and React's first render replaces it. An external file: the
 // Content-Security-Policy allows no inline script.
+//
+// On the join page it also asks for the plan at once, as a preload the app's
+// own request then takes over (same URL, same credentials, no extra header:
+// only without a token or a stored guest session), instead of after the
+// app's code has loaded.
 (function () {
   var root = document.getElementById('root');
-  var name = null;
+  var signedIn = false;
+  var guest = false;
   try {
-    if (localStorage.getItem('authToken')) name = 'splash';
+    signedIn = !!localStorage.getItem('authToken');
+    guest = !!localStorage.getItem('guestSession');
   } catch (e) {
     // Storage blocked: the app will treat the visitor as signed out.
   }
-  if (!name) {
-    var path = location.pathname;
-    if (path === '/') name = 'landing';
-    else if (/^\/l\/[^/]+\/?$/.test(path)) name = 'join';
-  }
+  var path = location.pathname;
+  var join = /^\/l\/([A-Za-z0-9_-]+)\/?$/.exec(path);
+  var name = signedIn ? 'splash' : path === '/' ? 'landing' : join ? 'join' : null;
   var template = name && document.getElementById('shell-' + name);
   if (!root || !template || root.firstChild) return;
   var shell = document.createElement('div');
@@ -26,4 +31,12 @@
   shell.setAttribute('inert', '');
   shell.appendChild(template.content.cloneNode(true));
   root.appendChild(shell);
+  if (name === 'join' && !guest) {
+    var preload = document.createElement('link');
+    preload.rel = 'preload';
+    preload.as = 'fetch';
+    preload.crossOrigin = 'use-credentials';
+    preload.href = template.getAttribute('data-api') + '/api/plans/slug/' + join[1];
+    document.head.appendChild(preload);
+  }
 })();
