@@ -1,15 +1,15 @@
 import './mantine-styles';
 import './touch-targets.css';
-import { StrictMode } from 'react';
-import { flushSync } from 'react-dom';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app';
 
-// #root may hold the static shell of this page (public/shell.js). The first
-// render replaces it in the same task, before the document has finished
-// loading: the live page is there before anyone can act on the inert shell.
+// #root may hold the static shell of this page (public/shell.js, inert). The
+// first render is a transition: React renders in slices, leaving the main
+// thread free in between, and the shell stays on screen until the live page
+// replaces it in one commit.
 const root = createRoot(document.getElementById('root')!);
-flushSync(() =>
+startTransition(() =>
   root.render(
     <StrictMode>
       <App />
