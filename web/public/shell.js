@@ -18,7 +18,7 @@
   try {
     signedIn = !!localStorage.getItem('authToken');
     guest = !!localStorage.getItem('guestSession');
-  } catch (e) {
+  } catch {
     // Storage blocked: the app will treat the visitor as signed out.
   }
   var path = location.pathname;

@@ -18,10 +18,16 @@ export function preloadable<P extends object>(load: () => Promise<ComponentType<
   let loaded: ComponentType<P> | undefined;
   let loading: Promise<ComponentType<P>> | undefined;
   const preload = () =>
-    (loading ??= load().then((component) => {
-      loaded = component;
-      return component;
-    }));
+    (loading ??= load().then(
+      (component) => {
+        loaded = component;
+        return component;
+      },
+      (error: unknown) => {
+        loading = undefined; // a failed download is tried again on next use
+        throw error;
+      },
+    ));
   const Lazy = lazy(() => preload().then((component) => ({ default: component })));
   const Component = (props: P) => createElement((loaded ?? Lazy) as ComponentType<P>, props);
   return Object.assign(Component, { preload });
