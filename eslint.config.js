@@ -15,6 +15,11 @@ export default tseslint.config(
     },
   },
   {
+    // Classic scripts the page loads as they are (public/shell.js).
+    files: ['web/public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: globals.browser },
+  },
+  {
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,

@@ -441,7 +441,19 @@ async function benchWeb(): Promise<string> {
   }
 }
 
+/** Lighthouse once more when a run fails to record its trace (NO_NAVSTART and the like), up to 3 runs. */
 async function lighthouseScores(page: string, url: string): Promise<PageScore> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await lighthouseRun(page, url);
+    } catch (error) {
+      if (attempt === 3) throw error;
+      log(`${page}: ${(error as Error).message}; running Lighthouse again`);
+    }
+  }
+}
+
+async function lighthouseRun(page: string, url: string): Promise<PageScore> {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
@@ -451,6 +463,12 @@ async function lighthouseScores(page: string, url: string): Promise<PageScore> {
   try {
     const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile' });
     const lhr = result!.lhr;
+    if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code}`);
+    // BENCH_LIGHTHOUSE_DIR: keep each page's full report there (to see what a score is made of).
+    if (process.env.BENCH_LIGHTHOUSE_DIR) {
+      const name = `${page.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.json`;
+      writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, name), JSON.stringify(lhr, null, 1));
+    }
     const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
     const metric = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
     const metrics = (lhr.audits.metrics?.details as { items?: Array<Record<string, number>> } | undefined)?.items?.[0] ?? {};

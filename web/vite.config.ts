@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { mantineCssCheck } from './mantine-css-check.ts';
+import { prerenderShells } from './prerender-shells.ts';
 import { staticHeaders } from './static-headers.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -25,7 +27,9 @@ export default defineConfig(({ mode }) => {
     root: webRoot,
     envDir: repoRoot,
     // staticHeaders: the preview serves web/public/_headers (the e2e tests run under it).
-    plugins: [react(), staticHeaders()],
+    // mantineCssCheck: every Mantine component in the bundle has its CSS (app/mantine-styles.ts).
+    // prerenderShells: the static first paint of / and /l/{slug} in index.html (public/shell.js).
+    plugins: [react(), staticHeaders(), mantineCssCheck(), prerenderShells()],
     server: { port: 5173, strictPort: true, proxy },
     preview: { port: Number(setting('WEB_PORT') ?? 4173), strictPort: true, proxy },
     build: {
@@ -33,15 +37,10 @@ export default defineConfig(({ mode }) => {
       emptyOutDir: true,
       rolldownOptions: {
         output: {
-          // Vendor code changes less often than ours: separate, long-cached chunks.
-          codeSplitting: {
-            groups: [
-              // Only builds with Supabase Realtime load it, on first use (lib/live).
-              { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/, priority: 3 },
-              { name: 'mantine', test: /node_modules[\\/](@mantine|@floating-ui|react-remove-scroll|react-number-format|react-textarea-autosize|use-callback-ref|use-sidecar|react-style-singleton|get-nonce|tslib|clsx)[\\/]/, priority: 2 },
-              { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router|react-router-dom|cookie|set-cookie-parser|@tanstack)[\\/]/, priority: 1 },
-            ],
-          },
+          // What the entry needs, in one chunk: without this, the code it shares
+          // with lazy screens is cut into many small chunks, each one more
+          // request before the first render. Lazy screens keep their own chunks.
+          codeSplitting: { groups: [{ name: 'app', tags: ['$initial'] }] },
         },
       },
     },

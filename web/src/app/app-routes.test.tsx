@@ -13,6 +13,7 @@ const signedIn = () => {
 
 describe('app routes', () => {
   it('shows the splash while the session loads', async () => {
+    localStorage.setItem('authToken', 'test-token');
     const me = deferred();
     mockFetch({ 'GET /api/auth/me': () => me.promise });
     renderWithProviders(<AppRoutes />, { route: '/' });
@@ -33,6 +34,7 @@ describe('app routes', () => {
   });
 
   it('offers a retry when the session cannot be loaded', async () => {
+    localStorage.setItem('authToken', 'test-token');
     let answer = text('Something went wrong', 500);
     const { calls } = mockFetch({ 'GET /api/auth/me': () => answer });
     const { user } = renderWithProviders(<AppRoutes />, { route: '/' });
@@ -41,6 +43,14 @@ describe('app routes', () => {
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('button', { name: 'Start Planning' })).toBeInTheDocument();
     expect(calls('GET', '/api/auth/me')).toHaveLength(2);
+  });
+
+  it('asks nothing of the server without a stored token: signed out at once', async () => {
+    const { calls } = mockFetch(signedOut);
+    renderWithProviders(<AppRoutes />, { route: '/' });
+    expect(screen.queryByText('Loading Hangplan...')).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: 'Start Planning' })).toBeInTheDocument();
+    expect(calls('GET', '/api/auth/me')).toHaveLength(0);
   });
 
   it('sends a signed-in visitor from / to /home', async () => {

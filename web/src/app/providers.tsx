@@ -1,10 +1,10 @@
-import type { ReactNode } from 'react';
+import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { LiveStatusSign } from '../components/live-status-sign';
 import type { LiveHub } from '../lib/live/hub';
 import { LiveHubProvider } from '../lib/live/live-context';
+import { preloadable } from '../lib/preloadable';
 import { cssVariablesResolver, theme } from './theme';
 
 interface AppProvidersProps {
@@ -16,6 +16,26 @@ interface AppProvidersProps {
   liveHub?: LiveHub;
 }
 
+/**
+ * The toasts' code and CSS (@mantine/notifications) load after the first
+ * render: no page needs them to show. A toast raised before they are there
+ * waits in the notifications store (lib/toast) and shows when they arrive.
+ */
+export const Toaster = preloadable(() => import('./toaster').then((m) => m.Toaster));
+
+function DeferredToaster() {
+  const [mounted, setMounted] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setMounted(true));
+    return () => clearTimeout(timer);
+  }, []);
+  return mounted ? (
+    <Suspense fallback={null}>
+      <Toaster />
+    </Suspense>
+  ) : null;
+}
+
 export function AppProviders({ queryClient, children, env = 'default', liveHub }: AppProvidersProps) {
   return (
     <MantineProvider
@@ -24,8 +44,7 @@ export function AppProviders({ queryClient, children, env = 'default', liveHub }
       forceColorScheme="light"
       env={env}
     >
-      {/* Spec §9: one toast at a time, shown for 2500 ms. */}
-      <Notifications limit={1} autoClose={2500} position="top-center" />
+      <DeferredToaster />
       <QueryClientProvider client={queryClient}>
         <LiveHubProvider hub={liveHub ?? null}>
           {children}

@@ -1,7 +1,7 @@
 import { Navigate } from 'react-router-dom';
 import { paths } from '../config/paths';
 import { useCurrentUser } from '../features/auth/queries';
-import { LandingScreen } from './lazy-screens';
+import { LandingScreen } from '../features/landing/components/landing-screen';
 
 /** `/`: the landing page when signed out, home when signed in (spec §2). */
 export function RootRoute() {

@@ -2,7 +2,11 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
+import { Toaster } from '../app/providers';
 import { clearGuest } from '../lib/guest-storage';
+
+// The app loads the toasts' code after its first render; tests have it from the start.
+await Toaster.preload();
 
 // jsdom lacks what Mantine measures with (as in Mantine's vite-template).
 const { getComputedStyle } = window;

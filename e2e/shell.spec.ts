@@ -1,0 +1,54 @@
+// The static first paint (docs/decisions.md "First paint"): before the app's
+// JavaScript has run, public/shell.js shows the shell prerendered for the
+// address, inert, and the app's first render replaces it.
+import type { Page } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+
+/** The page as it stands before any of the app's JavaScript runs (shell.js is not in /assets). */
+async function withoutApp(page: Page, path: string, token?: string) {
+  if (token) await page.addInitScript((value) => localStorage.setItem('authToken', value), token);
+  await page.route('**/assets/*.js', (route) => route.abort());
+  await page.goto(path);
+}
+
+const shell = (page: Page) => page.locator('#root > #shell[inert]');
+
+test('signed out, / paints the landing page before the app runs, and the app replaces it', async ({ page }) => {
+  await withoutApp(page, '/');
+  await expect(shell(page)).toBeAttached();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Turn "we should hang out" into a real plan');
+  await expect(page.getByRole('button', { name: 'Start Planning' })).toBeVisible();
+  await expect(page.getByText('Loading Hangplan...')).toHaveCount(0);
+
+  await page.unrouteAll();
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Start Planning' })).toBeVisible();
+  await expect(page.locator('#shell')).toHaveCount(0);
+  await page.getByRole('textbox', { name: 'Email address' }).first().fill('not-an-email');
+  await page.getByRole('button', { name: 'Start Planning' }).click();
+  await expect(page.getByText('Enter a valid email address')).toBeVisible();
+});
+
+test('signed out, /l/{slug} paints the join page loading its plan', async ({ page }) => {
+  await withoutApp(page, '/l/some-plan');
+  await expect(shell(page)).toBeAttached();
+  await expect(page.getByRole('link', { name: 'Hangplan home' })).toBeVisible();
+  await expect(page.getByRole('status')).toHaveText('Loading plan...');
+  await expect(page.getByText('Join the Plan')).toHaveCount(0);
+});
+
+test('with a stored token, any page paints the splash, never the landing page', async ({ page }) => {
+  for (const path of ['/', '/l/some-plan', '/home']) {
+    await withoutApp(page, path, 'some-token');
+    await expect(shell(page)).toBeAttached();
+    await expect(page.getByRole('status')).toHaveText('Loading Hangplan...');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCount(0);
+  }
+});
+
+test('other pages get no shell when signed out', async ({ page }) => {
+  for (const path of ['/auth', '/home', '/l/some-plan/dashboard', '/no/such/page']) {
+    await withoutApp(page, path);
+    await expect(page.locator('#root')).toBeEmpty();
+  }
+});
