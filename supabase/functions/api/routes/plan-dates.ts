@@ -136,8 +136,8 @@ export const planDateRoutes = new Hono()
             select ${versionedColumns(tx, known, tx`
                      select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
                        from app.time_slot_votes v
-                      where v.plan_id = p.id
-                        and (v.user_id = ${userId}::uuid or v.guest_id = ${voterGuestId}::uuid)`)},
+                      where ${userId ? tx`v.user_id = ${userId}::uuid` : tx`v.guest_id = ${voterGuestId}::uuid`}
+                        and v.plan_id = p.id`)},
                    (select g.plan_id from app.guests g where g.id = ${voterGuestId}::uuid) as "guestPlanId"
               from app.plans p join app.plan_versions pv on pv.plan_id = p.id
              where p.id = ${planId}::uuid`);

@@ -65,8 +65,8 @@ export const planIdeaRoutes = new Hono()
                    where i.plan_id = p.id
                 ) x`)},
                    array(select v.idea_id::text from app.idea_votes v
-                          where v.plan_id = p.id
-                            and (v.user_id = ${userId}::uuid or v.guest_id = ${guestId}::uuid)) as mine
+                          where ${userId ? tx`v.user_id = ${userId}::uuid` : tx`v.guest_id = ${guestId}::uuid`}
+                            and v.plan_id = p.id) as mine
               from app.plans p join app.plan_versions pv on pv.plan_id = p.id
              where p.id = ${planId}::uuid`),
       prepare: prepareIdeas,
