@@ -73,7 +73,7 @@ describe('private.hit_rate_limit', () => {
     }
   });
 
-  it('housekeeping: each hit deletes up to 4 counters whose window ended over a minute ago', async () => {
+  it('housekeeping: each hit that starts a window deletes up to 4 counters whose window ended over a minute ago', async () => {
     const stale = Array.from({ length: 6 }, () => key('stale'));
     for (const k of stale) {
       await db.owner`insert into app.rate_limit_counters (key, window_ends_at, hits) values (${k}, now() - interval '2 minutes', 1)`;
@@ -88,6 +88,20 @@ describe('private.hit_rate_limit', () => {
     await hit(key(), 5, 60);
     // Every stale one is gone; the one that ended 10 s ago stays for now.
     expect(await count()).toBe(1);
+  });
+
+  it('housekeeping: a hit inside a running window is the count alone', async () => {
+    const running = key('running');
+    await hit(running, 5, 60);
+    const stale = key('stale');
+    await db.owner`insert into app.rate_limit_counters (key, window_ends_at, hits) values (${stale}, now() - interval '2 minutes', 1)`;
+    const staleLeft = async () => (await db.owner`select 1 from app.rate_limit_counters where key = ${stale}`).length;
+    await hit(running, 5, 60);
+    expect(await staleLeft()).toBe(1);
+    expect((await db.owner`select hits from app.rate_limit_counters where key = ${running}`)[0].hits).toBe(2);
+    // The next window somebody starts takes it away.
+    await hit(key(), 5, 60);
+    expect(await staleLeft()).toBe(0);
   });
 
   it('is atomic: N parallel hits on one key never exceed max', async () => {
