@@ -10,7 +10,7 @@ import { GuestAvailabilityScreen, PlanAvailabilityScreen } from './lazy-screens'
 import { GuestIdeasScreen, InterestsScreen, ManageInterestsScreen, PlanIdeasScreen } from './lazy-screens';
 import { RootRoute } from './root-route';
 
-// Every route of spec §2. `ComingSoonScreen` marks screens of later issues.
+// Every route of spec §2.
 export function AppRoutes() {
   return (
     <Routes>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Card, Center } from '@mantine/core';
 
-/** A single card in the middle of the screen: not-found, coming-soon and error states. */
+/** A single card in the middle of the screen: not-found and error states. */
 export function CenteredCard({ children }: { children: ReactNode }) {
   return (
     <Center mih="100dvh" p="md" bg="gray.0">
