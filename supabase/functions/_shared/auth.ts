@@ -7,6 +7,7 @@ import type { Context } from 'hono';
 import { jwtVerify, SignJWT } from 'jose';
 import { jwtSecret } from './env.ts';
 import { HttpError, messages } from './errors.ts';
+import { RecentMap } from './recent-map.ts';
 import { scopeOf, type VerifiedSession } from './request-scope.ts';
 
 const ISSUER = 'hangplan';
@@ -64,7 +65,7 @@ export async function verifySessionToken(token: string, secret: string = jwtSecr
   if (remembered && remembered.expiresAt > Date.now()) return remembered.session;
   const checked = await verifySignature(token, secret);
   if (!checked) return null;
-  remember(token, checked);
+  verified.set(token, checked);
   return checked.session;
 }
 
@@ -74,16 +75,9 @@ export async function verifySessionToken(token: string, secret: string = jwtSecr
 // saved: expiry is checked on every use, and whether the session is still
 // live is the database's check on every request. Keyed by the whole token
 // (signature included), for one secret at a time, so nothing unverified can
-// hit it. Bounded: the oldest entries go first.
-const MAX_VERIFIED = 5000;
-const verified = new Map<string, { session: VerifiedSession; expiresAt: number }>();
+// hit it. Bounded: the least recently used go first.
+const verified = new RecentMap<string, { session: VerifiedSession; expiresAt: number }>(5000);
 let verifiedWith: string | undefined;
-
-function remember(key: string, entry: { session: VerifiedSession; expiresAt: number }): void {
-  verified.delete(key);
-  verified.set(key, entry);
-  if (verified.size > MAX_VERIFIED) verified.delete(verified.keys().next().value!);
-}
 
 async function verifySignature(token: string, secret: string): Promise<{ session: VerifiedSession; expiresAt: number } | null> {
   try {

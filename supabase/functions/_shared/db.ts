@@ -3,6 +3,7 @@
 import postgres from 'postgres';
 import { databasePoolMode, databaseUrl } from './env.ts';
 import { type LimitHit, limitsJson } from './limits.ts';
+import { RecentMap } from './recent-map.ts';
 import { requestScope } from './request-scope.ts';
 
 /** The connection a request's statements run on (reserved for the request, inside its transaction). */
@@ -92,20 +93,16 @@ export async function hashGuestSecret(secret: string): Promise<string> {
 // async op that hands the work to another thread and back, which cost a
 // guest's write more CPU than the rest of its JavaScript (issue 13). Whether
 // the secret is right is still the database's check on every request.
-// Bounded: the oldest entries go first.
-const MAX_SECRET_HASHES = 5000;
-const secretHashes = new Map<string, Promise<string>>();
+// Bounded: the least recently used go first.
+const secretHashes = new RecentMap<string, Promise<string>>(5000);
 
 function guestSecretHash(secret: string): Promise<string> {
   let hash = secretHashes.get(secret);
-  if (hash) {
-    secretHashes.delete(secret);
-  } else {
+  if (!hash) {
     hash = hashGuestSecret(secret);
     hash.catch(() => secretHashes.delete(secret));
+    secretHashes.set(secret, hash);
   }
-  secretHashes.set(secret, hash);
-  if (secretHashes.size > MAX_SECRET_HASHES) secretHashes.delete(secretHashes.keys().next().value!);
   return hash;
 }
 
@@ -183,9 +180,23 @@ function handled<T>(promise: Promise<T>): Promise<T> {
   return promise;
 }
 
-/** End a transaction that failed part-way; harmless when it already ended. */
-async function rollback(tx: Tx): Promise<void> {
-  await tx`rollback`.execute().catch(() => {});
+/**
+ * Run `work` on a connection reserved for it (what is sent in one tick goes
+ * out in one write, in order). A failure ends whatever transaction `work`
+ * left open (a ROLLBACK is harmless when none is), so the connection goes
+ * back to the pool clean.
+ */
+async function onReservedConnection<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  const connection = await sql().reserve();
+  const tx = connection as unknown as Tx;
+  try {
+    return await work(tx);
+  } catch (error) {
+    await tx`rollback`.execute().catch(() => {});
+    throw error;
+  } finally {
+    connection.release();
+  }
 }
 
 /**
@@ -199,8 +210,8 @@ async function rollback(tx: Tx): Promise<void> {
  * together (one write on a connection reserved for the request: postgres.js
  * coalesces what is sent in the same tick and runs it in order), then COMMIT.
  * Requests whose statements do not wait on each other's answers also send
- * their COMMIT with them: requestStatements(). The session check and the guest-secret check are part of
- * the claims statement: when it fails (a signed-out session: 401 "Your session
+ * their COMMIT with them: requestStatements(). The session check and the
+ * guest-secret check are part of the claims statement: when it fails (a signed-out session: 401 "Your session
  * has expired, please sign in again"; a guest without its secret), the
  * transaction is aborted, nothing of fn takes effect, and its error is what
  * withRequest throws, whatever fn made of the failures that followed.
@@ -215,9 +226,7 @@ export async function withRequest<T>(
   options: RequestOptions = {},
 ): Promise<T> {
   const input = await resolveIdentity(identity);
-  const connection = await sql().reserve();
-  const tx = connection as unknown as Tx;
-  try {
+  return await onReservedConnection(async (tx) => {
     // Awaited below; marked handled now, so that a refusal is never an
     // unhandled rejection (fatal under Deno) while fn is still running.
     const begin = handled(tx`begin`.execute());
@@ -225,23 +234,14 @@ export async function withRequest<T>(
     let value: T;
     try {
       value = await fn(tx);
-      await begin;
-      await setClaims;
-    } catch (error) {
-      await rollback(tx);
+    } finally {
       // The gate's own refusal is the answer, not what it made fn run into.
       await begin;
       await setClaims;
-      throw error;
     }
     await tx`commit`;
     return value;
-  } catch (error) {
-    await rollback(tx);
-    throw error;
-  } finally {
-    connection.release();
-  }
+  });
 }
 
 /** The rows of each statement of a requestStatements() call, in order. */
@@ -269,9 +269,7 @@ export async function requestStatements<const Q extends readonly AnyStatement[]>
   options: RequestOptions = {},
 ): Promise<StatementRows<Q>> {
   const input = await resolveIdentity(identity);
-  const connection = await sql().reserve();
-  const tx = connection as unknown as Tx;
-  try {
+  return await onReservedConnection(async (tx) => {
     const statements = build(tx);
     const steps = await Promise.allSettled([
       tx`begin`.execute(),
@@ -281,12 +279,7 @@ export async function requestStatements<const Q extends readonly AnyStatement[]>
     ]);
     for (const step of steps) if (step.status === 'rejected') throw step.reason;
     return steps.slice(2, -1).map((step) => (step as PromiseFulfilledResult<unknown>).value) as StatementRows<Q>;
-  } catch (error) {
-    await rollback(tx);
-    throw error;
-  } finally {
-    connection.release();
-  }
+  });
 }
 
 /** requestStatements for ONE statement: its first row (undefined when none), in one round trip. */

@@ -11,6 +11,7 @@
 // plan costs one indexed lookup and the body is never built.
 import type { Context } from 'hono';
 import type { Tx } from './db.ts';
+import { RecentMap } from './recent-map.ts';
 
 type Fragment = ReturnType<Tx['unsafe']>;
 
@@ -77,21 +78,14 @@ export interface VersionedRow {
 // keeps the last body it built per read and plan, and the statement is asked
 // to build the body only when the version has moved on since: otherwise it
 // only checks, under the caller's claims, that the plan is visible and at
-// that version (one indexed lookup). Bounded: the oldest copies go first.
+// that version (one indexed lookup). Bounded: the least recently used go first.
 
 interface Copy {
   version: string;
   prepared: unknown;
 }
 
-const MAX_COPIES = 2000;
-const copies = new Map<string, Copy>();
-
-function keep(key: string, copy: Copy): void {
-  copies.delete(key);
-  copies.set(key, copy);
-  if (copies.size > MAX_COPIES) copies.delete(copies.keys().next().value!);
-}
+const copies = new RecentMap<string, Copy>(2000);
 
 /** Forget every copy (tests). */
 export function forgetCopies(): void {
@@ -135,7 +129,7 @@ export async function versionedRead<R extends VersionedRow, P = string>(
   let prepared: P;
   if (row.body !== null) {
     prepared = read.prepare ? read.prepare(row.body) : (row.body as unknown as P);
-    keep(read.key, { version: row.version, prepared });
+    copies.set(read.key, { version: row.version, prepared });
   } else if (copy && copy.version === row.version) {
     prepared = copy.prepared as P;
   } else {

@@ -36,3 +36,12 @@ export function readVoters(tx: Tx, kind: keyof typeof TARGETS, id: string, known
     join app.plan_versions pv on pv.plan_id = t.plan_id
     where t.id = ${id}::uuid`;
 }
+
+/**
+ * SQL: the vote row aliased `v` is the viewer's own, by the member's user id,
+ * else the guest's id: one condition per index (idea_votes_user_id_idx,
+ * *_guest_id_plan_id_idx), not an OR that neither index answers.
+ */
+export function viewersOwnVote(tx: Tx, userId: string | null, guestId: string | null) {
+  return userId ? tx`v.user_id = ${userId}::uuid` : tx`v.guest_id = ${guestId}::uuid`;
+}

@@ -30,6 +30,7 @@ import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../..
 import { periodSortMinutes } from '../../_shared/periods.ts';
 import { planJson, requirePlanById } from '../../_shared/plans.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
+import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
 /**
@@ -136,7 +137,7 @@ export const planDateRoutes = new Hono()
             select ${versionedColumns(tx, known, tx`
                      select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
                        from app.time_slot_votes v
-                      where ${userId ? tx`v.user_id = ${userId}::uuid` : tx`v.guest_id = ${voterGuestId}::uuid`}
+                      where ${viewersOwnVote(tx, userId, voterGuestId)}
                         and v.plan_id = p.id`)},
                    (select g.plan_id from app.guests g where g.id = ${voterGuestId}::uuid) as "guestPlanId"
               from app.plans p join app.plan_versions pv on pv.plan_id = p.id

@@ -25,6 +25,7 @@ import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, ideaJson, prepareIdeas, renderIdeas } from '../../_shared/ideas.ts';
 import { buildSuggestions, type SharedInterest } from '../../_shared/suggestions.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
+import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
 export const planIdeaRoutes = new Hono()
@@ -65,7 +66,7 @@ export const planIdeaRoutes = new Hono()
                    where i.plan_id = p.id
                 ) x`)},
                    array(select v.idea_id::text from app.idea_votes v
-                          where ${userId ? tx`v.user_id = ${userId}::uuid` : tx`v.guest_id = ${guestId}::uuid`}
+                          where ${viewersOwnVote(tx, userId, guestId)}
                             and v.plan_id = p.id) as mine
               from app.plans p join app.plan_versions pv on pv.plan_id = p.id
              where p.id = ${planId}::uuid`),
