@@ -10,7 +10,7 @@
 // join pages. Prints the tables and writes them into docs/performance.md.
 // Never part of `npm test`: the budgets are checked here, on ratios.
 import autocannon from 'autocannon';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -85,8 +85,57 @@ function run(base: string, load: Load, seconds: number) {
 }
 
 /** One run of `load`: req/s, p50, p99 and what went wrong. */
-async function measureOnce(base: string, load: Load, seconds: number): Promise<Measured> {
+/**
+ * CPU time (ms) spent so far by the database's processes and by the API's
+ * process group, from /proc (Linux): divided by the requests served, the
+ * cost of one request, which the machine's load barely moves (unlike req/s).
+ * Zeros where /proc is missing.
+ */
+function cpuMs(apiGroup: number | undefined): { db: number; api: number } {
+  if (apiGroup === undefined) return { db: 0, api: 0 };
+  const total = { db: 0, api: 0 };
+  let pids: string[] = [];
+  try {
+    pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return total;
+  }
+  for (const pid of pids) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    // After "(comm) ": state ppid pgrp ... utime (14th field) stime (15th).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    if (comm === 'postgres') total.db += ms;
+    else if (Number(fields[2]) === apiGroup) total.api += ms;
+  }
+  return total;
+}
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+/** The process groups of the API and of the baseline, for cpuMs (set once they run). */
+let apiProcessGroup: number | undefined;
+let baselineProcessGroup: number | undefined;
+
+interface CpuUse {
+  db: number;
+  api: number;
+  requests: number;
+}
+
+async function measureOnce(base: string, load: Load, seconds: number, cpu?: CpuUse, group?: number): Promise<Measured> {
+  const before = cpu ? cpuMs(group) : undefined;
   const result = await run(base, load, seconds);
+  if (cpu && before) {
+    const after = cpuMs(group);
+    cpu.db += after.db - before.db;
+    cpu.api += after.api - before.api;
+    cpu.requests += result.requests.total;
+  }
   const statuses = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const unexpected = load.expect
     ? Object.entries(statuses).reduce((n, [code, stat]) => n + (Number(code) === load.expect ? 0 : stat.count), 0)
@@ -110,10 +159,13 @@ async function measure(api: string, baseline: string, load: Load): Promise<Measu
   const slice = SECONDS / SLICES;
   const rows: Measured[] = [];
   const bases: Measured[] = [];
+  const cpu: CpuUse = { db: 0, api: 0, requests: 0 };
+  const baseCpu: CpuUse = { db: 0, api: 0, requests: 0 };
   for (let i = 0; i < SLICES; i++) {
-    bases.push(await measureOnce(baseline, BASELINE_LOAD, slice));
-    rows.push(await measureOnce(api, load, slice));
+    bases.push(await measureOnce(baseline, BASELINE_LOAD, slice, baseCpu, baselineProcessGroup));
+    rows.push(await measureOnce(api, load, slice, cpu, apiProcessGroup));
   }
+  const perRequest = (use: CpuUse) => `database ${(use.db / use.requests).toFixed(2)} ms, Deno ${(use.api / use.requests).toFixed(2)} ms`;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const row: Measured = {
     name: load.name,
@@ -126,7 +178,8 @@ async function measure(api: string, baseline: string, load: Load): Promise<Measu
   };
   log(
     `${load.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms; baseline meanwhile ${Math.round(row.baseline!.rps)} req/s` +
-      ` (${(row.rps / row.baseline!.rps).toFixed(2)}x)${row.errors ? `, ${row.errors} errors` : ''}`,
+      ` (${(row.rps / row.baseline!.rps).toFixed(2)}x)${row.errors ? `, ${row.errors} errors` : ''}` +
+      (cpu.requests && cpu.db && baseCpu.requests ? `; CPU per request: ${perRequest(cpu)} (baseline: ${perRequest(baseCpu)})` : ''),
   );
   return row;
 }
@@ -241,7 +294,7 @@ async function benchApi(): Promise<string> {
     dir: tempDataDir('bench'),
     port: await freePort(),
     persistent: false,
-    settings: STATEMENTS ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all'] : [],
+    settings: STATEMENTS ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all', 'track_functions=all'] : [],
   });
   const services: Service[] = [];
   try {
@@ -266,6 +319,7 @@ async function benchApi(): Promise<string> {
         v8Flags: process.env.BENCH_API_V8_FLAGS?.split(',').filter(Boolean),
       }),
     );
+    apiProcessGroup = services.at(-1)!.pid();
     const basePort = await freePort();
     const baseline = spawnService(
       'baseline',
@@ -275,6 +329,7 @@ async function benchApi(): Promise<string> {
     );
     services.push(baseline);
     await waitForHttp(`http://127.0.0.1:${basePort}/`, 30_000, baseline);
+    baselineProcessGroup = baseline.pid();
 
     const api = `http://127.0.0.1:${apiPort}/functions/v1/api`;
     const owner = postgres(db.url, { max: 2, onnotice: () => {} });
@@ -334,7 +389,7 @@ async function benchApi(): Promise<string> {
     const rows: Measured[] = [];
     for (const load of loads) {
       if (ONLY && !ONLY.test(load.name)) continue;
-      if (stats) await stats`select pg_stat_statements_reset()`;
+      if (stats) await stats`select pg_stat_statements_reset(), pg_stat_reset()`;
       rows.push(await measure(api, baseUrl, load));
       if (stats) await printStatements(stats, rows.at(-1)!);
     }
@@ -354,9 +409,19 @@ async function printStatements(stats: postgres.Sql, row: Measured) {
            total_exec_time as ms, total_plan_time as plan_ms
       from pg_stat_statements
      where query not like '%pg_stat_statements%'
-     order by total_exec_time desc limit 10`;
+     order by total_exec_time desc limit ${Number(process.env.BENCH_STATEMENTS_TOP ?? 10)}`;
   for (const s of top) {
     log(`   ${(s.ms / requests).toFixed(3)} ms/request (${s.calls} calls, plan ${(s.plan_ms / requests).toFixed(3)}): ${s.query}`);
+  }
+  // The functions' own time (without what they call), per request: where the
+  // SQL rules, policies and triggers spend it. The statistics reach the view
+  // a moment after the backends report them.
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  const functions = await stats<{ name: string; calls: string; self_ms: number }[]>`
+    select schemaname || '.' || funcname as name, calls::text, self_time as self_ms
+      from pg_stat_user_functions order by self_time desc limit 12`;
+  for (const f of functions) {
+    log(`   ${(f.self_ms / requests).toFixed(3)} ms/request self (${(Number(f.calls) / requests).toFixed(1)} calls/request): ${f.name}()`);
   }
 }
 

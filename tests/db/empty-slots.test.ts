@@ -151,6 +151,44 @@ describe('a vote racing the removal of its slot', () => {
     expect(await votesOn(slots[0].id)).toBe(1);
   });
 
+  it('a vote by date in flight keeps the slot it found: a withdrawal of the last other vote waits for it', async () => {
+    const p = await plan();
+    await voteDate(p.member, p.planId, 11);
+    const [slot] = await slotsOf(p.planId);
+    // Gus votes by date on the slot he found and has not committed yet.
+    const gus = heldTransaction(p.guest, (sql) => sql`select app.vote_date(${p.planId}, current_date + 11)`);
+    await gus.started;
+    const mia = runAs(db.pool(1), p.member, (sql) => sql`select app.vote_date(${p.planId}, current_date + 11) as v`);
+    expect(await settled(mia)).toBe(false);
+    gus.release();
+    await gus.done;
+    const [{ v }] = await mia;
+    expect(v).toBe(false);
+    expect(await slotsOf(p.planId)).toEqual([expect.objectContaining({ id: slot.id })]);
+    expect(await votesOn(slot.id)).toBe(1);
+  });
+
+  it('half withdrawing while half vote, at once and again: no error, and the slot exists exactly when it has votes', async () => {
+    const p = await plan();
+    const voters: Claims[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      const user = await createUser(db.owner, `Toggler${i}`, null);
+      await addMember(db.owner, p.planId, user);
+      voters.push({ role: 'authenticated', sub: user, plan_id: p.planId });
+    }
+    const pool = db.pool(10);
+    // The first half votes, so every round below has 5 votes and 5 withdrawals.
+    for (const claims of voters.slice(0, 5)) await voteDate(claims, p.planId, 12);
+    for (let round = 0; round < 6; round += 1) {
+      await Promise.all(
+        voters.map((claims) => runAs(pool, claims, (sql) => sql`select app.vote_date(${p.planId}, current_date + 12)`)),
+      );
+      const [{ n }] = await db.owner`select count(*)::int as n from app.time_slot_votes where plan_id = ${p.planId}`;
+      expect(n).toBe(5);
+      expect(await slotsOf(p.planId)).toHaveLength(1);
+    }
+  });
+
   it('many voters toggling one slot at once: the slot exists exactly when it has votes', async () => {
     const p = await plan();
     const voters: Claims[] = [];
