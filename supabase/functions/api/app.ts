@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { contextStorage } from 'hono/context-storage';
 import { cors } from 'hono/cors';
+import { getPath } from 'hono/utils/url';
 import { GUEST_SECRET_HEADER } from '../_shared/contract/guest-secret.ts';
 import { allowedOrigins } from '../_shared/env.ts';
 import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
@@ -23,7 +24,20 @@ import { timeSlotRoutes } from './routes/timeslots.ts';
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
 export const MAX_BODY_BYTES = 16 * 1024;
 
-const root = new Hono();
+const FUNCTIONS_PREFIX = '/functions/v1';
+
+/**
+ * Locally the function is served under /functions/v1/api/... (like
+ * `supabase functions serve`); hosted Supabase hands it /api/.... The router
+ * reads every path through this, so one set of routes serves both without
+ * copying the request.
+ */
+export function stripFunctionsPrefix(pathname: string): string {
+  if (pathname === FUNCTIONS_PREFIX) return '/';
+  return pathname.startsWith(`${FUNCTIONS_PREFIX}/`) ? pathname.slice(FUNCTIONS_PREFIX.length) : pathname;
+}
+
+const root = new Hono({ getPath: (request) => stripFunctionsPrefix(getPath(request)) });
 // First, so it wraps every answer: preflights, 413s, errors, 404s (also
 // outside /api), 304s and event streams. The basePath app shares root's router.
 root.use('*', securityHeaders);

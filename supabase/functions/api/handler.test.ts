@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { handler, stripFunctionsPrefix } from './handler.ts';
+import { stripFunctionsPrefix } from './app.ts';
+import { handler } from './handler.ts';
 
 describe('stripFunctionsPrefix', () => {
   it('removes a leading /functions/v1 (local serving) and leaves hosted paths alone', () => {
@@ -21,7 +22,7 @@ describe('handler', () => {
     }
   });
 
-  it('keeps method and body when it rewrites the path', async () => {
+  it('keeps method and body under the local prefix', async () => {
     const res = await handler(
       new Request('http://h/functions/v1/api/auth/send-otp', { method: 'POST', body: '{"email":"nope"}' }),
     );

@@ -1,0 +1,131 @@
+// A/B of SQL definitions, for deciding a change to the rules, policies or
+// triggers before it becomes a migration (issue 13). On an embedded database
+// with the migrations applied and a small plan, it runs each request's SQL
+// the way the API does (BEGIN; role and claims; the statement; COMMIT) on ONE
+// connection, serially, so the time per request is the database's own work,
+// with no queueing and no other process in between. The definitions in use
+// (A) and those of a candidate file (B) take turns, round after round on the
+// same database, so the drift of a shared machine falls on both alike.
+//
+//   node --import tsx scripts/bench/sql-ab.ts candidate.sql [rounds=6] [iterations=400]
+//
+// The candidate file holds `create or replace function ...` statements (and
+// may drop or create triggers); A is what the migrations define, restored
+// from pg_get_functiondef before each A round. Prints the median ms per
+// request of each workload under A and B. A development tool: not part of
+// `npm test` or `npm run bench`.
+import { readFileSync } from 'node:fs';
+import postgres from 'postgres';
+import { prepareDatabase, startEmbeddedPostgres, tempDataDir } from '../lib/db.ts';
+import { freePort } from '../lib/services.ts';
+
+const [candidateFile, roundsArg, iterationsArg] = process.argv.slice(2);
+if (!candidateFile) {
+  console.error('usage: sql-ab.ts candidate.sql [rounds] [iterations]');
+  process.exit(2);
+}
+const ROUNDS = Number(roundsArg ?? 6);
+const ITERATIONS = Number(iterationsArg ?? 400);
+const candidate = readFileSync(candidateFile, 'utf8');
+
+const db = await startEmbeddedPostgres({ dir: tempDataDir('sql-ab'), port: await freePort(), persistent: false });
+try {
+  await prepareDatabase(db.url);
+  const owner = postgres(db.url, { max: 1, onnotice: () => {} });
+  const conn = postgres(db.url, { max: 1, prepare: true, onnotice: () => {} });
+
+  // The functions the candidate redefines, as the migrations left them.
+  const names = [...candidate.matchAll(/create\s+or\s+replace\s+function\s+([a-z_]+\.[a-z_]+)\s*\(/gi)].map((m) => m[1]);
+  const original: string[] = [];
+  for (const name of new Set(names)) {
+    const rows = await owner<{ def: string }[]>`select pg_get_functiondef(p.oid) as def from pg_proc p where p.oid::regproc::text = ${name} or (p.pronamespace::regnamespace::text || '.' || p.proname) = ${name}`;
+    original.push(...rows.map((r) => r.def));
+  }
+  const triggerNames = [...candidate.matchAll(/drop\s+trigger\s+(?:if\s+exists\s+)?([a-z_]+)\s+on\s+([a-z_.]+)/gi)];
+  const triggerDefs: string[] = [];
+  for (const [, trigger, table] of triggerNames) {
+    const rows = await owner<{ def: string }[]>`select pg_get_triggerdef(t.oid) as def from pg_trigger t where t.tgname = ${trigger} and t.tgrelid = ${table}::regclass`;
+    triggerDefs.push(...rows.map((r) => r.def));
+  }
+  const useA = async () => {
+    for (const def of original) await owner.unsafe(def);
+    for (const def of triggerDefs) await owner.unsafe(def.replace(/^CREATE TRIGGER/, 'CREATE OR REPLACE TRIGGER'));
+  };
+  const useB = () => owner.unsafe(candidate);
+
+  // The fixture: a plan, its host, a member, 20 guests with credentials, 30 ideas.
+  const [host] = await owner<{ id: string }[]>`insert into app.users (email, first_name) values ('host@ab.test', 'Hanna') returning id`;
+  const [member] = await owner<{ id: string }[]>`insert into app.users (email, first_name) values ('mia@ab.test', 'Mia') returning id`;
+  const [session] = await owner<{ id: string }[]>`insert into app.sessions (user_id) values (${member.id}) returning id`;
+  const [plan] = await owner<{ id: string }[]>`insert into app.plans (title, host_id) values ('A/B', ${host.id}) returning id`;
+  await owner`insert into app.participants (plan_id, user_id, name) values (${plan.id}, ${host.id}, '-'), (${plan.id}, ${member.id}, '-')`;
+  const guests: { id: string; hash: string }[] = [];
+  for (let i = 0; i < 20; i++) {
+    const [g] = await owner<{ id: string }[]>`insert into app.guests (plan_id, name) values (${plan.id}, ${`Guest ${i}`}) returning id`;
+    await owner`insert into app.participants (plan_id, guest_id, name) values (${plan.id}, ${g.id}, '-')`;
+    const hash = `${i}`.padStart(64, 'a');
+    await owner`insert into app.guest_credentials (guest_id, secret_hash) values (${g.id}, ${hash})`;
+    guests.push({ id: g.id, hash });
+  }
+  const ideas: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    const [idea] = await owner<{ id: string }[]>`insert into app.ideas (plan_id, text, author_name, user_id) values (${plan.id}, ${`Idea ${i}`}, 'x', ${host.id}) returning id`;
+    ideas.push(idea.id);
+  }
+
+  const guestClaims = (n: number) => {
+    const g = guests[n % guests.length];
+    return { role: 'anon', guest_id: g.id, guest_secret_hash: g.hash, plan_id: plan.id };
+  };
+  const memberClaims = { role: 'authenticated', sub: member.id, session_id: session.id, plan_id: plan.id };
+
+  type Workload = { name: string; run: (n: number) => Promise<unknown> };
+  const asRequest = (claims: object, statement: (tx: postgres.TransactionSql) => postgres.PendingQuery<postgres.Row[]>) =>
+    conn.begin((tx) => [
+      tx`select set_config('role', ${(claims as { role: string }).role}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`,
+      statement(tx),
+    ]);
+  const workloads: Workload[] = [
+    {
+      name: 'guest date vote',
+      run: (n) => asRequest(guestClaims(n), (tx) => tx`select * from app.vote_on_date(${plan.id}::uuid, current_date + ${1 + (n % 5)}::int, null)`),
+    },
+    {
+      name: 'guest idea vote',
+      run: (n) => asRequest(guestClaims(n), (tx) => tx`select * from app.vote_on_idea(${ideas[n % ideas.length]}::uuid)`),
+    },
+    {
+      name: 'guest comment',
+      run: (n) => asRequest(guestClaims(n), (tx) => tx`select c.id from app.add_idea_comment(${ideas[n % ideas.length]}::uuid, 'Sounds good') c`),
+    },
+    {
+      name: 'member ideas read',
+      run: () => asRequest(memberClaims, (tx) => tx`select i.id, (select count(*) from app.idea_votes v where v.idea_id = i.id) from app.ideas i where i.plan_id = ${plan.id}::uuid`),
+    },
+  ];
+
+  const results = new Map<string, { A: number[]; B: number[] }>(workloads.map((w) => [w.name, { A: [], B: [] }]));
+  let n = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const variant of ['A', 'B'] as const) {
+      await (variant === 'A' ? useA() : useB());
+      await conn`select 1`; // a new plan cache generation before timing
+      for (const w of workloads) {
+        for (let i = 0; i < 30; i++) await w.run(n++); // warm-up: plans cached
+        const start = performance.now();
+        for (let i = 0; i < ITERATIONS; i++) await w.run(n++);
+        results.get(w.name)![variant].push((performance.now() - start) / ITERATIONS);
+      }
+    }
+    process.stdout.write(`round ${round + 1}/${ROUNDS}\r`);
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`\n| workload | A (ms/request) | B (ms/request) | B vs A |\n|---|---|---|---|`);
+  for (const [name, { A, B }] of results) {
+    console.log(`| ${name} | ${median(A).toFixed(3)} | ${median(B).toFixed(3)} | ${((median(B) / median(A) - 1) * 100).toFixed(1)}% |`);
+  }
+  await conn.end();
+  await owner.end();
+} finally {
+  await db.stop();
+}
