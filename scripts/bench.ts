@@ -58,6 +58,8 @@ interface Measured {
   errors: number;
   /** The baseline measured in slices alternating with this row's (same moments of the run). */
   baseline?: { rps: number; p99: number };
+  /** CPU ms per request of the database and of Deno, for the row and for the baseline meanwhile (Linux). */
+  cpu?: { db: number; deno: number; baseDb: number; baseDeno: number };
 }
 
 function run(base: string, load: Load, seconds: number) {
@@ -175,6 +177,10 @@ async function measure(api: string, baseline: string, load: Load): Promise<Measu
     p99: Math.max(...rows.map((r) => r.p99)),
     errors: rows.reduce((n, r) => n + r.errors, 0) + bases.reduce((n, r) => n + r.errors, 0),
     baseline: { rps: mean(bases.map((b) => b.rps)), p99: Math.max(...bases.map((b) => b.p99)) },
+    cpu:
+      cpu.requests && cpu.db && baseCpu.requests
+        ? { db: cpu.db / cpu.requests, deno: cpu.api / cpu.requests, baseDb: baseCpu.db / baseCpu.requests, baseDeno: baseCpu.api / baseCpu.requests }
+        : undefined,
   };
   log(
     `${load.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms; baseline meanwhile ${Math.round(row.baseline!.rps)} req/s` +
@@ -435,6 +441,9 @@ async function printStatements(stats: postgres.Sql, row: Measured) {
  * the budget is for: a tail that grows out of proportion (lock convoys,
  * stalls, retries) still fails it. docs/performance.md shows both numbers.
  */
+const cpuCell = (r: Measured) =>
+  r.cpu ? `${r.cpu.db.toFixed(2)} + ${r.cpu.deno.toFixed(2)} ms (${r.cpu.baseDb.toFixed(2)} + ${r.cpu.baseDeno.toFixed(2)} ms)` : 'n/a';
+
 function report(rows: Measured[]): string {
   const base = (r: Measured) => r.baseline!;
   const ratio = (r: Measured) => r.rps / base(r).rps;
@@ -442,8 +451,8 @@ function report(rows: Measured[]): string {
   const budget = (r: Measured) => (r.kind === 'read' ? 0.5 : r.kind === 'write' ? 0.3 : undefined);
   const verdicts: string[] = [];
   const lines = [
-    "| request | req/s | p50 | p99 | baseline meanwhile: req/s, p99 | vs baseline | p99 at the baseline's rate | budget |",
-    '|---|---|---|---|---|---|---|---|',
+    "| request | req/s | p50 | p99 | baseline meanwhile: req/s, p99 | vs baseline | p99 at the baseline's rate | CPU per request: database + Deno (baseline's) | budget |",
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   const growth = rows.find((r) => r.name.includes('500 ideas'));
   const ideas = rows.find((r) => r.name.includes('ideas (member)'));
@@ -461,7 +470,7 @@ function report(rows: Measured[]): string {
       if (!ok) verdicts.push(r.name);
     }
     lines.push(
-      `| ${r.name}${r.errors ? ` (${r.errors} errors)` : ''} | ${Math.round(r.rps)} | ${r.p50} ms | ${r.p99} ms | ${Math.round(base(r).rps)}, ${base(r).p99} ms | ${ratio(r).toFixed(2)}x | ${scaledP99(r)} ms | ${verdict} |`,
+      `| ${r.name}${r.errors ? ` (${r.errors} errors)` : ''} | ${Math.round(r.rps)} | ${r.p50} ms | ${r.p99} ms | ${Math.round(base(r).rps)}, ${base(r).p99} ms | ${ratio(r).toFixed(2)}x | ${scaledP99(r)} ms | ${cpuCell(r)} | ${verdict} |`,
     );
   }
   const all = rows.map((r) => base(r).rps);

@@ -45,11 +45,12 @@ try {
   const triggerDefs: string[] = [];
   for (const [, trigger, table] of triggerNames) {
     const rows = await owner<{ def: string }[]>`select pg_get_triggerdef(t.oid) as def from pg_trigger t where t.tgname = ${trigger} and t.tgrelid = ${table}::regclass`;
-    triggerDefs.push(...rows.map((r) => r.def));
+    // Constraint triggers have no CREATE OR REPLACE: dropped, then created.
+    triggerDefs.push(...rows.map((r) => `drop trigger if exists ${trigger} on ${table}; ${r.def}`));
   }
   const useA = async () => {
     for (const def of original) await owner.unsafe(def);
-    for (const def of triggerDefs) await owner.unsafe(def.replace(/^CREATE TRIGGER/, 'CREATE OR REPLACE TRIGGER'));
+    for (const def of triggerDefs) await owner.unsafe(def);
   };
   const useB = () => owner.unsafe(candidate);
 
