@@ -3,6 +3,8 @@
 // (spec §7; decisions.md "Time slots and the lock flow", "Plans" identity rules).
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
+import { voterSchema } from '../../supabase/functions/_shared/contract/common.ts';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner } from '../support/api.ts';
 import { datesWorld, day, expectText, type SlotJson } from './dates-fixture.ts';
@@ -249,6 +251,8 @@ describe('GET /api/timeslots/{id}/voters', () => {
 
     const res = await api('GET', `/api/timeslots/${slot}/voters`);
     expect(res.status).toBe(200);
+    // The shape the web app reads (the shared contract), and the values.
+    expect(z.array(voterSchema).safeParse(res.json).success).toBe(true);
     expect(res.json).toEqual([
       { id: host.id, name: 'Hana Host', isGuest: false },
       { id: guest.id, name: guest.name, isGuest: true },

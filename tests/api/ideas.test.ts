@@ -4,6 +4,8 @@
 // Activity suggestions: ideas-suggestions.test.ts; parallel votes:
 // votes-concurrency.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
+import { voterSchema } from '../../supabase/functions/_shared/contract/common.ts';
 import { GUEST_SECRET_MISSING } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api } from '../support/api.ts';
 import {
@@ -290,6 +292,8 @@ describe('GET /api/ideas/{id}/voters', () => {
     await vote(idea.id, {}, member.token);
     const res = await voters(idea.id);
     expect(res.status, res.text).toBe(200);
+    // The shape the web app reads (the shared contract), and the values.
+    expect(z.array(voterSchema).safeParse(res.json).success).toBe(true);
     expect(res.json).toEqual([
       { id: guest.id, name: guest.name, isGuest: true },
       { id: host.id, name: 'Hanna Host', isGuest: false },

@@ -25,7 +25,5 @@ export function formatShortDate(value: string): string {
   return format(value, { weekday: 'short', month: 'short', day: 'numeric' });
 }
 
-/** 'Saturday, March 14, 2026'. */
-export function formatLongDate(value: string): string {
-  return format(value, { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
-}
+/** 'Saturday, March 14, 2026': the API's own (e-mails and calendar files say it the same way). */
+export { formatLongDate } from './shared-periods';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { to12HourTime } from './shared-periods';
-import { formatPeriod } from './time-of-day';
+import { formatPeriod, to12HourTime } from './shared-periods';
 
 describe("the host's time in 12-hour form (spec §5 'h:mm AM/PM')", () => {
   it.each([
@@ -29,7 +28,13 @@ describe('period display (spec §9), the same on the web and in the e-mail', () 
     ['19:00', '7PM'],
     ['19:30', '7:30PM'],
     ['0:15', '12:15AM'],
+    ['12:00', '12PM'],
+    ['9:05', '9:05AM'],
     [null, ''],
+    [undefined, ''],
+    // Unknown values are shown as they are.
+    ['Brunch', 'Brunch'],
+    ['25:00', '25:00'],
   ])('%s is shown as %s', (period, expected) => {
     expect(formatPeriod(period)).toBe(expected);
   });

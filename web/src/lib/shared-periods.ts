@@ -8,6 +8,8 @@ export {
   type CalendarDate,
   type ClockTime,
   formatIsoDate,
+  formatLongDate,
+  formatPeriod,
   parseCalendarDate,
   parse24HourTime,
   to12HourTime,

@@ -4,18 +4,15 @@
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
 import { body, cleanString } from '../validation.ts';
+import { COMMENT_TEXT_MAX, IDEA_TEXT_MAX } from './common.ts';
 
-/** decisions.md text limits (after trimming). */
-export const IDEA_TEXT_MAX = 280;
-export const COMMENT_TEXT_MAX = 1000;
+export { COMMENT_TEXT_MAX, IDEA_TEXT_MAX, JOIN_TO_VOTE, type Voter } from './common.ts';
 
 export const PLAN_NOT_FOUND = 'Plan not found';
 export const IDEA_NOT_FOUND = 'Idea not found';
 /** No token and no guestId (the database answers the same for an unknown guest). */
 export const JOIN_TO_SUGGEST = 'Join the plan first to suggest ideas';
 export const JOIN_TO_COMMENT = 'Join the plan first to comment';
-/** Spec §8's client-side sentence, also app.toggle_idea_vote's. */
-export const JOIN_TO_VOTE = 'Please join the plan first to vote';
 
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -104,12 +101,6 @@ export interface IdeaComment {
   createdAt: string;
 }
 
-/** Spec §3 Voter: `id` is the user id of a member, the guest id of a guest. */
-export interface Voter {
-  id: string;
-  name: string;
-  isGuest: boolean;
-}
 
 export interface VoteResult {
   /** True when the caller's vote exists after the toggle. */

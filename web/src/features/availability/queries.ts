@@ -3,6 +3,7 @@ import { z } from 'zod/mini';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { dateKeys } from '../../lib/query-keys';
+import { voterSchema } from '../../../../supabase/functions/_shared/contract/common';
 
 // The dates endpoints' reads (spec §7): the plan's time slots, the caller's own
 // votes and a slot's voters, all under `dateKeys.all(planId)` inside the plan's
@@ -17,8 +18,7 @@ export const timeSlotSchema = z.object({
 });
 export type TimeSlot = z.infer<typeof timeSlotSchema>;
 
-export const voterSchema = z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() });
-export type Voter = z.infer<typeof voterSchema>;
+export { voterSchema, type Voter } from '../../../../supabase/functions/_shared/contract/common';
 
 export function timeSlotsQueryOptions(planId: string) {
   return queryOptions({

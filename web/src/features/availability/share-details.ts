@@ -1,5 +1,5 @@
 import { formatLongDate } from '../../lib/local-date';
-import { formatPeriod } from '../../lib/time-of-day';
+import { formatPeriod } from '../../lib/shared-periods';
 import type { Plan } from '../plans/schema';
 
 /** The text 'Share Details' sends (spec §2 Final Time Set): what, when, where and the plan's link. */

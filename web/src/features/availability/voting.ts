@@ -17,8 +17,8 @@ import { requirePlanId, showPlanActionError } from '../plans/host-mutations';
 import { planKeys } from '../plans/queries';
 import type { Plan } from '../plans/schema';
 import { dateKeys } from './queries';
+import { JOIN_TO_VOTE } from '../../../../supabase/functions/_shared/contract/common';
 
-export const JOIN_FIRST_MESSAGE = 'Please join the plan first to vote';
 
 const voteDateResultSchema = z.object({ voted: z.boolean(), timeSlotId: z.string(), voteCount: z.number() });
 const slotVoteResultSchema = z.object({ voted: z.boolean(), voteCount: z.number() });
@@ -90,7 +90,7 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
     if (visitor === undefined) return false; // the session is still loading
     if (visitor === null) {
       // Spec §5: no guest session and no user → the join page.
-      showErrorMessage('Error', JOIN_FIRST_MESSAGE);
+      showErrorMessage('Error', JOIN_TO_VOTE);
       navigate(paths.join.getHref(plan.slug));
       return false;
     }

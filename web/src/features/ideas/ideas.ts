@@ -9,7 +9,7 @@ export const DEFAULT_MAX_VOTER_AVATARS = 3;
 /** Spec §8 client-side errors. */
 export const PLAN_ID_AND_TEXT_REQUIRED = 'Plan ID and idea text required';
 export const USER_AUTHENTICATION_REQUIRED = 'User authentication required';
-export const JOIN_TO_VOTE = 'Please join the plan first to vote';
+export { JOIN_TO_VOTE } from '../../../../supabase/functions/_shared/contract/common';
 
 /**
  * Most votes first; ties keep the server's order (oldest first), so a new

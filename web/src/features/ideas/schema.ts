@@ -3,9 +3,15 @@ import { z } from 'zod/mini';
 // The ideas JSON of the API (spec §3 Idea, Idea comment, Voter;
 // supabase/functions/_shared/contract/ideas.ts).
 
-/** decisions.md text limits (after trimming), as the server checks them. */
-export const IDEA_TEXT_MAX = 280;
-export const COMMENT_TEXT_MAX = 1000;
+import { voterSchema } from '../../../../supabase/functions/_shared/contract/common';
+
+// The limits and the voter's shape are the server's own (its pure contract).
+export {
+  COMMENT_TEXT_MAX,
+  IDEA_TEXT_MAX,
+  voterSchema,
+  type Voter,
+} from '../../../../supabase/functions/_shared/contract/common';
 
 export const ideaSchema = z.object({
   id: z.string(),
@@ -30,8 +36,6 @@ export const ideaCommentSchema = z.object({
 export type IdeaComment = z.infer<typeof ideaCommentSchema>;
 export const ideaCommentListSchema = z.array(ideaCommentSchema);
 
-export const voterSchema = z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() });
-export type Voter = z.infer<typeof voterSchema>;
 export const voterListSchema = z.array(voterSchema);
 
 export const voteResultSchema = z.object({ voted: z.boolean(), voteCount: z.number() });

@@ -1,5 +1,5 @@
 import { formatLongDate, formatShortDate } from '../../lib/local-date';
-import { formatPeriod } from '../../lib/time-of-day';
+import { formatPeriod } from '../../lib/shared-periods';
 import type { Plan, PlanSummary } from './schema';
 
 /**

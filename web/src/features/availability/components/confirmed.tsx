@@ -3,7 +3,7 @@ import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/cor
 import { Link } from 'react-router-dom';
 import { IconCheck, IconClock } from '../../../components/icons';
 import { formatLongDate } from '../../../lib/local-date';
-import { formatPeriod } from '../../../lib/time-of-day';
+import { formatPeriod } from '../../../lib/shared-periods';
 import type { Plan } from '../../plans/schema';
 
 const AddToCalendarMenu = lazy(() =>

@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCheck } from '../../../components/icons';
 import { formatShortDate } from '../../../lib/local-date';
-import { formatPeriod } from '../../../lib/time-of-day';
+import { formatPeriod } from '../../../lib/shared-periods';
 import type { TimeSlot } from '../queries';
 import { VoterAvatars, votesLabel } from './voter-avatars';
 

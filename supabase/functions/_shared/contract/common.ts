@@ -1,0 +1,15 @@
+// The part of the API's contract that the web app imports as it is: pure
+// (zod/mini and nothing else: no Hono, no Deno or DOM API), so that the
+// server and the app hold one copy of each shape, limit and sentence.
+import { z } from 'zod/mini';
+
+/** decisions.md text limits (after trimming), checked by the API and shown by the app's inputs. */
+export const IDEA_TEXT_MAX = 280;
+export const COMMENT_TEXT_MAX = 1000;
+
+/** Spec §8: voting before joining. The app says it before asking; the vote rules answer it too. */
+export const JOIN_TO_VOTE = 'Please join the plan first to vote';
+
+/** Spec §3 Voter (an idea's or a time slot's): `id` is the user id of a member, the guest id of a guest. */
+export const voterSchema = z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() });
+export type Voter = z.infer<typeof voterSchema>;
