@@ -153,7 +153,7 @@ begin
      and v_period not in ('Morning', 'Afternoon', 'Evening', 'Night')
      and v_period !~ '^(1?[0-9]|2[0-3]):[0-5][0-9]$' then
     raise exception using errcode = 'HP400',
-      message = 'period must be Morning, Afternoon, Evening, Night or a time like 19:30';
+      message = 'Period must be Morning, Afternoon, Evening, Night or a time like 19:30';
   end if;
   if not v_participant then
     perform private.ensure_participant(p_plan_id);

@@ -83,7 +83,11 @@ describe('set_event_time', () => {
   it('400 for anything but HH:mm 24-hour, 403 for non-hosts', async () => {
     await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(3));
     for (const bad of ['24:00', '7pm', '7:5', '19:30:00', '']) {
-      await expectPgError(call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, bad), 'HP400');
+      await expectPgError(
+        call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, bad),
+        'HP400',
+        'Time must be HH:mm (24-hour), e.g. 19:30',
+      );
     }
     await expectPgError(
       call(w.actors.member, 'select app.set_event_time($1, $2)', w.planA, '19:00'),
@@ -148,7 +152,11 @@ describe('set_location and delete_plan', () => {
     expect((await plan()).location).toBe('https://maps.example/x');
     await call(w.actors.host, 'select app.set_location($1, $2)', w.planA, '');
     expect((await plan()).location).toBeNull();
-    await expectPgError(call(w.actors.host, 'select app.set_location($1, $2)', w.planA, 'l'.repeat(501)), 'HP400');
+    await expectPgError(
+      call(w.actors.host, 'select app.set_location($1, $2)', w.planA, 'l'.repeat(501)),
+      'HP400',
+      'Location must be at most 500 characters',
+    );
     await expectPgError(call(w.actors.member, 'select app.set_location($1, $2)', w.planA, 'x'), 'HP403', 'Only the host can set the location');
   });
   it('only the host deletes', async () => {

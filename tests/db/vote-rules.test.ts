@@ -131,7 +131,7 @@ describe('vote_on_date', () => {
     const slots = async () => (await db.owner`select count(*)::int as n from app.time_slots`)[0].n as number;
     const before = await slots();
     await expectPgError(vote(w.actors.otherGuestWithLink, await isoDay(12)), 'HP403', 'Please join the plan first to vote');
-    await expectPgError(vote(w.actors.guest, await isoDay(-3)), 'HP400', 'date must not be in the past');
+    await expectPgError(vote(w.actors.guest, await isoDay(-3)), 'HP400', 'Date must not be in the past');
     await expectPgError(vote(w.actors.guest, await isoDay(12), 'Brunch'), 'HP400');
     expect(await slots()).toBe(before);
   });
@@ -162,12 +162,12 @@ describe('vote_date', () => {
   it('accepts yesterday through 366 days ahead; 400 outside', async () => {
     expect(await voteDate(w.actors.member, w.planA, await isoDay(-1))).toBe(true);
     expect(await voteDate(w.actors.member, w.planA, await isoDay(366))).toBe(true);
-    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(-2)), 'HP400', 'date must not be in the past');
-    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(367)), 'HP400', 'date must be at most 366 days ahead');
+    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(-2)), 'HP400', 'Date must not be in the past');
+    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(367)), 'HP400', 'Date must be at most 366 days ahead');
   });
 
   it('400 for a period that is neither named nor H:mm', async () => {
-    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(2), 'Brunch'), 'HP400', /^period must be/);
+    await expectPgError(voteDate(w.actors.member, w.planA, await isoDay(2), 'Brunch'), 'HP400', /^Period must be/);
   });
 
   it('404 for plans the caller cannot see, 403 for a guest of another plan', async () => {

@@ -33,23 +33,6 @@ import { parseBody, validate } from '../../_shared/validation.ts';
 import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
-/**
- * The rule functions' HP400 sentences start in lower case ('date must not be
- * in the past'); the API answers with a capitalised sentence like every other
- * 400. The status and the rest of the text are kept.
- */
-export async function withSentenceCase<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    const e = error as { code?: unknown; message?: unknown } | null;
-    if (e?.code === 'HP400' && typeof e.message === 'string' && e.message) {
-      throw new HttpError(400, e.message[0].toUpperCase() + e.message.slice(1));
-    }
-    throw error;
-  }
-}
-
 /** Slots in the order of spec §3 "sorted by date then period": whole day, then by time of day. */
 export function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
   return [...slots].sort(
@@ -85,12 +68,10 @@ function readTimeSlots(tx: Tx, planId: string, known: string | null) {
 
 /** The plan JSON after a host action (the action's own errors come first). */
 async function hostAction(userId: string, planId: string, action: (tx: Tx) => Promise<unknown>): Promise<Plan> {
-  return await withSentenceCase(() =>
-    withRequest({ userId, planId }, async (tx) => {
-      await action(tx);
-      return await requirePlanById(tx, planId);
-    }),
-  );
+  return await withRequest({ userId, planId }, async (tx) => {
+    await action(tx);
+    return await requirePlanById(tx, planId);
+  });
 }
 
 interface EventTimeRow {
@@ -160,14 +141,12 @@ export const planDateRoutes = new Hono()
     const voter = participantKey(userId, guestId);
     // The rule (app.vote_on_date: find-or-create the slot, the toggle, the
     // count), and the limit in the claims statement: one round trip.
-    const result = await withSentenceCase(() =>
-      requestRow(
-        { userId, guestId: userId ? null : guestId, planId },
-        (tx) => tx<VoteDateResult[]>`
-          select voted, time_slot_id as "timeSlotId", vote_count as "voteCount"
-            from app.vote_on_date(${planId}::uuid, ${date}::date, ${period})`,
-        { limits: [{ limit: 'vote', key: voter }] },
-      ),
+    const result = await requestRow(
+      { userId, guestId: userId ? null : guestId, planId },
+      (tx) => tx<VoteDateResult[]>`
+        select voted, time_slot_id as "timeSlotId", vote_count as "voteCount"
+          from app.vote_on_date(${planId}::uuid, ${date}::date, ${period})`,
+      { limits: [{ limit: 'vote', key: voter }] },
     );
     return c.json(result);
   })
@@ -187,33 +166,31 @@ export const planDateRoutes = new Hono()
     const planId = planIdParam(c.req.param('id'));
     const userId = await requireUserId(c);
     const { time } = await parseBody(c, setEventTimeBody);
-    const row = await withSentenceCase(() =>
-      withRequest({ userId, planId }, async (tx) => {
-        await tx`select app.set_event_time(${planId}::uuid, ${time})`;
-        // Right after the set, on the still-locked plan: e-mail only when the
-        // date or time changed, at most once per window (429 when too soon).
-        const mail = rateLimits()['event-time-mail'];
-        const [result] = await tx<EventTimeRow[]>`
-          select ${planJson(tx)} as plan,
-                 private.claim_event_time_notice(p.id, ${mail.windowSeconds}, ${mail.message}) as "sendMail",
-                 jsonb_build_object(
-                   'planTitle', p.title,
-                   'ideaText', i.text,
-                   'location', p.location,
-                   'date', p.locked_time_slot_date,
-                   'eventTime', p.event_time,
-                   'period', ts.period
-                 ) as details,
-                 (select coalesce(jsonb_agg(jsonb_build_object('email', r.email, 'name', r.name)), '[]'::jsonb)
-                    from private.event_time_recipients(p.id) r) as recipients
-            from app.plans p
-            left join app.ideas i on i.id = p.locked_idea_id
-            left join app.time_slots ts on ts.id = p.locked_time_slot_id
-           where p.id = ${planId}::uuid`;
-        if (!result) throw new HttpError(404, PLAN_NOT_FOUND);
-        return result;
-      }),
-    );
+    const row = await withRequest({ userId, planId }, async (tx) => {
+      await tx`select app.set_event_time(${planId}::uuid, ${time})`;
+      // Right after the set, on the still-locked plan: e-mail only when the
+      // date or time changed, at most once per window (429 when too soon).
+      const mail = rateLimits()['event-time-mail'];
+      const [result] = await tx<EventTimeRow[]>`
+        select ${planJson(tx)} as plan,
+               private.claim_event_time_notice(p.id, ${mail.windowSeconds}, ${mail.message}) as "sendMail",
+               jsonb_build_object(
+                 'planTitle', p.title,
+                 'ideaText', i.text,
+                 'location', p.location,
+                 'date', p.locked_time_slot_date,
+                 'eventTime', p.event_time,
+                 'period', ts.period
+               ) as details,
+               (select coalesce(jsonb_agg(jsonb_build_object('email', r.email, 'name', r.name)), '[]'::jsonb)
+                  from private.event_time_recipients(p.id) r) as recipients
+          from app.plans p
+          left join app.ideas i on i.id = p.locked_idea_id
+          left join app.time_slots ts on ts.id = p.locked_time_slot_id
+         where p.id = ${planId}::uuid`;
+      if (!result) throw new HttpError(404, PLAN_NOT_FOUND);
+      return result;
+    });
     if (row.sendMail) await notifyEventTimeSet({ planId, ...row.details }, row.recipients);
     return c.json(row.plan);
   })
