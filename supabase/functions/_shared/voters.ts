@@ -1,16 +1,11 @@
-// Who voted on an idea or a time slot (spec §3 Voter), first voters first:
+// Who voted on an idea or a time slot (spec §3 Voter, contract/common.ts's
+// voterSchema), first voters first:
 // `id` is the member's user id or the guest's id, `name` the voter's
 // participants row (kept right by triggers). One statement; `undefined` when the
 // idea/slot is unknown or out of the caller's reach (RLS), so that an empty
 // list and a 404 can be told apart.
 import type { Tx } from './db.ts';
 import { versionedColumns, type VersionedRow } from './versioned.ts';
-
-export interface Voter {
-  id: string;
-  name: string;
-  isGuest: boolean;
-}
 
 // Fixed identifiers only (never from a request), so splicing them is safe.
 const TARGETS = {

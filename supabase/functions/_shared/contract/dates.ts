@@ -26,12 +26,7 @@ export interface TimeSlot {
   voteCount: number;
 }
 
-/** Spec §3 "Voter": id is the member's user id or the guest's guest id. */
-export interface Voter {
-  id: string;
-  name: string;
-  isGuest: boolean;
-}
+export type { Voter } from './common.ts';
 
 /** POST /api/plans/{id}/vote-date */
 export interface VoteDateResult {
