@@ -1,7 +1,43 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import pluginQuery from '@tanstack/eslint-plugin-query';
+import importX, { createNodeResolver } from 'eslint-plugin-import-x';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+
+// The web app's floors (docs/decisions.md "Code layout"): a feature may import
+// the features of the floors below it, never one of its own floor or above, so
+// no two features import each other. app/ sits above every feature; lib/,
+// components/ and config/ below them all.
+const FEATURE_FLOORS = [
+  ['auth', 'calendar'],
+  ['plans'],
+  ['guests'],
+  ['ideas', 'availability', 'interests'],
+  ['dashboard', 'landing', 'profile'],
+];
+const featureZones = FEATURE_FLOORS.flatMap((floor, level) =>
+  floor.map((feature) => ({
+    target: `./web/src/features/${feature}`,
+    from: FEATURE_FLOORS.slice(level)
+      .flat()
+      .filter((other) => other !== feature)
+      .map((other) => `./web/src/features/${other}`),
+    message: `features/${feature} may import only the features of the floors below it (eslint.config.js FEATURE_FLOORS).`,
+  })),
+);
+
+// What the web app may take from the function's code: the pure contract and
+// helpers, which have no Deno, Hono or database in them.
+const SHARED_WITH_THE_WEB = [
+  './_shared/contract/common.ts',
+  './_shared/contract/guest-secret.ts',
+  './_shared/contract/live.ts',
+  './_shared/periods.ts',
+  './_shared/calendar.ts',
+  './_shared/text.ts',
+];
 
 export default tseslint.config(
   { ignores: ['node_modules', 'web/dist', '.data', 'test-results', 'playwright-report', 'supabase/.temp'] },
@@ -23,6 +59,41 @@ export default tseslint.config(
     files: ['web/**/*.{ts,tsx}'],
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
+  },
+  ...pluginQuery.configs['flat/recommended'].map((config) => ({ ...config, files: ['web/**/*.{ts,tsx}'] })),
+  { ...jsxA11y.flatConfigs.recommended, files: ['web/**/*.tsx'] },
+  {
+    files: ['web/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    // The app's imports leave out the .ts/.tsx extension, as Vite allows.
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })] },
+    rules: {
+      'import-x/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            ...featureZones,
+            {
+              target: './web/src/features',
+              from: './web/src/app',
+              message: 'Features never import app/: the app composes the features, not the other way round.',
+            },
+            {
+              target: ['./web/src/lib', './web/src/components', './web/src/config'],
+              from: ['./web/src/features', './web/src/app'],
+              message: 'lib/, components/ and config/ sit below every feature and app/.',
+            },
+            {
+              target: './web',
+              from: './supabase/functions',
+              except: SHARED_WITH_THE_WEB,
+              message: "The web app imports from the function only its pure contract and helpers (eslint.config.js SHARED_WITH_THE_WEB), never server code.",
+            },
+          ],
+        },
+      ],
+    },
   },
   {
     // Every spec runs under the suite's policy watch (e2e/fixtures.ts: fails on any CSP violation).

@@ -16,7 +16,7 @@ export const CreatePlanScreen = preloadable(() => import('../features/plans/comp
 export const ShareScreen = preloadable(() => import('../features/plans/components/share-screen').then((m) => m.ShareScreen));
 export const PlanScreen = preloadable(() => import('../features/plans/components/plan-screen').then((m) => m.PlanScreen));
 // The public plan pages of guests (/l/{slug}/dashboard; /l/{slug} is in the entry).
-export const GuestDashboardScreen = preloadable(() => import('../features/guests/components/guest-dashboard-screen').then((m) => m.GuestDashboardScreen));
+export const GuestDashboardScreen = preloadable(() => import('../features/dashboard/components/guest-dashboard-screen').then((m) => m.GuestDashboardScreen));
 // The availability pages (step 2 of 3): /plan/{id}/availability, /l/{slug}/availability.
 export const PlanAvailabilityScreen = preloadable(() => import('../features/availability/components/availability-screens').then((m) => m.PlanAvailabilityScreen));
 export const GuestAvailabilityScreen = preloadable(() => import('../features/availability/components/availability-screens').then((m) => m.GuestAvailabilityScreen));

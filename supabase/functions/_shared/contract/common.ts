@@ -13,3 +13,10 @@ export const JOIN_TO_VOTE = 'Please join the plan first to vote';
 /** Spec §3 Voter (an idea's or a time slot's): `id` is the user id of a member, the guest id of a guest. */
 export const voterSchema = z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() });
 export type Voter = z.infer<typeof voterSchema>;
+
+/** Spec §3 "Transfer response" (POST /api/auth/transfer-guest-votes): the votes now the member's. */
+export const transferResultSchema = z.object({
+  transferredIdeaVotes: z.number(),
+  transferredTimeVotes: z.number(),
+});
+export type TransferResult = z.infer<typeof transferResultSchema>;

@@ -86,8 +86,4 @@ export interface JoinResult {
   alreadyJoined: boolean;
 }
 
-/** Spec §3 "Transfer response". */
-export interface TransferResult {
-  transferredIdeaVotes: number;
-  transferredTimeVotes: number;
-}
+export type { TransferResult } from './common.ts';

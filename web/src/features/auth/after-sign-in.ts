@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { clearGuest, getGuestSession } from '../../lib/guest-storage';
-import { transferResultSchema } from '../guests/schema';
-import { planKeys } from '../plans/queries';
+import { planKeys } from '../../lib/query-keys';
+import { transferResultSchema } from '../../../../supabase/functions/_shared/contract/common';
 
 export const SIGNED_IN_MESSAGE = "You're now signed in";
 

@@ -10,22 +10,17 @@ import {
   icsFileName,
   toIcs,
 } from '../../../../supabase/functions/_shared/calendar.ts';
-import type { Plan } from '../plans/schema';
+import type { CalendarPlan } from './calendar-plan';
 import { canAddToCalendar } from './can-add-to-calendar';
 
 export type { CalendarEvent };
 export { canAddToCalendar, googleCalendarUrl, icsFileName };
 
-type CalendarPlan = Pick<
-  Plan,
-  'id' | 'slug' | 'title' | 'location' | 'eventTime' | 'lockedIdeaId' | 'lockedIdeaText' | 'lockedTimeSlotId' | 'lockedTimeSlotDate' | 'lockedTimeSlot'
->;
-
 /**
  * The plan's public link {origin}/l/{slug}: it opens the plan for everyone who
  * gets the event (members go on to /plan/{id}, guests to their dashboard).
  */
-export function planLink(plan: Pick<Plan, 'slug'>, origin: string): string {
+export function planLink(plan: Pick<CalendarPlan, 'slug'>, origin: string): string {
   return `${origin}/l/${encodeURIComponent(plan.slug)}`;
 }
 
@@ -45,7 +40,7 @@ export function planCalendarEvent(plan: CalendarPlan, origin: string): CalendarE
 }
 
 /** The same UID as the e-mailed invite, so a calendar updates one event. */
-export function planIcs(plan: Pick<Plan, 'id'>, event: CalendarEvent): string {
+export function planIcs(plan: Pick<CalendarPlan, 'id'>, event: CalendarEvent): string {
   return toIcs(event, { uid: `plan-${plan.id}@hangplan` });
 }
 

@@ -35,12 +35,6 @@ export type GuestCheckResult = z.infer<typeof guestCheckResultSchema>;
 /** An existing guest of the plan, as the "Is this you?" card shows it. */
 export type ExistingGuest = GuestCheckResult & { guestId: string };
 
-/** Spec §3 "Transfer response" (POST /api/auth/transfer-guest-votes). */
-export const transferResultSchema = z.object({
-  transferredIdeaVotes: z.number(),
-  transferredTimeVotes: z.number(),
-});
-export type TransferResult = z.infer<typeof transferResultSchema>;
 
 /** decisions.md: guest names are trimmed, 1-80 characters. */
 export const GUEST_NAME_MAX_LENGTH = 80;

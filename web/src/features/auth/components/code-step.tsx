@@ -53,6 +53,7 @@ export function CodeStep(props: CodeStepProps) {
             length={CODE_LENGTH}
             type="number"
             oneTimeCode
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the code step opens for this one field, right after the user asked for the code
             autoFocus
             size="md"
             gap="xs"

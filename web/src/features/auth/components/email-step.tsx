@@ -44,6 +44,7 @@ export function EmailStep({ email, onEmailChange, onSubmit, sending }: EmailStep
             onEmailChange(event.currentTarget.value);
           }}
           size="md"
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the sign-in page exists to type this one field
           autoFocus
         />
         <Button type="submit" size="md" fullWidth disabled={sending}>

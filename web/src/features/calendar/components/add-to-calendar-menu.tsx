@@ -2,11 +2,11 @@ import { useMemo } from 'react';
 import { Button, Menu, Text } from '@mantine/core';
 import { IconCalendar } from '../../../components/icons';
 import { showErrorMessage } from '../../../lib/toast';
-import type { Plan } from '../../plans/schema';
+import type { CalendarPlan } from '../calendar-plan';
 import { downloadIcs, googleCalendarUrl, icsFileName, planCalendarEvent, planIcs } from '../plan-event';
 
 interface AddToCalendarMenuProps {
-  plan: Plan;
+  plan: CalendarPlan;
   /** 'header': the plan page's compact header button; 'button': a full button in a card. */
   variant?: 'header' | 'button';
 }

@@ -49,6 +49,7 @@ export function FullNameForm({ takenName, onSubmit, onBack, creating }: FullName
             autoComplete="family-name"
             maxLength={39}
             // The first name is filled in already: the last one is what's missing.
+            // eslint-disable-next-line jsx-a11y/no-autofocus -- the form was opened to add exactly this
             autoFocus
             value={lastName}
             onChange={(event) => setLastName(event.currentTarget.value)}

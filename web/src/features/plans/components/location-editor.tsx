@@ -59,6 +59,7 @@ export function LocationEditor({ plan }: { plan: Plan }) {
           onChange={(event) => setDraft(event.currentTarget.value)}
           maxLength={LOCATION_MAX_LENGTH}
           data-autofocus
+          // eslint-disable-next-line jsx-a11y/no-autofocus -- the host opened the inline editor to type here
           autoFocus
         />
         <Group gap="xs" justify="flex-end">

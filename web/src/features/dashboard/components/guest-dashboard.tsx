@@ -6,7 +6,7 @@ import { useHasVotedOnIdeas } from '../../ideas/voted';
 import { PlanStatusCard } from '../../plans/components/plan-status-card';
 import type { Plan } from '../../plans/schema';
 import { parseDashboardTab, type DashboardTab } from '../dashboard-tab';
-import type { PlanVisitor } from '../visitor';
+import type { PlanVisitor } from '../../guests/visitor';
 import { DashboardProgress, DashboardShortcuts } from './dashboard-actions';
 import { DashboardBanner } from './dashboard-banner';
 import { dashboardTabId, DashboardTabs } from './dashboard-tabs';

@@ -3,7 +3,7 @@ import { DashboardAvailabilityTab } from '../../availability/components/dashboar
 import { DashboardIdeasTab } from '../../ideas/components/dashboard-ideas-tab';
 import type { Plan } from '../../plans/schema';
 import type { DashboardTab } from '../dashboard-tab';
-import { ParticipantsList } from './participants-list';
+import { ParticipantsList } from '../../guests/components/participants-list';
 
 /** Mantine names a tab `${tabs id}-tab-${value}`; the dashboard focuses it after a jump. */
 export const DASHBOARD_TABS_ID = 'dashboard-tabs';

@@ -1,0 +1,56 @@
+// The web app's import boundaries are enforced by ESLint (eslint.config.js:
+// the feature floors, app/ above the features, lib/ below them, and only the
+// pure contract and helpers from the function's code). This runs the real
+// configuration on small sources placed where the rules look, so a rule that
+// stopped firing (a moved folder, a typo in a zone) fails here.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const eslint = new ESLint({ cwd: root });
+
+/** The messages of the boundary rule for `source` as if it were the file `file`. */
+async function boundaryErrors(file: string, source: string): Promise<string[]> {
+  const [result] = await eslint.lintText(source, { filePath: path.join(root, file) });
+  return result.messages.filter((m) => m.ruleId === 'import-x/no-restricted-paths').map((m) => m.message);
+}
+
+const use = (specifier: string) => `import * as mod from '${specifier}';\nexport const used = mod;\n`;
+
+describe('import boundaries of the web app (ESLint)', () => {
+  it('a feature imports the features of the floors below it', async () => {
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use('../guests/visitor'))).toEqual([]);
+    expect(await boundaryErrors('web/src/features/guests/example.ts', use('../plans/schema'))).toEqual([]);
+    expect(await boundaryErrors('web/src/features/dashboard/example.ts', use('../ideas/voted'))).toEqual([]);
+  });
+
+  it('never one of its own floor or above: no two features import each other', async () => {
+    expect(await boundaryErrors('web/src/features/guests/example.ts', use('../ideas/voted'))).toEqual([
+      expect.stringContaining('features/guests may import only the features of the floors below it'),
+    ]);
+    expect(await boundaryErrors('web/src/features/auth/example.ts', use('../plans/queries'))).toHaveLength(1);
+    expect(await boundaryErrors('web/src/features/calendar/example.ts', use('../plans/schema'))).toHaveLength(1);
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use('../availability/voting'))).toHaveLength(1);
+  });
+
+  it('features never import app/, and lib/ imports no feature', async () => {
+    expect(await boundaryErrors('web/src/features/plans/example.ts', use('../../app/lazy-screens'))).toEqual([
+      expect.stringContaining('Features never import app/'),
+    ]);
+    expect(await boundaryErrors('web/src/lib/example.ts', use('../features/plans/schema'))).toEqual([
+      expect.stringContaining('lib/, components/ and config/ sit below every feature'),
+    ]);
+  });
+
+  it('from the function, only the pure contract and helpers', async () => {
+    const shared = '../../../../supabase/functions/_shared';
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/contract/common`))).toEqual([]);
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/periods.ts`))).toEqual([]);
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/db.ts`))).toEqual([
+      expect.stringContaining('never server code'),
+    ]);
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/contract/ideas.ts`))).toHaveLength(1);
+  });
+});

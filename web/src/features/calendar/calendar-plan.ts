@@ -1,0 +1,18 @@
+/**
+ * The plan fields the calendar reads. Every plan JSON of the API has them
+ * (features/plans/schema.ts `Plan` is assignable to this); they are named here
+ * so that the calendar, which the plans feature uses, does not import it back.
+ */
+export interface CalendarPlan {
+  id: string;
+  slug: string;
+  title: string;
+  location?: string | null;
+  eventTime?: string | null;
+  lockedIdeaId?: string | null;
+  lockedIdeaText?: string | null;
+  lockedTimeSlotId?: string | null;
+  /** 'YYYY-MM-DD', a calendar day with no time zone. */
+  lockedTimeSlotDate?: string | null;
+  lockedTimeSlot?: { date: string; period?: string | null } | null;
+}
