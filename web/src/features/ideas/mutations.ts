@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api';
@@ -92,6 +92,41 @@ function applyVote(queryClient: QueryClient, planId: string, ideaId: string, vis
   return refreshIdeas(queryClient, planId);
 }
 
+/** The ideas lists of a plan as they were before an optimistic change. */
+type IdeaListsSnapshot = [QueryKey, Idea[] | undefined][];
+
+/**
+ * Shows a vote toggle at once (before the server answers): in the visitor's
+ * own list the idea flips its voted flag, and in every cached list of the
+ * plan its count moves by one. Returns what to put back if the vote fails.
+ * Nothing changes when the visitor's own list is not cached (the direction of
+ * the toggle is unknown); the answer then fills it in.
+ */
+function showVoteAtOnce(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor): IdeaListsSnapshot {
+  const ownGuestId = visitor.kind === 'guest' ? visitor.guestId : null;
+  const lists = queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) });
+  const isOwn = (key: QueryKey) => (key[key.length - 1] as { guestId: string | null } | undefined)?.guestId === ownGuestId;
+  const before = lists.find(([key]) => isOwn(key))?.[1]?.find((idea) => idea.id === ideaId);
+  if (!before) return [];
+  const delta = before.hasUserVoted ? -1 : 1;
+  for (const [key, ideas] of lists) {
+    if (!ideas) continue;
+    queryClient.setQueryData<Idea[]>(
+      key,
+      ideas.map((idea) =>
+        idea.id === ideaId
+          ? {
+              ...idea,
+              voteCount: Math.max(0, idea.voteCount + delta),
+              hasUserVoted: isOwn(key) ? !idea.hasUserVoted : idea.hasUserVoted,
+            }
+          : idea,
+      ),
+    );
+  }
+  return lists;
+}
+
 /** Spec §5: nobody to vote as → the join page, with the error toast. */
 function useSendToJoin(slug: string | undefined) {
   const navigate = useNavigate();
@@ -116,8 +151,10 @@ export function useAddIdea(planId: string, visitor: PlanVisitor | null | undefin
 }
 
 /**
- * Toggle the visitor's vote on one idea (spec §4). `visitor` null sends the
- * visitor to /l/{slug} (spec §5); undefined (still loading) does nothing.
+ * Toggle the visitor's vote on one idea (spec §4), shown at once and put back
+ * if the server refuses. `visitor` null sends the visitor to /l/{slug}
+ * (spec §5); undefined (still loading) does nothing. One toggle at a time per
+ * idea: a tap while one is on its way is ignored.
  */
 export function useVoteOnIdea(
   plan: Pick<Plan, 'id' | 'slug'> | undefined,
@@ -129,8 +166,20 @@ export function useVoteOnIdea(
   const mutation = useMutation({
     mutationKey: plan ? planKeys.mutation(plan.id, 'vote-idea') : undefined,
     mutationFn: (voter: PlanVisitor) => postVote(ideaId, voter),
+    // Optimistic: the toggle shows at once; a refetch already under way must
+    // not bring the old state back over it.
+    onMutate: async (voter) => {
+      if (!plan) return { previous: [] as IdeaListsSnapshot };
+      await queryClient.cancelQueries({ queryKey: ideaKeys.lists(plan.id) });
+      return { previous: showVoteAtOnce(queryClient, plan.id, ideaId, voter) };
+    },
+    // Settles on the server's answer (its count includes everyone's votes).
     onSuccess: (result, voter) => (plan ? applyVote(queryClient, plan.id, ideaId, voter, result) : undefined),
-    onError: (error) => showErrorToast(error, 'Failed to vote on idea'),
+    // Failed: back to what was shown before, and the toast says why.
+    onError: (error, _voter, context) => {
+      for (const [key, ideas] of context?.previous ?? []) queryClient.setQueryData(key, ideas);
+      showErrorToast(error, 'Failed to vote on idea');
+    },
   });
   const vote = () => {
     if (visitor === undefined || mutation.isPending) return;

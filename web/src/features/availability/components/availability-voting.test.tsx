@@ -106,6 +106,58 @@ describe('availability voting', () => {
     expect(calls('POST', '/api/plans/p1/vote-date')).toHaveLength(2);
   });
 
+  it('shows a vote on a day with votes at once, then settles on the answer', async () => {
+    let slots = [slotJson('s1', d1, 1)];
+    let mine: string[] = [];
+    const gate = deferred();
+    const { user } = openPlanTab({
+      routes: {
+        'GET /api/plans/p1/timeslots': () => json(slots),
+        'GET /api/plans/p1/my-votes': () => json(mine),
+        'GET /api/timeslots/s1/voters': () => json(votersJson('Ada Lovelace')),
+        'POST /api/plans/p1/vote-date': async () => {
+          await gate.promise;
+          // Cy voted meanwhile too.
+          mine = ['s1'];
+          slots = [slotJson('s1', d1, 3)];
+          return json({ voted: true, timeSlotId: 's1', voteCount: 3 });
+        },
+      },
+    });
+    await screen.findByRole('heading', { name: 'When are you free?' });
+    await waitFor(() => expect(dayButton(d1)).toHaveAccessibleName(`${formatLongDate(d1)}: 1 vote`));
+    await user.click(dayButton(d1));
+    // Before the server answers: the day is the visitor's, with one more vote.
+    expect(dayButton(d1)).toHaveAttribute('aria-pressed', 'true');
+    expect(dayButton(d1)).toHaveAccessibleName(`${formatLongDate(d1)}: 2 votes, you're free`);
+    expect(dayButton(d1)).toHaveAttribute('aria-busy', 'true');
+    expect(dayButton(d1)).toBeEnabled();
+    gate.resolve(new Response());
+    await waitFor(() => expect(dayButton(d1)).toHaveAccessibleName(`${formatLongDate(d1)}: 3 votes, you're free`));
+    expect(dayButton(d1)).not.toHaveAttribute('aria-busy');
+  });
+
+  it('puts a refused vote on a day back as it was, with the toast', async () => {
+    const answer = deferred();
+    const { user } = openPlanTab({
+      routes: {
+        'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 2)]),
+        'GET /api/plans/p1/my-votes': () => json(['s1']),
+        'GET /api/timeslots/s1/voters': () => json(votersJson('Ada Lovelace', 'Ben')),
+        'POST /api/plans/p1/vote-date': () => answer.promise,
+      },
+    });
+    await screen.findByRole('heading', { name: 'When are you free?' });
+    await waitFor(() => expect(dayButton(d1)).toHaveAttribute('aria-pressed', 'true'));
+    await user.click(dayButton(d1));
+    expect(dayButton(d1)).toHaveAttribute('aria-pressed', 'false');
+    expect(dayButton(d1)).toHaveAccessibleName(`${formatLongDate(d1)}: 1 vote`);
+    answer.resolve(text('Too many votes in a minute, please wait 30 seconds', 429));
+    expect(await screen.findByText('Too many votes in a minute, please wait 30 seconds')).toBeInTheDocument();
+    expect(dayButton(d1)).toHaveAttribute('aria-pressed', 'true');
+    expect(dayButton(d1)).toHaveAccessibleName(`${formatLongDate(d1)}: 2 votes, you're free`);
+  });
+
   it('votes as the guest of this plan, with its guestId, and mirrors the vote locally', async () => {
     setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
     let voted = false;

@@ -64,7 +64,8 @@ function DateRow({ planId, slot, mine, busy, onToggle, canPickDate, onPickDate, 
               aria-pressed={mine}
               aria-describedby={labelId}
               onClick={onToggle}
-              disabled={busy}
+              // The vote shows at once; a second tap waits for the first.
+              aria-busy={busy || undefined}
               leftSection={mine ? <IconCheck size={14} /> : undefined}
             >
               I'm free

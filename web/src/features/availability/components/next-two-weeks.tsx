@@ -45,6 +45,9 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onTog
           const count = slot?.voteCount ?? 0;
           const mine = slot ? votedSlotIds.has(slot.id) : false;
           const busy = isPending(date);
+          // A day with a slot shows the vote at once; a first vote on a day
+          // waits for the server, which creates its slot.
+          const waiting = busy && !slot;
           const picked = lockedDate === date;
           const label = `${formatLongDate(date)}: ${votesLabel(count)}${mine ? ", you're free" : ''}${picked ? ', picked by the host' : ''}`;
           return (
@@ -56,7 +59,7 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onTog
                 aria-pressed={mine}
                 aria-label={label}
                 aria-busy={busy || undefined}
-                disabled={busy}
+                disabled={waiting}
                 onClick={() => onToggle(date)}
               >
                 <Text component="span" fz={11} fw={600} className={classes.weekday} aria-hidden="true">
@@ -66,7 +69,7 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onTog
                   {part(date, { day: 'numeric' })}
                 </Text>
                 <Box h={18} aria-hidden="true" className={classes.status}>
-                  {busy ? (
+                  {waiting ? (
                     <Loader size={12} color={mine ? 'white' : 'violet'} />
                   ) : mine ? (
                     <Group gap={2} justify="center" wrap="nowrap">

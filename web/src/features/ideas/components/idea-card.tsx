@@ -71,7 +71,8 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
               aria-pressed={voted}
               aria-label={`Vote for ${idea.text} (${votesLabel(idea.voteCount)})`}
               onClick={vote}
-              disabled={voting || visitor === undefined}
+              disabled={visitor === undefined}
+              aria-busy={voting || undefined}
             >
               {idea.voteCount}
             </Button>

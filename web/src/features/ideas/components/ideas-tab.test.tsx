@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
-import { json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
+import { deferred, json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, ben, planJson, planSummaryJson } from '../../plans/test-fixtures';
 import type { Plan } from '../../plans/schema';
@@ -103,6 +103,50 @@ describe('plan page Ideas tab', () => {
       expect(within(bowling).getByRole('button', { name: 'Vote for Bowling (0 votes)' })).toHaveAttribute('aria-pressed', 'false'),
     );
     expect(within(bowling).queryByRole('img')).not.toBeInTheDocument();
+  });
+
+  it('shows a vote at once, before the server answers, and settles on its count', async () => {
+    const gate = deferred();
+    const opened = openPlan({
+      server: { ideas: [ideaJson({ id: 'i1', text: 'Bowling', voteCount: 2 })] },
+      routes: {
+        // The fake server's own vote, answered when the test says so.
+        'POST /api/ideas/i1/vote': async (request) => {
+          await gate.promise;
+          return opened.fake.routes({})['POST /api/ideas/i1/vote']!(request);
+        },
+      },
+    });
+    const bowling = await card('Bowling');
+    await opened.user.click(within(bowling).getByRole('button', { name: 'Vote for Bowling (2 votes)' }));
+    // The server has not answered yet.
+    const shown = within(bowling).getByRole('button', { name: 'Vote for Bowling (3 votes)' });
+    expect(shown).toHaveAttribute('aria-pressed', 'true');
+    expect(shown).toHaveAttribute('aria-busy', 'true');
+    expect(shown).toBeEnabled();
+    // Someone else voted meanwhile: the server's count wins.
+    opened.fake.voters.i1!.push({ id: 'x', name: 'Xena', isGuest: true });
+    gate.resolve(new Response());
+    await waitFor(() =>
+      expect(within(bowling).getByRole('button', { name: 'Vote for Bowling (4 votes)' })).toHaveAttribute('aria-pressed', 'true'),
+    );
+    expect(within(bowling).getByRole('button', { name: 'Vote for Bowling (4 votes)' })).not.toHaveAttribute('aria-busy');
+  });
+
+  it('puts a refused vote back as it was, with the toast', async () => {
+    const answer = deferred();
+    const { user } = openPlan({
+      server: { ideas: [ideaJson({ id: 'i1', text: 'Bowling', voteCount: 2 })] },
+      routes: { 'POST /api/ideas/i1/vote': () => answer.promise },
+    });
+    const bowling = await card('Bowling');
+    await user.click(within(bowling).getByRole('button', { name: 'Vote for Bowling (2 votes)' }));
+    expect(within(bowling).getByRole('button', { name: 'Vote for Bowling (3 votes)' })).toHaveAttribute('aria-pressed', 'true');
+    answer.resolve(text('Too many votes in a minute, please wait 30 seconds', 429));
+    expect(await screen.findByText('Too many votes in a minute, please wait 30 seconds')).toBeInTheDocument();
+    const back = within(bowling).getByRole('button', { name: 'Vote for Bowling (2 votes)' });
+    expect(back).toHaveAttribute('aria-pressed', 'false');
+    expect(back).not.toHaveAttribute('aria-busy');
   });
 
   it("shows 3 voter avatars, then '+N', named for screen readers", async () => {
