@@ -4,6 +4,7 @@
 // The notification e-mail of set-event-time is tested in notify*.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
+import { planStatusSchema } from '../../supabase/functions/_shared/contract/common.ts';
 import { api, apiDatabaseAsOwner, PLAN_KEYS } from '../support/api.ts';
 import { datesWorld, day, expectText, type PlanJson, type SlotJson } from './dates-fixture.ts';
 
@@ -61,6 +62,8 @@ describe('planning → time_range_locked → completed → unlock → planning',
 
     const unlocked = await unlock(plan.id, host.token);
     expect(unlocked.status).toBe(200);
+    // Every status on the way is one the web app's contract knows.
+    for (const answer of [locked, timed, unlocked]) expect(planStatusSchema.safeParse(answer.json.status).success).toBe(true);
     expect(unlocked.json).toMatchObject({
       status: 'planning',
       lockedTimeSlotDate: null,

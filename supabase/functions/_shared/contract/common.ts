@@ -10,6 +10,11 @@ export const COMMENT_TEXT_MAX = 1000;
 /** Spec §8: voting before joining. The app says it before asking; the vote rules answer it too. */
 export const JOIN_TO_VOTE = 'Please join the plan first to vote';
 
+/** Spec §3 Plan status, in the order a plan goes through them. */
+export const PLAN_STATUSES = ['planning', 'time_range_locked', 'date_locked', 'completed'] as const;
+export const planStatusSchema = z.enum(PLAN_STATUSES);
+export type PlanStatus = z.infer<typeof planStatusSchema>;
+
 /** Spec §3 Voter (an idea's or a time slot's): `id` is the user id of a member, the guest id of a guest. */
 export const voterSchema = z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() });
 export type Voter = z.infer<typeof voterSchema>;

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
 import { body, cleanString } from '../validation.ts';
+import type { PlanStatus } from './common.ts';
 
 export const TITLE_MAX = 120;
 
@@ -14,7 +15,7 @@ export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Plan status values of spec §4 ('date_locked' is read, never written). */
-export type PlanStatus = 'planning' | 'time_range_locked' | 'date_locked' | 'completed';
+export type { PlanStatus } from './common.ts';
 
 /** The plan JSON of decisions.md "Plans". */
 export interface Plan {

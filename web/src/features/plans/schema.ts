@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { planStatusSchema } from '../../../../supabase/functions/_shared/contract/common';
 
 // The plan JSON of GET /api/plans/{id}, /slug/{slug} and POST /api/plans
 // (shared/spec/decisions.md "Plans"). Nullable fields also accept a missing key.
@@ -15,7 +16,8 @@ export const planSchema = z.object({
   title: z.string(),
   description: z.nullish(z.string()),
   isOpenInvite: z.boolean(),
-  status: z.string(),
+  /** The contract's union: a status the app does not know fails the parse, not a screen. */
+  status: planStatusSchema,
   hostId: z.string(),
   location: z.nullish(z.string()),
   eventTime: z.nullish(z.string()),
