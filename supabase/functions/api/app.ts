@@ -18,6 +18,7 @@ import { joiningRoutes } from './routes/joining.ts';
 import { planEventRoutes } from './routes/plan-events.ts';
 import { planDateRoutes } from './routes/plan-dates.ts';
 import { planIdeaRoutes } from './routes/plan-ideas.ts';
+import { planLockRoutes } from './routes/plan-lock.ts';
 import { planRoutes } from './routes/plans.ts';
 import { timeSlotRoutes } from './routes/timeslots.ts';
 
@@ -80,6 +81,7 @@ app.route('/plans', joiningRoutes);
 app.route('/plans', planRoutes);
 app.route('/plans', planIdeaRoutes);
 app.route('/plans', planDateRoutes);
+app.route('/plans', planLockRoutes);
 app.route('/timeslots', timeSlotRoutes);
 app.route('/ideas', ideaRoutes);
 app.route('/interests', interestCatalogRoutes);

@@ -1,6 +1,7 @@
-// /api/plans/{id}/...: the plan's time slots, date votes and the host's lock
-// flow (spec §7; decisions.md "Time slots and the lock flow"). Mounted on
-// /plans next to the plan and joining routes (Hono merges sub-apps on one prefix).
+// /api/plans/{id}/...: the plan's time slots and date votes (spec §7;
+// decisions.md "Time slots and the lock flow"; the host's lock flow is
+// plan-lock.ts). Mounted on /plans next to the plan and joining routes (Hono
+// merges sub-apps on one prefix).
 //
 // Every parameter and body is validated before the database is touched (a
 // malformed plan id is "Plan not found", an impossible date a 400). Each
@@ -8,27 +9,21 @@
 // host only, status flow) are the SQL functions of the vote and host rules
 // migrations, whose HP4xx sentences reach the client.
 import { Hono } from 'hono';
-import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
+import { optionalUserId } from '../../_shared/auth.ts';
 import {
   guestIdQuery,
   JOIN_FIRST_TO_SEE_VOTES,
   JOIN_FIRST_TO_VOTE,
-  lockDateBody,
-  setEventTimeBody,
-  setLocationBody,
   type TimeSlot,
-  unlockBody,
   type VoteDateResult,
   voteDateBody,
 } from '../../_shared/contract/dates.ts';
 import { GUEST_NOT_FOUND } from '../../_shared/contract/guests.ts';
-import { type Plan, PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
-import { requestRow, type Tx, withRequest } from '../../_shared/db.ts';
+import { PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
+import { requestRow, type Tx } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
-import { participantKey, rateLimits } from '../../_shared/limits.ts';
-import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../../_shared/notify.ts';
+import { participantKey } from '../../_shared/limits.ts';
 import { periodSortMinutes } from '../../_shared/periods.ts';
-import { planJson, requirePlanById } from '../../_shared/plans.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
 import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
@@ -64,22 +59,6 @@ function readTimeSlots(tx: Tx, planId: string, known: string | null) {
        where s.plan_id = p.id`)}
       from app.plans p join app.plan_versions pv on pv.plan_id = p.id
      where p.id = ${planId}::uuid`;
-}
-
-/** The plan JSON after a host action (the action's own errors come first). */
-async function hostAction(userId: string, planId: string, action: (tx: Tx) => Promise<unknown>): Promise<Plan> {
-  return await withRequest({ userId, planId }, async (tx) => {
-    await action(tx);
-    return await requirePlanById(tx, planId);
-  });
-}
-
-interface EventTimeRow {
-  plan: Plan;
-  /** False when the date and time are what the members were last e-mailed. */
-  sendMail: boolean;
-  details: Omit<EventTimeDetails, 'planId'>;
-  recipients: Recipient[];
 }
 
 export const planDateRoutes = new Hono()
@@ -149,66 +128,4 @@ export const planDateRoutes = new Hono()
       { limits: [{ limit: 'vote', key: voter }] },
     );
     return c.json(result);
-  })
-
-  // Host: lock a date (status time_range_locked). 409 once the time is set.
-  .post('/:id/lock-date', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
-    const userId = await requireUserId(c);
-    const { date } = await parseBody(c, lockDateBody);
-    const plan = await hostAction(userId, planId, (tx) => tx`select app.lock_date(${planId}::uuid, ${date}::date)`);
-    return c.json(plan);
-  })
-
-  // Host: set the time on the locked date (status completed), then e-mail the
-  // members. The mail goes out after COMMIT: a failure is logged, not undone.
-  .post('/:id/set-event-time', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
-    const userId = await requireUserId(c);
-    const { time } = await parseBody(c, setEventTimeBody);
-    const row = await withRequest({ userId, planId }, async (tx) => {
-      await tx`select app.set_event_time(${planId}::uuid, ${time})`;
-      // Right after the set, on the still-locked plan: e-mail only when the
-      // date or time changed, at most once per window (429 when too soon).
-      const mail = rateLimits()['event-time-mail'];
-      const [result] = await tx<EventTimeRow[]>`
-        select ${planJson(tx)} as plan,
-               private.claim_event_time_notice(p.id, ${mail.windowSeconds}, ${mail.message}) as "sendMail",
-               jsonb_build_object(
-                 'planTitle', p.title,
-                 'ideaText', i.text,
-                 'location', p.location,
-                 'date', p.locked_time_slot_date,
-                 'eventTime', p.event_time,
-                 'period', ts.period
-               ) as details,
-               (select coalesce(jsonb_agg(jsonb_build_object('email', r.email, 'name', r.name)), '[]'::jsonb)
-                  from private.event_time_recipients(p.id) r) as recipients
-          from app.plans p
-          left join app.ideas i on i.id = p.locked_idea_id
-          left join app.time_slots ts on ts.id = p.locked_time_slot_id
-         where p.id = ${planId}::uuid`;
-      if (!result) throw new HttpError(404, PLAN_NOT_FOUND);
-      return result;
-    });
-    if (row.sendMail) await notifyEventTimeSet({ planId, ...row.details }, row.recipients);
-    return c.json(row.plan);
-  })
-
-  // Host: back to planning; the picked idea, the location and all votes stay.
-  .post('/:id/unlock', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
-    const userId = await requireUserId(c);
-    await parseBody(c, unlockBody);
-    const plan = await hostAction(userId, planId, (tx) => tx`select app.unlock_plan(${planId}::uuid)`);
-    return c.json(plan);
-  })
-
-  // Host: set the location ('' clears it).
-  .post('/:id/location', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
-    const userId = await requireUserId(c);
-    const { location } = await parseBody(c, setLocationBody);
-    const plan = await hostAction(userId, planId, (tx) => tx`select app.set_location(${planId}::uuid, ${location})`);
-    return c.json(plan);
   });

@@ -1,28 +1,19 @@
-import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
-import { paths } from '../../config/paths';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
-import { getGuestVotes, toggleGuestIdeaVote } from '../../lib/guest-storage';
 import { showErrorMessage, showErrorToast } from '../../lib/toast';
 import { guestBody, type PlanVisitor } from '../guests/visitor';
 import { planKeys } from '../plans/queries';
 import type { Plan } from '../plans/schema';
 import { checkWrite, JOIN_TO_VOTE, type IdeaWriter } from './ideas';
-import { ideaKeys } from './queries';
-import {
-  ideaCommentSchema,
-  ideaSchema,
-  pickIdeaResultSchema,
-  voteResultSchema,
-  type Idea,
-  type IdeaComment,
-  type VoteResult,
-} from './schema';
+import { ideaKeys, refreshIdeas } from './queries';
+import { ideaCommentSchema, ideaSchema, pickIdeaResultSchema, type Idea, type IdeaComment } from './schema';
 import type { Suggestion } from './suggestions';
+import { applyVote, postVote, useSendToJoin } from './vote-mutations';
 
-// The ideas writes (spec §7). Each refetches what it changed; the spec §5
-// checks run before any request and answer with their own sentence.
+// The ideas writes but the vote toggle (spec §7; the vote is vote-mutations.ts).
+// Each refetches what it changed; the spec §5 checks run before any request
+// and answer with their own sentence.
 
 /** A spec §5 check that failed before any request: shown as is. */
 class CheckError extends Error {}
@@ -53,89 +44,6 @@ async function postIdea(planId: string, text: string, visitor: PlanVisitor | nul
   return ideaSchema.parse(await res.json());
 }
 
-async function postVote(ideaId: string, visitor: PlanVisitor): Promise<VoteResult> {
-  // A member goes by the token (empty body, spec §7); a guest names itself.
-  const body = visitor.kind === 'guest' ? guestBody(visitor) : undefined;
-  const res = await apiRequest('POST', apiPaths.idea(ideaId, 'vote'), body);
-  return voteResultSchema.parse(await res.json());
-}
-
-/** Every ideas list of the plan, and its suggestions (they exclude existing ideas). */
-function refreshIdeas(queryClient: QueryClient, planId: string) {
-  void queryClient.invalidateQueries({ queryKey: ideaKeys.suggestions(planId) });
-  return queryClient.invalidateQueries({ queryKey: ideaKeys.lists(planId) });
-}
-
-/**
- * After a vote: the answer's count (and, in this viewer's own list, the
- * voted flag) at once, the guest's local mirror kept equal to the server's
- * answer, then the lists and the idea's voters are refetched.
- */
-function applyVote(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor, result: VoteResult) {
-  const ownGuestId = visitor.kind === 'guest' ? visitor.guestId : null;
-  for (const [key, ideas] of queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) })) {
-    if (!ideas) continue;
-    const own = (key[key.length - 1] as { guestId: string | null } | undefined)?.guestId === ownGuestId;
-    queryClient.setQueryData<Idea[]>(
-      key,
-      ideas.map((idea) =>
-        idea.id === ideaId
-          ? { ...idea, voteCount: result.voteCount, hasUserVoted: own ? result.voted : idea.hasUserVoted }
-          : idea,
-      ),
-    );
-  }
-  if (visitor.kind === 'guest' && getGuestVotes().planIdeaIds.includes(ideaId) !== result.voted) {
-    toggleGuestIdeaVote(ideaId);
-  }
-  void queryClient.invalidateQueries({ queryKey: ideaKeys.voters(planId, ideaId) });
-  return refreshIdeas(queryClient, planId);
-}
-
-/** The ideas lists of a plan as they were before an optimistic change. */
-type IdeaListsSnapshot = [QueryKey, Idea[] | undefined][];
-
-/**
- * Shows a vote toggle at once (before the server answers): in the visitor's
- * own list the idea flips its voted flag, and in every cached list of the
- * plan its count moves by one. Returns what to put back if the vote fails.
- * Nothing changes when the visitor's own list is not cached (the direction of
- * the toggle is unknown); the answer then fills it in.
- */
-function showVoteAtOnce(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor): IdeaListsSnapshot {
-  const ownGuestId = visitor.kind === 'guest' ? visitor.guestId : null;
-  const lists = queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) });
-  const isOwn = (key: QueryKey) => (key[key.length - 1] as { guestId: string | null } | undefined)?.guestId === ownGuestId;
-  const before = lists.find(([key]) => isOwn(key))?.[1]?.find((idea) => idea.id === ideaId);
-  if (!before) return [];
-  const delta = before.hasUserVoted ? -1 : 1;
-  for (const [key, ideas] of lists) {
-    if (!ideas) continue;
-    queryClient.setQueryData<Idea[]>(
-      key,
-      ideas.map((idea) =>
-        idea.id === ideaId
-          ? {
-              ...idea,
-              voteCount: Math.max(0, idea.voteCount + delta),
-              hasUserVoted: isOwn(key) ? !idea.hasUserVoted : idea.hasUserVoted,
-            }
-          : idea,
-      ),
-    );
-  }
-  return lists;
-}
-
-/** Spec §5: nobody to vote as → the join page, with the error toast. */
-function useSendToJoin(slug: string | undefined) {
-  const navigate = useNavigate();
-  return () => {
-    showErrorMessage('Error', JOIN_TO_VOTE);
-    if (slug) navigate(paths.join.getHref(slug));
-  };
-}
-
 /** Suggest an idea: POST /api/plans/{id}/ideas. */
 export function useAddIdea(planId: string, visitor: PlanVisitor | null | undefined, { onAdded }: { onAdded?: () => void } = {}) {
   const queryClient = useQueryClient();
@@ -148,45 +56,6 @@ export function useAddIdea(planId: string, visitor: PlanVisitor | null | undefin
     },
     onError: (error) => showFailure(error, 'Failed to add idea'),
   });
-}
-
-/**
- * Toggle the visitor's vote on one idea (spec §4), shown at once and put back
- * if the server refuses. `visitor` null sends the visitor to /l/{slug}
- * (spec §5); undefined (still loading) does nothing. One toggle at a time per
- * idea: a tap while one is on its way is ignored.
- */
-export function useVoteOnIdea(
-  plan: Pick<Plan, 'id' | 'slug'> | undefined,
-  ideaId: string,
-  visitor: PlanVisitor | null | undefined,
-) {
-  const queryClient = useQueryClient();
-  const sendToJoin = useSendToJoin(plan?.slug);
-  const mutation = useMutation({
-    mutationKey: plan ? planKeys.mutation(plan.id, 'vote-idea') : undefined,
-    mutationFn: (voter: PlanVisitor) => postVote(ideaId, voter),
-    // Optimistic: the toggle shows at once; a refetch already under way must
-    // not bring the old state back over it.
-    onMutate: async (voter) => {
-      if (!plan) return { previous: [] as IdeaListsSnapshot };
-      await queryClient.cancelQueries({ queryKey: ideaKeys.lists(plan.id) });
-      return { previous: showVoteAtOnce(queryClient, plan.id, ideaId, voter) };
-    },
-    // Settles on the server's answer (its count includes everyone's votes).
-    onSuccess: (result, voter) => (plan ? applyVote(queryClient, plan.id, ideaId, voter, result) : undefined),
-    // Failed: back to what was shown before, and the toast says why.
-    onError: (error, _voter, context) => {
-      for (const [key, ideas] of context?.previous ?? []) queryClient.setQueryData(key, ideas);
-      showErrorToast(error, 'Failed to vote on idea');
-    },
-  });
-  const vote = () => {
-    if (visitor === undefined || mutation.isPending) return;
-    if (visitor === null) sendToJoin();
-    else mutation.mutate(visitor);
-  };
-  return { vote, isPending: mutation.isPending };
 }
 
 /** Post a comment: POST /api/ideas/{id}/comments. */

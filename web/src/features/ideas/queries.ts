@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { ideaKeys } from '../../lib/query-keys';
@@ -40,4 +40,10 @@ export function activitySuggestionsQueryOptions(planId: string) {
     queryFn: apiGet(apiPaths.activitySuggestions(planId), (body) => activitySuggestionsSchema.parse(body).suggestions),
     retry: false,
   });
+}
+
+/** Every ideas list of the plan, and its suggestions (they exclude existing ideas). */
+export function refreshIdeas(queryClient: QueryClient, planId: string) {
+  void queryClient.invalidateQueries({ queryKey: ideaKeys.suggestions(planId) });
+  return queryClient.invalidateQueries({ queryKey: ideaKeys.lists(planId) });
 }

@@ -4,7 +4,7 @@ import { IconCheck } from '../../../components/icons';
 import type { PlanVisitor } from '../../guests/visitor';
 import type { Plan } from '../../plans/schema';
 import { votesLabel } from '../ideas';
-import { useVoteOnIdea } from '../mutations';
+import { useVoteOnIdea } from '../vote-mutations';
 import type { Idea } from '../schema';
 import { CommentsToggle, CommentThread } from './idea-comments';
 import { IconCrown, IconThumbUp, IconTrophy } from './idea-icons';
