@@ -3,9 +3,19 @@
 // server and the app hold one copy of each shape, limit and sentence.
 import { z } from 'zod/mini';
 
-/** decisions.md text limits (after trimming), checked by the API and shown by the app's inputs. */
+/** decisions.md text limits (after trimming), checked by the API and kept by the app's inputs. */
 export const IDEA_TEXT_MAX = 280;
 export const COMMENT_TEXT_MAX = 1000;
+export const TITLE_MAX = 120;
+export const LOCATION_MAX = 500;
+export const GUEST_NAME_MAX = 80;
+export const INTEREST_TEXT_MAX = 80;
+
+/** Digits of an e-mailed sign-in code. */
+export const SIGN_IN_CODE_LENGTH = 6;
+
+/** An unknown plan (or one out of the caller's reach), answered by the API and said by the app. */
+export const PLAN_NOT_FOUND = 'Plan not found';
 
 /** Spec §8: voting before joining. The app says it before asking; the vote rules answer it too. */
 export const JOIN_TO_VOTE = 'Please join the plan first to vote';

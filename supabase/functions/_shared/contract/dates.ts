@@ -5,8 +5,9 @@ import { z } from 'zod';
 import { HttpError } from '../errors.ts';
 import { isCalendarDate, normalizePeriod, parse24HourTime, toPeriodTime } from '../periods.ts';
 import { body, cleaner } from '../validation.ts';
+import { LOCATION_MAX } from './common.ts';
 
-export const LOCATION_MAX = 500;
+export { LOCATION_MAX };
 
 export const TIME_SLOT_NOT_FOUND = 'Time slot not found';
 export const JOIN_FIRST_TO_VOTE = 'Join the plan first to vote';

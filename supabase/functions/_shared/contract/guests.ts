@@ -3,11 +3,10 @@
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
 import { body, text, uuid } from '../validation.ts';
+import { GUEST_NAME_MAX } from './common.ts';
 
-/** decisions.md: guest names are trimmed, 1-80 characters. */
-export const GUEST_NAME_MAX = 80;
+export { GUEST_NAME_MAX, PLAN_NOT_FOUND } from './common.ts';
 
-export const PLAN_NOT_FOUND = 'Plan not found';
 export const GUEST_NOT_FOUND = 'Guest not found';
 export const GUEST_OF_ANOTHER_PLAN = 'This guest belongs to another plan';
 export const JOIN_NEEDS_IDENTITY = 'Sign in or continue as a guest to join this plan';

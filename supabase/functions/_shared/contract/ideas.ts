@@ -6,9 +6,8 @@ import { HttpError } from '../errors.ts';
 import { body, cleanString } from '../validation.ts';
 import { COMMENT_TEXT_MAX, IDEA_TEXT_MAX } from './common.ts';
 
-export { COMMENT_TEXT_MAX, IDEA_TEXT_MAX, JOIN_TO_VOTE, type Voter } from './common.ts';
+export { COMMENT_TEXT_MAX, IDEA_TEXT_MAX, JOIN_TO_VOTE, PLAN_NOT_FOUND, type Voter } from './common.ts';
 
-export const PLAN_NOT_FOUND = 'Plan not found';
 export const IDEA_NOT_FOUND = 'Idea not found';
 /** No token and no guestId (the database answers the same for an unknown guest). */
 export const JOIN_TO_SUGGEST = 'Join the plan first to suggest ideas';

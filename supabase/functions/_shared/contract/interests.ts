@@ -2,12 +2,12 @@
 // §7; decisions.md "Interests and suggestions").
 import { z } from 'zod';
 import { body, cleaner } from '../validation.ts';
+import { INTEREST_TEXT_MAX } from './common.ts';
+
+export { INTEREST_TEXT_MAX };
 
 /** Interests are short labels compared like names (_shared/text.ts): look-alikes are duplicates. */
 const cleanInterest = cleaner('Interest', 'name');
-
-/** app.user_interests.free_form_text: 1-80 characters after trimming. */
-export const INTEREST_TEXT_MAX = 80;
 
 export const INTEREST_NOT_FOUND = 'Interest not found';
 export const INTEREST_TAKEN = 'You already have that interest';

@@ -3,11 +3,9 @@
 import { z } from 'zod';
 import { HttpError } from '../errors.ts';
 import { body, cleanString } from '../validation.ts';
-import type { PlanStatus } from './common.ts';
+import { PLAN_NOT_FOUND, type PlanStatus, TITLE_MAX } from './common.ts';
 
-export const TITLE_MAX = 120;
-
-export const PLAN_NOT_FOUND = 'Plan not found';
+export { PLAN_NOT_FOUND, TITLE_MAX } from './common.ts';
 export const ONLY_HOST_CAN_DELETE = 'Only the host can delete this plan';
 
 /** `^[A-Za-z0-9_-]{8,64}$`, as the plans_slug_format check of the database. */

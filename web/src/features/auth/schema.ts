@@ -11,7 +11,7 @@ export type User = z.infer<typeof userSchema>;
 export const authResponseSchema = z.object({ token: z.string().check(z.minLength(1)) });
 
 /** Spec §5 and §9: the code is exactly 6 digits. */
-export const CODE_LENGTH = 6;
+export { SIGN_IN_CODE_LENGTH as CODE_LENGTH } from '../../../../supabase/functions/_shared/contract/common';
 
 export const emailSchema = z.email();
 

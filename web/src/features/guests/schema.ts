@@ -37,4 +37,4 @@ export type ExistingGuest = GuestCheckResult & { guestId: string };
 
 
 /** decisions.md: guest names are trimmed, 1-80 characters. */
-export const GUEST_NAME_MAX_LENGTH = 80;
+export { GUEST_NAME_MAX as GUEST_NAME_MAX_LENGTH } from '../../../../supabase/functions/_shared/contract/common';

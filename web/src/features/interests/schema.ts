@@ -4,7 +4,7 @@ import { z } from 'zod/mini';
 // Interest catalogue item; supabase/functions/_shared/contract/interests.ts).
 
 /** app.user_interests.free_form_text: 1-80 characters after trimming. */
-export const INTEREST_TEXT_MAX = 80;
+export { INTEREST_TEXT_MAX } from '../../../../supabase/functions/_shared/contract/common';
 
 export const catalogItemSchema = z.object({ id: z.string(), name: z.string(), icon: z.string() });
 export type CatalogItem = z.infer<typeof catalogItemSchema>;

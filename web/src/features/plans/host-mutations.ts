@@ -9,11 +9,12 @@ import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from './queries';
 import { planSchema, type Plan } from './schema';
+import { PLAN_NOT_FOUND } from '../../../../supabase/functions/_shared/contract/common';
 
 /** Spec §5: lock, time and vote-date actions need a plan id, else 'Plan not found'. */
 export class MissingPlanIdError extends Error {
   constructor() {
-    super('Plan not found');
+    super(PLAN_NOT_FOUND);
     this.name = 'MissingPlanIdError';
   }
 }

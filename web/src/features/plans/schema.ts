@@ -55,7 +55,7 @@ export const leavePlanResultSchema = z.object({ planDeleted: z.boolean() });
 export type LeavePlanResult = z.infer<typeof leavePlanResultSchema>;
 
 /** decisions.md: a title is 1-120 characters after trimming. */
-export const PLAN_TITLE_MAX_LENGTH = 120;
+export { TITLE_MAX as PLAN_TITLE_MAX_LENGTH } from '../../../../supabase/functions/_shared/contract/common';
 
 export interface CreatePlanInput {
   title: string;

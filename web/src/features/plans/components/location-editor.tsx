@@ -3,9 +3,10 @@ import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { LinkifiedText } from '../../../components/linkified-text';
 import { useSetLocation } from '../host-mutations';
 import type { Plan } from '../schema';
+import { LOCATION_MAX as LOCATION_MAX_LENGTH } from '../../../../../supabase/functions/_shared/contract/common';
 
-/** decisions.md: a location is 0-500 characters after trimming. */
-export const LOCATION_MAX_LENGTH = 500;
+/** decisions.md: a location is 0-500 characters after trimming (the API's own limit). */
+export { LOCATION_MAX_LENGTH };
 
 /**
  * Spec §2 Plan detail: the host's inline 'Set Location' / 'Edit' editor of
