@@ -22,34 +22,53 @@ export async function postVote(ideaId: string, visitor: PlanVisitor): Promise<Vo
   return voteResultSchema.parse(await res.json());
 }
 
+/** The ideas lists of a plan as they were before a change. */
+type IdeaListsSnapshot = [QueryKey, Idea[] | undefined][];
+
+/**
+ * Rewrites one idea in every cached ideas list of the plan; `own` tells the
+ * visitor's own list (the one its hasUserVoted is about). Returns the lists as
+ * they were.
+ */
+function updateIdeaInLists(
+  queryClient: QueryClient,
+  planId: string,
+  ideaId: string,
+  visitor: PlanVisitor,
+  update: (idea: Idea, own: boolean) => Idea,
+): IdeaListsSnapshot {
+  const lists = queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) });
+  for (const [key, ideas] of lists) {
+    if (!ideas) continue;
+    const own = isOwnList(key, visitor);
+    queryClient.setQueryData<Idea[]>(key, ideas.map((idea) => (idea.id === ideaId ? update(idea, own) : idea)));
+  }
+  return lists;
+}
+
+/** Whether an ideas list's key is the visitor's own view (its `{ guestId }`). */
+function isOwnList(key: QueryKey, visitor: PlanVisitor): boolean {
+  const ownGuestId = visitor.kind === 'guest' ? visitor.guestId : null;
+  return (key[key.length - 1] as { guestId: string | null } | undefined)?.guestId === ownGuestId;
+}
+
 /**
  * After a vote: the answer's count (and, in this viewer's own list, the
  * voted flag) at once, the guest's local mirror kept equal to the server's
  * answer, then the lists and the idea's voters are refetched.
  */
 export function applyVote(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor, result: VoteResult) {
-  const ownGuestId = visitor.kind === 'guest' ? visitor.guestId : null;
-  for (const [key, ideas] of queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) })) {
-    if (!ideas) continue;
-    const own = (key[key.length - 1] as { guestId: string | null } | undefined)?.guestId === ownGuestId;
-    queryClient.setQueryData<Idea[]>(
-      key,
-      ideas.map((idea) =>
-        idea.id === ideaId
-          ? { ...idea, voteCount: result.voteCount, hasUserVoted: own ? result.voted : idea.hasUserVoted }
-          : idea,
-      ),
-    );
-  }
+  updateIdeaInLists(queryClient, planId, ideaId, visitor, (idea, own) => ({
+    ...idea,
+    voteCount: result.voteCount,
+    hasUserVoted: own ? result.voted : idea.hasUserVoted,
+  }));
   if (visitor.kind === 'guest' && getGuestVotes().planIdeaIds.includes(ideaId) !== result.voted) {
     toggleGuestIdeaVote(ideaId);
   }
   void queryClient.invalidateQueries({ queryKey: ideaKeys.voters(planId, ideaId) });
   return refreshIdeas(queryClient, planId);
 }
-
-/** The ideas lists of a plan as they were before an optimistic change. */
-type IdeaListsSnapshot = [QueryKey, Idea[] | undefined][];
 
 /**
  * Shows a vote toggle at once (before the server answers): in the visitor's
@@ -59,28 +78,17 @@ type IdeaListsSnapshot = [QueryKey, Idea[] | undefined][];
  * the toggle is unknown); the answer then fills it in.
  */
 function showVoteAtOnce(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor): IdeaListsSnapshot {
-  const ownGuestId = visitor.kind === 'guest' ? visitor.guestId : null;
-  const lists = queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) });
-  const isOwn = (key: QueryKey) => (key[key.length - 1] as { guestId: string | null } | undefined)?.guestId === ownGuestId;
-  const before = lists.find(([key]) => isOwn(key))?.[1]?.find((idea) => idea.id === ideaId);
+  const ownList = queryClient
+    .getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) })
+    .find(([key]) => isOwnList(key, visitor))?.[1];
+  const before = ownList?.find((idea) => idea.id === ideaId);
   if (!before) return [];
   const delta = before.hasUserVoted ? -1 : 1;
-  for (const [key, ideas] of lists) {
-    if (!ideas) continue;
-    queryClient.setQueryData<Idea[]>(
-      key,
-      ideas.map((idea) =>
-        idea.id === ideaId
-          ? {
-              ...idea,
-              voteCount: Math.max(0, idea.voteCount + delta),
-              hasUserVoted: isOwn(key) ? !idea.hasUserVoted : idea.hasUserVoted,
-            }
-          : idea,
-      ),
-    );
-  }
-  return lists;
+  return updateIdeaInLists(queryClient, planId, ideaId, visitor, (idea, own) => ({
+    ...idea,
+    voteCount: Math.max(0, idea.voteCount + delta),
+    hasUserVoted: own ? !idea.hasUserVoted : idea.hasUserVoted,
+  }));
 }
 
 /** Spec §5: nobody to vote as → the join page, with the error toast. */
