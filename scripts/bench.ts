@@ -130,9 +130,9 @@ interface CpuUse {
 }
 
 async function measureOnce(base: string, load: Load, seconds: number, cpu?: CpuUse, group?: number): Promise<Measured> {
-  const before = cpu ? cpuMs(group) : undefined;
+  const before = cpuMs(group);
   const result = await run(base, load, seconds);
-  if (cpu && before) {
+  if (cpu) {
     const after = cpuMs(group);
     cpu.db += after.db - before.db;
     cpu.api += after.api - before.api;
@@ -167,7 +167,6 @@ async function measure(api: string, baseline: string, load: Load): Promise<Measu
     bases.push(await measureOnce(baseline, BASELINE_LOAD, slice, baseCpu, baselineProcessGroup));
     rows.push(await measureOnce(api, load, slice, cpu, apiProcessGroup));
   }
-  const perRequest = (use: CpuUse) => `database ${(use.db / use.requests).toFixed(2)} ms, Deno ${(use.api / use.requests).toFixed(2)} ms`;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   const row: Measured = {
     name: load.name,
@@ -185,7 +184,7 @@ async function measure(api: string, baseline: string, load: Load): Promise<Measu
   log(
     `${load.name}: ${Math.round(row.rps)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms; baseline meanwhile ${Math.round(row.baseline!.rps)} req/s` +
       ` (${(row.rps / row.baseline!.rps).toFixed(2)}x)${row.errors ? `, ${row.errors} errors` : ''}` +
-      (cpu.requests && cpu.db && baseCpu.requests ? `; CPU per request: ${perRequest(cpu)} (baseline: ${perRequest(baseCpu)})` : ''),
+      (row.cpu ? `; CPU per request: ${cpuCell(row)}` : ''),
   );
   return row;
 }
@@ -441,8 +440,10 @@ async function printStatements(stats: postgres.Sql, row: Measured) {
  * the budget is for: a tail that grows out of proportion (lock convoys,
  * stalls, retries) still fails it. docs/performance.md shows both numbers.
  */
-const cpuCell = (r: Measured) =>
-  r.cpu ? `${r.cpu.db.toFixed(2)} + ${r.cpu.deno.toFixed(2)} ms (${r.cpu.baseDb.toFixed(2)} + ${r.cpu.baseDeno.toFixed(2)} ms)` : 'n/a';
+/** CPU per request, database + Deno, with the baseline's in brackets. */
+function cpuCell(r: Measured): string {
+  return r.cpu ? `${r.cpu.db.toFixed(2)} + ${r.cpu.deno.toFixed(2)} ms (${r.cpu.baseDb.toFixed(2)} + ${r.cpu.baseDeno.toFixed(2)} ms)` : 'n/a';
+}
 
 function report(rows: Measured[]): string {
   const base = (r: Measured) => r.baseline!;

@@ -16,6 +16,8 @@
 // `npm test` or `npm run bench`.
 import { readFileSync } from 'node:fs';
 import postgres from 'postgres';
+import type { Claims } from '../../tests/support/db.ts';
+import { addGuest, addIdea, addMember, asGuest, createPlan, createUser } from '../../tests/support/plan-fixture.ts';
 import { prepareDatabase, startEmbeddedPostgres, tempDataDir } from '../lib/db.ts';
 import { freePort } from '../lib/services.ts';
 
@@ -54,36 +56,24 @@ try {
   };
   const useB = () => owner.unsafe(candidate);
 
-  // The fixture: a plan, its host, a member, 20 guests with credentials, 30 ideas.
-  const [host] = await owner<{ id: string }[]>`insert into app.users (email, first_name) values ('host@ab.test', 'Hanna') returning id`;
-  const [member] = await owner<{ id: string }[]>`insert into app.users (email, first_name) values ('mia@ab.test', 'Mia') returning id`;
-  const [session] = await owner<{ id: string }[]>`insert into app.sessions (user_id) values (${member.id}) returning id`;
-  const [plan] = await owner<{ id: string }[]>`insert into app.plans (title, host_id) values ('A/B', ${host.id}) returning id`;
-  await owner`insert into app.participants (plan_id, user_id, name) values (${plan.id}, ${host.id}, '-'), (${plan.id}, ${member.id}, '-')`;
-  const guests: { id: string; hash: string }[] = [];
-  for (let i = 0; i < 20; i++) {
-    const [g] = await owner<{ id: string }[]>`insert into app.guests (plan_id, name) values (${plan.id}, ${`Guest ${i}`}) returning id`;
-    await owner`insert into app.participants (plan_id, guest_id, name) values (${plan.id}, ${g.id}, '-')`;
-    const hash = `${i}`.padStart(64, 'a');
-    await owner`insert into app.guest_credentials (guest_id, secret_hash) values (${g.id}, ${hash})`;
-    guests.push({ id: g.id, hash });
-  }
+  // The fixture: a plan, its host, a member, 20 guests with credentials, 30
+  // ideas, arranged as the database tests arrange theirs.
+  const host = await createUser(owner, 'Hanna', 'Host');
+  const member = await createUser(owner, 'Mia', null);
+  const plan = await createPlan(owner, host, 'A/B');
+  await addMember(owner, plan.id, member);
+  const guests: string[] = [];
+  for (let i = 0; i < 20; i++) guests.push(await addGuest(owner, plan.id, `Guest ${i}`));
   const ideas: string[] = [];
-  for (let i = 0; i < 30; i++) {
-    const [idea] = await owner<{ id: string }[]>`insert into app.ideas (plan_id, text, author_name, user_id) values (${plan.id}, ${`Idea ${i}`}, 'x', ${host.id}) returning id`;
-    ideas.push(idea.id);
-  }
+  for (let i = 0; i < 30; i++) ideas.push(await addIdea(owner, plan.id, `Idea ${i}`, { userId: host }));
 
-  const guestClaims = (n: number) => {
-    const g = guests[n % guests.length];
-    return { role: 'anon', guest_id: g.id, guest_secret_hash: g.hash, plan_id: plan.id };
-  };
-  const memberClaims = { role: 'authenticated', sub: member.id, session_id: session.id, plan_id: plan.id };
+  const guestClaims = (n: number) => asGuest(guests[n % guests.length], { plan_id: plan.id });
+  const memberClaims: Claims = { role: 'authenticated', sub: member, plan_id: plan.id };
 
   type Workload = { name: string; run: (n: number) => Promise<unknown> };
-  const asRequest = (claims: object, statement: (tx: postgres.TransactionSql) => postgres.PendingQuery<postgres.Row[]>) =>
+  const asRequest = (claims: Claims, statement: (tx: postgres.TransactionSql) => postgres.PendingQuery<postgres.Row[]>) =>
     conn.begin((tx) => [
-      tx`select set_config('role', ${(claims as { role: string }).role}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`,
+      tx`select set_config('role', ${claims.role}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`,
       statement(tx),
     ]);
   const workloads: Workload[] = [
@@ -110,7 +100,6 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of ['A', 'B'] as const) {
       await (variant === 'A' ? useA() : useB());
-      await conn`select 1`; // a new plan cache generation before timing
       for (const w of workloads) {
         for (let i = 0; i < 30; i++) await w.run(n++); // warm-up: plans cached
         const start = performance.now();
