@@ -2,7 +2,9 @@ import './mantine-styles';
 import './touch-targets.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
+import { createQueryClient } from '../lib/query-client';
 import { App } from './app';
+import { loadFirstData } from './first-data';
 import { preloadScreenOf } from './lazy-screens';
 
 preloadScreenOf(window.location.pathname);
@@ -10,12 +12,16 @@ preloadScreenOf(window.location.pathname);
 // #root may hold the static shell of this page (public/shell.js, inert). The
 // first render is a transition: React renders in slices, leaving the main
 // thread free in between, and the shell stays on screen until the live page
-// replaces it in one commit.
+// replaces it in one commit. On the join page it waits for the plan
+// (first-data.ts), so that this first render is the page itself.
+const queryClient = createQueryClient();
 const root = createRoot(document.getElementById('root')!);
-startTransition(() =>
-  root.render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+void loadFirstData(queryClient, window.location.pathname).then(() =>
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App queryClient={queryClient} />
+      </StrictMode>,
+    ),
   ),
 );

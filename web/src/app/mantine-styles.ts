@@ -7,6 +7,8 @@
 // (availability/date-picker-panel.tsx).
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
+// The app theme's own variables, generated from theme.ts (theme-variables.test.tsx).
+import './theme-variables.css';
 import '@mantine/core/styles/global.css';
 import '@mantine/core/styles/ScrollArea.css';
 import '@mantine/core/styles/UnstyledButton.css';

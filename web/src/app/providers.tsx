@@ -42,6 +42,8 @@ export function AppProviders({ queryClient, children, env = 'default', liveHub }
       theme={theme}
       cssVariablesResolver={cssVariablesResolver}
       forceColorScheme="light"
+      // The theme's CSS variables come from the stylesheet (theme-variables.css).
+      withCssVariables={false}
       env={env}
     >
       <DeferredToaster />
