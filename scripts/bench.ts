@@ -340,6 +340,11 @@ async function benchApi(): Promise<string> {
     const api = `http://127.0.0.1:${apiPort}/functions/v1/api`;
     const owner = postgres(db.url, { max: 2, onnotice: () => {} });
     const f = await buildFixture(api, owner);
+    // As pgbench does before it measures: the fixture's tables vacuumed and
+    // analysed and its writes checkpointed now, so that autovacuum and the
+    // checkpointer do not do it during (and on the CPU of) some row.
+    await owner`vacuum analyze`;
+    await owner`checkpoint`;
     await owner.end();
 
     const member = { authorization: `Bearer ${f.hostToken}` };
@@ -546,6 +551,7 @@ async function benchWeb(): Promise<string> {
       })
     ).json()) as { slug: string };
 
+    if (process.env.BENCH_PAUSE_WEB) { console.log('PAUSE', `${web.url}/l/${plan.slug}`); while (!(await import('node:fs')).existsSync('/tmp/bench-go')) await new Promise((r) => setTimeout(r, 500)); }
     const scores: PageScore[] = [];
     for (const [page, url] of [
       ['landing (/)', `${web.url}/`],
@@ -578,19 +584,21 @@ async function lighthouseScores(page: string, url: string): Promise<PageScore> {
   for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
     const lhr = await lighthouseRunWithRetries(page, url);
     runs.push(lhr);
+    if (process.env.BENCH_LIGHTHOUSE_DIR) writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${reportName(page)}-run-${i + 1}.json`), JSON.stringify(lhr));
     log(`${page}, run ${i + 1} of ${LIGHTHOUSE_RUNS}: performance ${categoryScore(lhr, 'performance')}, TBT ${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms, LCP ${Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN)} ms`);
   }
   const median = computeMedianRun(runs);
-  // BENCH_LIGHTHOUSE_DIR: keep the median run's full report there (to see what a score is made of).
+  // BENCH_LIGHTHOUSE_DIR: keep the full reports there, each run's and the median's (to see what a score is made of).
   if (process.env.BENCH_LIGHTHOUSE_DIR) {
-    const name = `${page.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '')}.json`;
-    writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, name), JSON.stringify(median, null, 1));
+    writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${reportName(page)}.json`), JSON.stringify(median, null, 1));
   }
   const performances = runs.map((lhr) => categoryScore(lhr, 'performance'));
   return { ...pageScore(page, median), performanceRange: [Math.min(...performances), Math.max(...performances)] };
 }
 
 type LighthouseResult = import('lighthouse').Result;
+
+const reportName = (page: string) => page.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
 
 /** One Lighthouse run; once more when a run fails to record its trace (NO_NAVSTART and the like), up to 3 tries. */
 async function lighthouseRunWithRetries(page: string, url: string): Promise<LighthouseResult> {

@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { LiveStatusSign } from '../components/live-status-sign';
 import type { LiveHub } from '../lib/live/hub';
@@ -17,19 +18,29 @@ interface AppProvidersProps {
 }
 
 /**
- * The toasts' code and CSS (@mantine/notifications) load after the first
- * render: no page needs them to show. A toast raised before they are there
- * waits in the notifications store (lib/toast) and shows when they arrive.
+ * The toasts' code and CSS (@mantine/notifications' component) load once the
+ * page is idle after its first render, or at once when a toast is raised
+ * before that: no page needs them to show, and on a phone their loading was
+ * part of the longest task after the join page's first render. A toast
+ * raised before they are there waits in the notifications store (lib/toast)
+ * and shows when they arrive.
  */
 export const Toaster = preloadable(() => import('./toaster').then((m) => m.Toaster));
 
+function whenIdle(callback: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(callback, { timeout: 3000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(callback, 1000);
+  return () => clearTimeout(timer);
+}
+
 function DeferredToaster() {
-  const [mounted, setMounted] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setMounted(true));
-    return () => clearTimeout(timer);
-  }, []);
-  return mounted ? (
+  const [idle, setIdle] = useState(false);
+  const toastWaiting = useNotifications().notifications.length > 0;
+  useEffect(() => whenIdle(() => setIdle(true)), []);
+  return idle || toastWaiting ? (
     <Suspense fallback={null}>
       <Toaster />
     </Suspense>
