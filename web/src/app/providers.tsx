@@ -28,9 +28,10 @@ interface AppProvidersProps {
 export const Toaster = preloadable(() => import('./toaster').then((m) => m.Toaster));
 
 function whenIdle(callback: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(callback, { timeout: 3000 });
-    return () => window.cancelIdleCallback(handle);
+  const { requestIdleCallback, cancelIdleCallback } = window;
+  if (typeof requestIdleCallback === 'function' && typeof cancelIdleCallback === 'function') {
+    const handle = requestIdleCallback(callback, { timeout: 3000 });
+    return () => cancelIdleCallback(handle);
   }
   const timer = setTimeout(callback, 1000);
   return () => clearTimeout(timer);
