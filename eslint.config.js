@@ -28,6 +28,17 @@ const featureZones = FEATURE_FLOORS.flatMap((floor, level) =>
   })),
 );
 
+// A feature reaches another only through that feature's public entry (its
+// index.ts): what the entry does not export is the feature's own business.
+// (app/ is exempt: it loads each screen's own file, for code splitting.)
+const FEATURES = FEATURE_FLOORS.flat();
+const entryZones = FEATURES.map((feature) => ({
+  target: FEATURES.filter((other) => other !== feature).map((other) => `./web/src/features/${other}`),
+  from: `./web/src/features/${feature}`,
+  except: ['./index.ts'],
+  message: `Import features/${feature} through its public entry (features/${feature}/index.ts), not one of its files.`,
+}));
+
 // What the web app may take from the function's code: the pure contract and
 // helpers, which have no Deno, Hono or database in them.
 const SHARED_WITH_THE_WEB = [
@@ -64,7 +75,8 @@ export default tseslint.config(
   { ...jsxA11y.flatConfigs.recommended, files: ['web/**/*.tsx'] },
   {
     files: ['web/**/*.{ts,tsx}'],
-    ignores: ['**/*.test.{ts,tsx}'],
+    // Tests and their fixtures may cross floors and entries: they compose what they test.
+    ignores: ['**/*.test.{ts,tsx}', '**/test-fixtures.ts', '**/test-server.ts'],
     plugins: { 'import-x': importX },
     // The app's imports leave out the .ts/.tsx extension, as Vite allows.
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })] },
@@ -74,6 +86,7 @@ export default tseslint.config(
         {
           zones: [
             ...featureZones,
+            ...entryZones,
             {
               target: './web/src/features',
               from: './web/src/app',

@@ -1,5 +1,5 @@
 // The web app's import boundaries are enforced by ESLint (eslint.config.js:
-// the feature floors, app/ above the features, lib/ below them, and only the
+// the feature floors, each feature reached through its public entry, app/ above the features, lib/ below them, and only the
 // pure contract and helpers from the function's code). This runs the real
 // configuration on small sources placed where the rules look, so a rule that
 // stopped firing (a moved folder, a typo in a zone) fails here.
@@ -21,18 +21,27 @@ const use = (specifier: string) => `import * as mod from '${specifier}';\nexport
 
 describe('import boundaries of the web app (ESLint)', () => {
   it('a feature imports the features of the floors below it', async () => {
-    expect(await boundaryErrors('web/src/features/ideas/example.ts', use('../guests/visitor'))).toEqual([]);
-    expect(await boundaryErrors('web/src/features/guests/example.ts', use('../plans/schema'))).toEqual([]);
-    expect(await boundaryErrors('web/src/features/dashboard/example.ts', use('../ideas/voted'))).toEqual([]);
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use('../guests'))).toEqual([]);
+    expect(await boundaryErrors('web/src/features/guests/example.ts', use('../plans'))).toEqual([]);
+    expect(await boundaryErrors('web/src/features/dashboard/example.ts', use('../ideas/index.ts'))).toEqual([]);
+  });
+
+  it("only through that feature's public entry (index.ts), never one of its files", async () => {
+    expect(await boundaryErrors('web/src/features/guests/example.ts', use('../plans/schema'))).toEqual([
+      expect.stringContaining('Import features/plans through its public entry'),
+    ]);
+    expect(await boundaryErrors('web/src/features/dashboard/components/example.tsx', use('../../ideas/components/dashboard-ideas-tab'))).toHaveLength(1);
+    // Inside a feature, its own files import each other freely.
+    expect(await boundaryErrors('web/src/features/plans/components/example.tsx', use('../schema'))).toEqual([]);
   });
 
   it('never one of its own floor or above: no two features import each other', async () => {
-    expect(await boundaryErrors('web/src/features/guests/example.ts', use('../ideas/voted'))).toEqual([
+    expect(await boundaryErrors('web/src/features/guests/example.ts', use('../ideas'))).toEqual([
       expect.stringContaining('features/guests may import only the features of the floors below it'),
     ]);
-    expect(await boundaryErrors('web/src/features/auth/example.ts', use('../plans/queries'))).toHaveLength(1);
-    expect(await boundaryErrors('web/src/features/calendar/example.ts', use('../plans/schema'))).toHaveLength(1);
-    expect(await boundaryErrors('web/src/features/ideas/example.ts', use('../availability/voting'))).toHaveLength(1);
+    expect(await boundaryErrors('web/src/features/auth/example.ts', use('../plans'))).toHaveLength(1);
+    expect(await boundaryErrors('web/src/features/calendar/example.ts', use('../plans'))).toHaveLength(1);
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use('../availability'))).toHaveLength(1);
   });
 
   it('features never import app/, and lib/ imports no feature', async () => {

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useGuestVotes } from '../../lib/guest-storage';
-import type { PlanVisitor } from '../guests/visitor';
+import type { PlanVisitor } from '../guests';
 import { myVotesQueryOptions } from './queries';
 
 const NONE: ReadonlySet<string> = new Set();

@@ -1,6 +1,6 @@
 import { formatLongDate } from '../../lib/local-date';
 import { formatPeriod } from '../../lib/shared-periods';
-import type { Plan } from '../plans/schema';
+import type { Plan } from '../plans';
 
 /** The text 'Share Details' sends (spec §2 Final Time Set): what, when, where and the plan's link. */
 export function eventDetailsText(

@@ -2,7 +2,7 @@
 // the guest dashboard's Availability tab (spec §2).
 import { useQuery } from '@tanstack/react-query';
 import { useGuestVotes } from '../../lib/guest-storage';
-import { usePlanVisitor } from '../guests/visitor';
+import { usePlanVisitor } from '../guests';
 import { myVotesQueryOptions, timeSlotsQueryOptions } from './queries';
 
 /**

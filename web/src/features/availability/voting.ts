@@ -11,10 +11,10 @@ import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { getGuestVotes, toggleGuestTimeSlotVote } from '../../lib/guest-storage';
 import { showErrorMessage } from '../../lib/toast';
-import { guestBody, usePlanVisitor, type PlanVisitor } from '../guests/visitor';
-import { requirePlanId, showPlanActionError } from '../plans/host-mutations';
-import { planKeys } from '../plans/queries';
-import type { Plan } from '../plans/schema';
+import { guestBody, usePlanVisitor, type PlanVisitor } from '../guests';
+import { requirePlanId, showPlanActionError } from '../plans';
+import { planKeys } from '../plans';
+import type { Plan } from '../plans';
 import { dateKeys, type TimeSlot } from './queries';
 import { JOIN_TO_VOTE } from '../../../../supabase/functions/_shared/contract/common';
 

@@ -1,4 +1,4 @@
-import type { User } from '../auth/schema';
+import type { User } from '../auth';
 import { nameParts } from '../../lib/person-name';
 
 /**

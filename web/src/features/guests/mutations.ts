@@ -4,8 +4,8 @@ import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { setGuestSession, setGuestVotes, type GuestSession } from '../../lib/guest-storage';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
-import { planKeys } from '../plans/queries';
-import type { Plan } from '../plans/schema';
+import { planKeys } from '../plans';
+import type { Plan } from '../plans';
 import { guestCheckResultSchema, guestCredentialsSchema, type ExistingGuest, type GuestCheckResult } from './schema';
 
 type JoinablePlan = Pick<Plan, 'id' | 'slug'>;

@@ -4,7 +4,7 @@
 // nobody. Every participation feature (ideas, dates, comments) asks this one
 // hook, and sends `guestBody(visitor)` with its writes so a guest is
 // identified by its id (the secret goes in a header, lib/api.ts).
-import { useCurrentUser } from '../auth/queries';
+import { useCurrentUser } from '../auth';
 import { displayName } from '../../lib/display-name';
 import { getGuestSessionFor, useGuestSession } from '../../lib/guest-storage';
 

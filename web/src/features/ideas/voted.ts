@@ -3,7 +3,7 @@
 // guest: the ideas fetched with ?guestId=, or the votes mirrored locally.
 import { useQuery } from '@tanstack/react-query';
 import { useGuestVotes } from '../../lib/guest-storage';
-import { usePlanVisitor } from '../guests/visitor';
+import { usePlanVisitor } from '../guests';
 import { ideaListQueryOptions } from './queries';
 
 export function useHasVotedOnIdeas(planId: string): boolean {

@@ -3,8 +3,8 @@ import { ApiError } from '../../lib/api-error';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
-import { authKeys } from '../auth/queries';
-import { signOutLocally } from '../auth/sign-out';
+import { authKeys } from '../auth';
+import { signOutLocally } from '../auth';
 import { profileUpdateSchema, type ProfileInput, type ProfileUpdate } from './schema';
 
 /**

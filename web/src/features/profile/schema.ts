@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { userSchema } from '../auth/schema';
+import { userSchema } from '../auth';
 
 const name = (label: string) => z.string().check(z.trim(), z.maxLength(80, { error: `${label} is too long` }));
 

@@ -3,8 +3,8 @@ import { Alert, Button, Card, Skeleton, Stack, Text, Title } from '@mantine/core
 import { useQuery } from '@tanstack/react-query';
 import { formatLongDate } from '../../../lib/local-date';
 import { showSuccessToast } from '../../../lib/toast';
-import { useLockDate } from '../../plans/host-mutations';
-import type { Plan } from '../../plans/schema';
+import { useLockDate } from '../../plans';
+import type { Plan } from '../../plans';
 import { localToday, nextTwoWeeks } from '../date-window';
 import { useMyVotedSlotIds } from '../my-votes';
 import { timeSlotsQueryOptions, type TimeSlot } from '../queries';

@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { IconArrowLeft } from '../../../components/icons';
 import { showSuccessToast } from '../../../lib/toast';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../plans';
 import { AvailabilityContent } from './availability-content';
 import { confirmedTime, EventConfirmedPanel } from './confirmed';
 

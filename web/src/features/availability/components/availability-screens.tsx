@@ -2,14 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
-import { LoadingPlan } from '../../plans/components/loading-plan';
-import { PlanLoadState } from '../../plans/components/plan-load-state';
-import { isPlanHost } from '../../plans/plan-access';
-import { planDetailQueryOptions } from '../../plans/queries';
+import { LoadingPlan } from '../../plans';
+import { PlanLoadState } from '../../plans';
+import { isPlanHost } from '../../plans';
+import { planDetailQueryOptions } from '../../plans';
 import { usePlanLiveUpdates } from '../../../lib/live';
-import { useCurrentUser } from '../../auth/queries';
-import { PublicLayout } from '../../guests/components/public-layout';
-import { RequirePlanVisitor } from '../../guests/components/require-plan-visitor';
+import { useCurrentUser } from '../../auth';
+import { PublicLayout } from '../../guests';
+import { RequirePlanVisitor } from '../../guests';
 import { AvailabilityPage } from './availability-page';
 
 /** /plan/{id}/availability: signed in (the route's guard), host controls for the host. */

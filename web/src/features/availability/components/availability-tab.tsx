@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { planDetailQueryOptions } from '../../plans/queries';
+import { planDetailQueryOptions } from '../../plans';
 import { AvailabilityContent } from './availability-content';
 import { confirmedTime, EventTimeConfirmedCard } from './confirmed';
 import { FinalTimeSet } from './final-time-set';

@@ -1,14 +1,11 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { IconCheck, IconClock } from '../../../components/icons';
 import { formatLongDate } from '../../../lib/local-date';
 import { formatPeriod } from '../../../lib/shared-periods';
-import type { Plan } from '../../plans/schema';
-
-const AddToCalendarMenu = lazy(() =>
-  import('../../calendar/components/add-to-calendar-menu').then((m) => ({ default: m.AddToCalendarMenu })),
-);
+import { LazyAddToCalendarMenu } from '../../calendar';
+import type { Plan } from '../../plans';
 
 /** The plan's final time, when its status is completed with a locked slot (spec §2, §4). */
 export function confirmedTime(plan: Pick<Plan, 'status' | 'lockedTimeSlot'>): { date: string; period: string } | null {
@@ -21,7 +18,7 @@ const when = ({ date, period }: { date: string; period: string }) => (period ? `
 function CalendarButton({ plan }: { plan: Plan }) {
   return (
     <Suspense fallback={null}>
-      <AddToCalendarMenu plan={plan} variant="button" />
+      <LazyAddToCalendarMenu plan={plan} variant="button" />
     </Suspense>
   );
 }

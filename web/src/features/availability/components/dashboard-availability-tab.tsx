@@ -1,4 +1,4 @@
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../plans';
 import { AvailabilityContent } from './availability-content';
 import { EventTimeConfirmedCard, confirmedTime } from './confirmed';
 

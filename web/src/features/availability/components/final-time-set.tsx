@@ -2,8 +2,8 @@ import { Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '
 import { IconCheck, IconShare } from '../../../components/icons';
 import { copyText } from '../../../lib/clipboard';
 import { showErrorMessage, showSuccessToast } from '../../../lib/toast';
-import { useUnlockPlan } from '../../plans/host-mutations';
-import type { Plan } from '../../plans/schema';
+import { useUnlockPlan } from '../../plans';
+import type { Plan } from '../../plans';
 import { eventDetailsText } from '../share-details';
 import { confirmedTime } from './confirmed';
 

@@ -1,9 +1,9 @@
 import { Box, Tabs } from '@mantine/core';
-import { DashboardAvailabilityTab } from '../../availability/components/dashboard-availability-tab';
-import { DashboardIdeasTab } from '../../ideas/components/dashboard-ideas-tab';
-import type { Plan } from '../../plans/schema';
+import { DashboardAvailabilityTab } from '../../availability';
+import { DashboardIdeasTab } from '../../ideas';
+import type { Plan } from '../../plans';
 import type { DashboardTab } from '../dashboard-tab';
-import { ParticipantsList } from '../../guests/components/participants-list';
+import { ParticipantsList } from '../../guests';
 
 /** Mantine names a tab `${tabs id}-tab-${value}`; the dashboard focuses it after a jump. */
 export const DASHBOARD_TABS_ID = 'dashboard-tabs';

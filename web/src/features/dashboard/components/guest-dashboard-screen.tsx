@@ -1,7 +1,7 @@
 import { useParams } from 'react-router-dom';
 import { GuestDashboard } from './guest-dashboard';
-import { PublicLayout } from '../../guests/components/public-layout';
-import { RequirePlanVisitor } from '../../guests/components/require-plan-visitor';
+import { PublicLayout } from '../../guests';
+import { RequirePlanVisitor } from '../../guests';
 
 /** /l/{slug}/dashboard (spec §2 Guest dashboard). */
 export function GuestDashboardScreen() {

@@ -1,12 +1,12 @@
 import { useRef } from 'react';
 import { Box, Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
-import { useHasVotedOnDates } from '../../availability/voted';
-import { useHasVotedOnIdeas } from '../../ideas/voted';
-import { PlanStatusCard } from '../../plans/components/plan-status-card';
-import type { Plan } from '../../plans/schema';
+import { useHasVotedOnDates } from '../../availability';
+import { useHasVotedOnIdeas } from '../../ideas';
+import { PlanStatusCard } from '../../plans';
+import type { Plan } from '../../plans';
 import { parseDashboardTab, type DashboardTab } from '../dashboard-tab';
-import type { PlanVisitor } from '../../guests/visitor';
+import type { PlanVisitor } from '../../guests';
 import { DashboardProgress, DashboardShortcuts } from './dashboard-actions';
 import { DashboardBanner } from './dashboard-banner';
 import { dashboardTabId, DashboardTabs } from './dashboard-tabs';

@@ -3,7 +3,7 @@ import { Button, Stack } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { clearGuest } from '../../../lib/guest-storage';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../plans';
 import { useCheckGuest, useCreateGuest, useRestoreGuest } from '../mutations';
 import type { ExistingGuest } from '../schema';
 import { FullNameForm } from './full-name-form';

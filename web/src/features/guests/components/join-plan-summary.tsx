@@ -1,5 +1,5 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../plans';
 import { planPhaseLabel } from '../plan-phase';
 
 /** Spec §2 Join: 'Join the Plan', the plan's title, its description and phase. */

@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { paths } from '../../../config/paths';
-import { LoadingPlan } from '../../plans/components/loading-plan';
-import { PlanLoadState } from '../../plans/components/plan-load-state';
-import type { Plan } from '../../plans/schema';
+import { LoadingPlan } from '../../plans';
+import { PlanLoadState } from '../../plans';
+import type { Plan } from '../../plans';
 
 /**
  * The plan a public link names: loading, not found (404), a retry on other

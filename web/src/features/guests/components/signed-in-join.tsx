@@ -2,8 +2,8 @@ import { useCallback, useEffect, useRef } from 'react';
 import { Button, Card, Stack, Text } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import type { User } from '../../auth/schema';
-import type { Plan } from '../../plans/schema';
+import type { User } from '../../auth';
+import type { Plan } from '../../plans';
 import { accountName } from '../account-name';
 import { useJoinPlan } from '../mutations';
 

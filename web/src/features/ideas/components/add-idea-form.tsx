@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Card, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
-import type { PlanVisitor } from '../../guests/visitor';
+import type { PlanVisitor } from '../../guests';
 import { useAddIdea } from '../mutations';
 import { IDEA_TEXT_MAX } from '../schema';
 

@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../plans';
 import { SuggestIdeaInput } from './add-idea-form';
 import { IdeasBoard } from './ideas-board';
 

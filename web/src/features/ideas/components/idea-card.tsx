@@ -1,8 +1,8 @@
 import { useId, useState } from 'react';
 import { Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconCheck } from '../../../components/icons';
-import type { PlanVisitor } from '../../guests/visitor';
-import type { Plan } from '../../plans/schema';
+import type { PlanVisitor } from '../../guests';
+import type { Plan } from '../../plans';
 import { votesLabel } from '../ideas';
 import { useVoteOnIdea } from '../vote-mutations';
 import type { Idea } from '../schema';

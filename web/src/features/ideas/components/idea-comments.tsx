@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ActionIcon, Box, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { PlanVisitor } from '../../guests/visitor';
+import type { PlanVisitor } from '../../guests';
 import { commentToggleLabel } from '../ideas';
 import { useAddComment } from '../mutations';
 import { ideaCommentsQueryOptions } from '../queries';

@@ -1,6 +1,6 @@
 import { Center, Loader } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { planDetailQueryOptions } from '../../plans/queries';
+import { planDetailQueryOptions } from '../../plans';
 import { AddIdeaCard } from './add-idea-form';
 import { IdeasBoard } from './ideas-board';
 

@@ -2,8 +2,8 @@ import { useState, type FormEvent } from 'react';
 import { Button, Stack, TextInput } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { useSendCode } from '../../auth/mutations';
-import { checkEmail } from '../../auth/schema';
+import { useSendCode } from '../../auth';
+import { checkEmail } from '../../auth';
 
 /** E-mail call to action: sends the code, then opens step 2 of /auth. */
 export function StartPlanningForm({ buttonLabel }: { buttonLabel: string }) {

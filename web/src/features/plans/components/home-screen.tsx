@@ -5,7 +5,7 @@ import { AppLayout } from '../../../components/app-layout';
 import { IconPlus } from '../../../components/icons';
 import { displayName } from '../../../lib/display-name';
 import { initials } from '../../../lib/initials';
-import { useCurrentUser } from '../../auth/queries';
+import { useCurrentUser } from '../../auth';
 import { PlansSection } from './plans-section';
 
 export function HomeScreen() {

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { Suspense } from 'react';
 import { Button, Card, Group, Skeleton, Stack } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
@@ -6,18 +6,13 @@ import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
 import { IconUserPlus } from '../../../components/icons';
 import { usePlanLiveUpdates } from '../../../lib/live';
-import { useCurrentUser } from '../../auth/queries';
-import { canAddToCalendar } from '../../calendar/can-add-to-calendar';
+import { useCurrentUser } from '../../auth';
+import { LazyAddToCalendarMenu, canAddToCalendar } from '../../calendar';
 import { canInvite } from '../plan-access';
 import { planDetailQueryOptions } from '../queries';
 import { PlanDetail } from './plan-detail';
 import { PlanLoadState } from './plan-load-state';
 import type { PlanTabComponents } from './plan-tabs';
-
-// Loaded only for a plan whose idea and time are locked: it carries `ics`.
-const AddToCalendarMenu = lazy(() =>
-  import('../../calendar/components/add-to-calendar-menu').then((m) => ({ default: m.AddToCalendarMenu })),
-);
 
 function PlanDetailSkeleton() {
   return (
@@ -60,7 +55,7 @@ export function PlanScreen({ tabs }: { tabs: PlanTabComponents }) {
   const calendar =
     plan && canAddToCalendar(plan) ? (
       <Suspense fallback={null}>
-        <AddToCalendarMenu plan={plan} />
+        <LazyAddToCalendarMenu plan={plan} />
       </Suspense>
     ) : null;
 

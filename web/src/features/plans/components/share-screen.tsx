@@ -3,7 +3,7 @@ import { useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
 import { usePlanLiveUpdates } from '../../../lib/live';
-import { useCurrentUser } from '../../auth/queries';
+import { useCurrentUser } from '../../auth';
 import { canInvite } from '../plan-access';
 import { planDetailQueryOptions } from '../queries';
 import { InviteNotAllowed } from './invite-not-allowed';

@@ -1,7 +1,7 @@
 import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { signOut } from '../../auth/sign-out';
+import { signOut } from '../../auth';
 import { useSignOutEverywhere } from '../mutations';
 
 export function AccountSettings() {

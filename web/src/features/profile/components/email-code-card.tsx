@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Card } from '@mantine/core';
-import { CodeStep } from '../../auth/components/code-step';
+import { CodeStep } from '../../auth';
 import { useConfirmEmail, useUpdateProfile } from '../mutations';
 
 interface EmailCodeCardProps {

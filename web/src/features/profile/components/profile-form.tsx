@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Card, Group, Stack, TextInput, Title } from '@mantine/core';
-import type { User } from '../../auth/schema';
+import type { User } from '../../auth';
 import { useUpdateProfile } from '../mutations';
 import { profileFormSchema, type ProfileInput } from '../schema';
 

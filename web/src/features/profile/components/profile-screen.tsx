@@ -3,7 +3,7 @@ import { Avatar, Group, Stack, Text, Title } from '@mantine/core';
 import { AppLayout } from '../../../components/app-layout';
 import { displayName } from '../../../lib/display-name';
 import { initials } from '../../../lib/initials';
-import { useCurrentUser } from '../../auth/queries';
+import { useCurrentUser } from '../../auth';
 import { AccountSettings } from './account-settings';
 import { EmailCodeCard } from './email-code-card';
 import { ProfileForm } from './profile-form';
