@@ -61,6 +61,9 @@ test('public screens: landing, sign-in (both steps), 404, plan not found', async
 });
 
 test('host screens from empty to a completed plan', async ({ browser }) => {
+  // 21 screens, each loaded, settled and analysed by axe: about a minute on
+  // this 2-core machine, so it gets the journey's time instead of the default 60 s.
+  test.setTimeout(180_000);
   const page = await phonePage(browser);
   const token = await signInViaApi(page, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
 
