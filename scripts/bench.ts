@@ -130,15 +130,13 @@ interface CpuUse {
   requests: number;
 }
 
-async function measureOnce(base: string, load: Load, seconds: number, cpu?: CpuUse, group?: number): Promise<Measured> {
+async function measureOnce(base: string, load: Load, seconds: number, cpu: CpuUse, group?: number): Promise<Measured> {
   const before = cpuMs(group);
   const result = await run(base, load, seconds);
-  if (cpu) {
-    const after = cpuMs(group);
-    cpu.db += after.db - before.db;
-    cpu.api += after.api - before.api;
-    cpu.requests += result.requests.total;
-  }
+  const after = cpuMs(group);
+  cpu.db += after.db - before.db;
+  cpu.api += after.api - before.api;
+  cpu.requests += result.requests.total;
   const statuses = (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   const unexpected = load.expect
     ? Object.entries(statuses).reduce((n, [code, stat]) => n + (Number(code) === load.expect ? 0 : stat.count), 0)
