@@ -10,7 +10,7 @@
 // join pages. Prints the tables and writes them into docs/performance.md.
 // Never part of `npm test`: the budgets are checked here, on ratios.
 import autocannon from 'autocannon';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -31,6 +31,8 @@ const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY, 'i') : 
 /** Print where the database's time went for each row (pg_stat_statements), for finding the next thing to speed up. */
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 const LIGHTHOUSE_RUNS = Math.max(1, Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 5));
+/** Record V8's CPU profile in each Lighthouse trace (kept with BENCH_LIGHTHOUSE_DIR): where the main thread's time goes, function by function. It slows the page, so the run is not recorded. */
+const LIGHTHOUSE_PROFILE = process.env.BENCH_LIGHTHOUSE_PROFILE === '1';
 
 const log = (line: string) => console.log(`[bench] ${line}`);
 
@@ -577,18 +579,24 @@ async function lighthouseScores(page: string, url: string): Promise<PageScore> {
   const { computeMedianRun } = (await import('lighthouse/core/lib/median-run.js')) as unknown as {
     computeMedianRun: (runs: LighthouseResult[]) => LighthouseResult;
   };
+  const reportDir = process.env.BENCH_LIGHTHOUSE_DIR;
+  if (reportDir) mkdirSync(reportDir, { recursive: true });
   const runs: LighthouseResult[] = [];
   for (let i = 0; i < LIGHTHOUSE_RUNS; i++) {
-    const lhr = await lighthouseRunWithRetries(page, url);
+    const { lhr, trace } = await lighthouseRunWithRetries(page, url);
     runs.push(lhr);
-    if (process.env.BENCH_LIGHTHOUSE_DIR) writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${reportName(page)}-run-${i + 1}.json`), JSON.stringify(lhr));
+    if (reportDir) {
+      writeFileSync(path.join(reportDir, `${reportName(page)}-run-${i + 1}.json`), JSON.stringify(lhr));
+      // The run's trace: open it in Chrome DevTools' Performance panel to see each task.
+      writeFileSync(path.join(reportDir, `${reportName(page)}-run-${i + 1}.trace.json`), JSON.stringify(trace));
+    }
     const score = pageScore(page, lhr);
     log(`${page}, run ${i + 1} of ${LIGHTHOUSE_RUNS}: performance ${score.performance}, TBT ${Math.round(score.tbt)} ms, LCP ${Math.round(score.lcp)} ms`);
   }
   const median = computeMedianRun(runs);
   // BENCH_LIGHTHOUSE_DIR: keep the full reports there, each run's and the median's (to see what a score is made of).
-  if (process.env.BENCH_LIGHTHOUSE_DIR) {
-    writeFileSync(path.join(process.env.BENCH_LIGHTHOUSE_DIR, `${reportName(page)}.json`), JSON.stringify(median, null, 1));
+  if (reportDir) {
+    writeFileSync(path.join(reportDir, `${reportName(page)}.json`), JSON.stringify(median, null, 1));
   }
   const performances = runs.map((lhr) => categoryScore(lhr, 'performance'));
   return { ...pageScore(page, median), performanceRange: [Math.min(...performances), Math.max(...performances)] };
@@ -599,7 +607,7 @@ type LighthouseResult = import('lighthouse').Result;
 const reportName = (page: string) => page.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '');
 
 /** One Lighthouse run; once more when a run fails to record its trace (NO_NAVSTART and the like), up to 3 tries. */
-async function lighthouseRunWithRetries(page: string, url: string): Promise<LighthouseResult> {
+async function lighthouseRunWithRetries(page: string, url: string): Promise<LighthouseRun> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await lighthouseRun(url);
@@ -610,7 +618,13 @@ async function lighthouseRunWithRetries(page: string, url: string): Promise<Ligh
   }
 }
 
-async function lighthouseRun(url: string): Promise<LighthouseResult> {
+interface LighthouseRun {
+  lhr: LighthouseResult;
+  /** The page load's trace, as Lighthouse recorded it. */
+  trace: unknown;
+}
+
+async function lighthouseRun(url: string): Promise<LighthouseRun> {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
@@ -618,10 +632,16 @@ async function lighthouseRun(url: string): Promise<LighthouseResult> {
     chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   try {
-    const result = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', formFactor: 'mobile' });
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: 'json',
+      logLevel: 'error',
+      formFactor: 'mobile',
+      ...(LIGHTHOUSE_PROFILE ? { additionalTraceCategories: 'disabled-by-default-v8.cpu_profiler' } : {}),
+    });
     const lhr = result!.lhr;
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code}`);
-    return lhr;
+    return { lhr, trace: result!.artifacts.Trace };
   } finally {
     await chrome.kill();
   }
@@ -697,7 +717,7 @@ if (!WEB_ONLY) {
 if (!API_ONLY) {
   const table = await benchWeb();
   console.log(`\n${table}\n`);
-  const partial = ONLY || process.env.BENCH_LIGHTHOUSE_RUNS;
+  const partial = ONLY || process.env.BENCH_LIGHTHOUSE_RUNS || LIGHTHOUSE_PROFILE;
   if (partial) log('a partial run: docs/performance.md left as it is');
   else writeSection('web-bench', table);
 }

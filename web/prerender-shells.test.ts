@@ -1,23 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { hoistStyleAttributes, shellTemplates } from './prerender-shells';
+import { lowPriorityEntry } from './prerender-shells';
 
-describe('prerendered shells', () => {
-  it('moves style attributes into rules that win as inline styles do (CSP: no style attributes)', () => {
-    const { html, css } = hoistStyleAttributes(
-      '<div style="--title-fw:800;padding-top:var(--mantine-spacing-md)"><p class="x" style="background:linear-gradient(180deg, red 0%, white 100%);font-family:&quot;Segoe UI&quot;">Hi</p></div>',
-      'l',
-    );
-    expect(html).toBe('<div data-shell-style="l0"><p class="x" data-shell-style="l1">Hi</p></div>');
-    expect(css).toBe(
-      '[data-shell-style="l0"]{--title-fw:800 !important;padding-top:var(--mantine-spacing-md) !important}' +
-        '[data-shell-style="l1"]{background:linear-gradient(180deg, red 0%, white 100%) !important;font-family:"Segoe UI" !important}',
+describe("the built index.html's entry script", () => {
+  it('asks for the entry at low priority, behind what the first paint needs', () => {
+    const html = '<head><script type="module" crossorigin src="/assets/index-abc.js"></script><link rel="stylesheet" crossorigin href="/assets/index.css"></head>';
+    expect(lowPriorityEntry(html)).toBe(
+      '<head><script fetchpriority="low" type="module" crossorigin src="/assets/index-abc.js"></script><link rel="stylesheet" crossorigin href="/assets/index.css"></head>',
     );
   });
 
-  it('makes one template per shell, each with its own rules', () => {
-    const templates = shellTemplates({ landing: '<h1 style="color:red">A</h1>', join: '<p style="margin:0">B</p>' }, 'https://api.example.com');
-    expect(templates).toContain('<template id="shell-landing" data-api="https://api.example.com"><style>[data-shell-style="l0"]{color:red !important}</style><h1 data-shell-style="l0">A</h1></template>');
-    expect(templates).toContain('<template id="shell-join" data-api="https://api.example.com"><style>[data-shell-style="j0"]{margin:0 !important}</style><p data-shell-style="j0">B</p></template>');
-    expect(templates).not.toMatch(/ style=/);
+  it('fails the build when it cannot tell which script is the entry', () => {
+    expect(() => lowPriorityEntry('<head></head>')).toThrow('expected one entry script, found 0');
+    const two = '<script type="module" crossorigin src="/a.js"></script><script type="module" crossorigin src="/b.js"></script>';
+    expect(() => lowPriorityEntry(two)).toThrow('found 2');
   });
 });

@@ -4,50 +4,12 @@
 // puts each into web/index.html as a <template>. web/public/shell.js, a
 // classic script right after #root, copies the one that fits the address
 // into #root before the first paint; React's first render replaces it.
-//
-// The Content-Security-Policy forbids style attributes (style-src-attr
-// 'none'), and React writes Mantine's style props as such: each is moved into
-// the template's <style> as a rule on a data attribute, with !important so it
-// still wins over the stylesheets as an inline style does.
+// (src/app/shell-templates.ts makes the <template>s).
 import { fileURLToPath } from 'node:url';
 import { createServer, type Plugin } from 'vite';
+import { shellTemplates } from './src/app/shell-templates';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
-
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#x27;': "'", '&#39;': "'", '&lt;': '<', '&gt;': '>' };
-const decode = (text: string) => text.replace(/&(amp|quot|#x27|#39|lt|gt);/g, (entity) => ENTITIES[entity]!);
-
-/** `html` without style attributes, and the CSS rules that stand for them. */
-export function hoistStyleAttributes(html: string, prefix: string): { html: string; css: string } {
-  const rules: string[] = [];
-  const out = html.replace(/ style="([^"]*)"/g, (_match, style: string) => {
-    const id = `${prefix}${rules.length}`;
-    const declarations = decode(style)
-      .split(';')
-      .map((d) => d.trim())
-      .filter(Boolean)
-      .map((d) => `${d} !important`)
-      .join(';');
-    rules.push(`[data-shell-style="${id}"]{${declarations}}`);
-    return ` data-shell-style="${id}"`;
-  });
-  return { html: out, css: rules.join('') };
-}
-
-const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
-
-/**
- * One <template> per shell, to put before #root. `apiBase`: where the API is
- * (VITE_API_BASE_URL, empty for this origin), for shell.js's early plan request.
- */
-export function shellTemplates(shells: Record<string, string>, apiBase = ''): string {
-  return Object.entries(shells)
-    .map(([name, markup]) => {
-      const { html, css } = hoistStyleAttributes(markup, `${name[0]}`);
-      return `<template id="shell-${name}" data-api="${attribute(apiBase)}"><style>${css}</style>${html}</template>`;
-    })
-    .join('\n    ');
-}
 
 export function prerenderShells(): Plugin {
   let apiBase = '';
@@ -75,5 +37,28 @@ export function prerenderShells(): Plugin {
         await server.close();
       }
     },
+  };
+}
+
+/**
+ * The app's entry script at low fetch priority where a shell paints the page
+ * (docs/decisions.md "First paint"): what the first paint needs is the
+ * stylesheet, public/shell.js and, on the join page, the plan, and on a slow
+ * connection those come first; the script is needed once the page is on
+ * screen, to make it live.
+ */
+export function lowPriorityEntry(html: string): string {
+  const entry = /<script type="module" crossorigin src="[^"]+"><\/script>/g;
+  const found = html.match(entry) ?? [];
+  if (found.length !== 1) throw new Error(`index.html: expected one entry script, found ${found.length}`);
+  return html.replace(entry, (tag) => tag.replace('<script ', '<script fetchpriority="low" '));
+}
+
+export function entryPriority(): Plugin {
+  return {
+    name: 'hangplan:entry-priority',
+    apply: 'build',
+    // After Vite has put the built entry's <script> in.
+    transformIndexHtml: { order: 'post', handler: lowPriorityEntry },
   };
 }

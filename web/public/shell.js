@@ -7,10 +7,14 @@
 // and React's first render replaces it. An external file: the
 // Content-Security-Policy allows no inline script.
 //
-// On the join page it also asks for the plan at once, as a preload the app's
-// own request then takes over (same URL, same credentials, no extra header:
-// only without a token or a stored guest session), instead of after the
-// app's code has loaded.
+// On the join page it also asks for the plan at once, instead of after the
+// app's code has loaded, and hands the answer to the app
+// (`window.hangplanEarlyAnswer`, taken by web/src/lib/early-answer.ts): one
+// request for both. Only without a token or a stored guest session, whose
+// headers the app's request would carry. When the plan comes before the app,
+// the shell becomes the join page with the plan's texts in it (the shell of
+// the plan's phase, its `[[plan.{field}]]` texts replaced), as React will
+// render it.
 (function () {
   var root = document.getElementById('root');
   var signedIn = false;
@@ -31,12 +35,46 @@
   shell.setAttribute('inert', '');
   shell.appendChild(template.content.cloneNode(true));
   root.appendChild(shell);
-  if (name === 'join' && !guest) {
-    var preload = document.createElement('link');
-    preload.rel = 'preload';
-    preload.as = 'fetch';
-    preload.crossOrigin = 'use-credentials';
-    preload.href = template.getAttribute('data-api') + '/api/plans/slug/' + join[1];
-    document.head.appendChild(preload);
+  if (name !== 'join' || guest) return;
+
+  var url = template.getAttribute('data-api') + '/api/plans/slug/' + join[1];
+  var answer = fetch(url, { credentials: 'include' }).then(function (res) {
+    if (res.ok) res.clone().json().then(showPlan, function () {});
+    return res;
+  });
+  // A failed request is the app's to report (it takes this promise over).
+  answer.catch(function () {});
+  window.hangplanEarlyAnswer = { url: url, response: answer };
+
+  function showPlan(plan) {
+    if (!plan || typeof plan.title !== 'string' || shell.parentNode !== root) return;
+    var shells = document.querySelectorAll('template[data-plan-statuses]');
+    for (var i = 0; i < shells.length; i++) {
+      if (shells[i].getAttribute('data-plan-statuses').split(' ').indexOf(plan.status) < 0) continue;
+      var page = shells[i].content.cloneNode(true);
+      fillSlots(page, plan);
+      var slug = '/l/' + shells[i].getAttribute('data-plan-slug');
+      var links = page.querySelectorAll('[href]');
+      for (var j = 0; j < links.length; j++) {
+        links[j].setAttribute('href', links[j].getAttribute('href').split(slug).join('/l/' + plan.slug));
+      }
+      shell.replaceChildren(page);
+      return;
+    }
+  }
+
+  function fillSlots(page, plan) {
+    var walker = document.createTreeWalker(page, NodeFilter.SHOW_TEXT);
+    var slots = [];
+    while (walker.nextNode()) {
+      var slot = /^\[\[plan\.(\w+)\]\]$/.exec(walker.currentNode.data);
+      if (slot) slots.push([walker.currentNode, slot[1]]);
+    }
+    slots.forEach(function (entry) {
+      var value = plan[entry[1]];
+      var element = entry[0].parentNode;
+      if (typeof value === 'string' && value) entry[0].data = value;
+      else element.parentNode.removeChild(element);
+    });
   }
 })();

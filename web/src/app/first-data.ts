@@ -8,13 +8,13 @@ import { getAuthToken } from '../lib/auth-token';
  * Puts the data the starting page shows into the cache before the app's
  * first render: a plan's join page, signed out (the page people arrive on
  * from a shared link). Until then the static shell of public/shell.js is on
- * screen, showing what React would show without the data (the join page's
- * loading state), and public/shell.js has already asked for the plan, so
- * this request takes that answer over. The first render is then the page
- * itself, rendered in slices as a transition (main.tsx), instead of a
- * loading state followed by a second, blocking render when the data comes.
- * Resolves once the data is in (or failed: the page shows the error), and
- * after `waitAtMostMs` whatever happened.
+ * screen: the join page loading its plan, and once the plan has come, the
+ * join page with it. public/shell.js has already asked for the plan, and
+ * this request takes that answer over (lib/early-answer.ts). The first
+ * render is then the page itself, rendered in slices as a transition
+ * (main.tsx), instead of a loading state followed by a second, blocking
+ * render when the data comes. Resolves once the data is in (or failed: the
+ * page shows the error), and after `waitAtMostMs` whatever happened.
  */
 export function loadFirstData(
   queryClient: QueryClient,

@@ -185,3 +185,53 @@ describe('apiGet', () => {
     expect(headersOf(fetchMock.mock.calls[2]![1]).has('If-None-Match')).toBe(false);
   });
 });
+
+// public/shell.js asks for the join page's plan before the app has loaded (docs/decisions.md "First paint").
+describe('apiGet and the early answer of public/shell.js', () => {
+  const key = ['plans', 'slug', 'abc'] as const;
+  const early = (url: string, response: Response) => {
+    window.hangplanEarlyAnswer = { url, response: Promise.resolve(response) };
+  };
+  afterEach(() => {
+    delete window.hangplanEarlyAnswer;
+  });
+
+  it("takes the answer shell.js already asked for, ETag and all, instead of asking again; the next fetch asks", async () => {
+    early('/api/plans/slug/abc', etagged({ id: 'p1', title: 'Early' }, 'W/"v4"'));
+    const fetchMock = stubFetch(notModified('W/"v4"'));
+    const client = new QueryClient();
+    const options = { queryKey: key, queryFn: apiGet('/api/plans/slug/abc', identity) };
+    await expect(client.fetchQuery(options)).resolves.toEqual({ id: 'p1', title: 'Early' });
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(queryVersion(client, hashKey(key))).toBe(4);
+    expect(window.hangplanEarlyAnswer).toBeUndefined();
+
+    await expect(client.fetchQuery({ ...options, staleTime: 0 })).resolves.toEqual({ id: 'p1', title: 'Early' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(headersOf(fetchMock.mock.calls[0]![1]).get('If-None-Match')).toBe('W/"v4"');
+  });
+
+  it("reports the early answer's failure as its own (a missing plan)", async () => {
+    early('/api/plans/slug/abc', new Response('Plan not found', { status: 404 }));
+    const fetchMock = stubFetch();
+    await expect(new QueryClient().fetchQuery({ queryKey: key, queryFn: apiGet('/api/plans/slug/abc', identity) })).rejects.toThrow('404: Plan not found');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('leaves an answer for another address alone', async () => {
+    early('/api/plans/slug/other', Response.json({ id: 'other' }));
+    const fetchMock = stubFetch(Response.json({ id: 'p1' }));
+    await expect(new QueryClient().fetchQuery({ queryKey: key, queryFn: apiGet('/api/plans/slug/abc', identity) })).resolves.toEqual({ id: 'p1' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(window.hangplanEarlyAnswer?.url).toBe('/api/plans/slug/other');
+  });
+
+  it('asks for itself, and drops the early answer, once the request carries a token (signed in meanwhile)', async () => {
+    early('/api/plans/slug/abc', Response.json({ id: 'p1', as: 'visitor' }));
+    localStorage.setItem('authToken', 'tok-3');
+    const fetchMock = stubFetch(Response.json({ id: 'p1', as: 'member' }));
+    await expect(new QueryClient().fetchQuery({ queryKey: key, queryFn: apiGet('/api/plans/slug/abc', identity) })).resolves.toEqual({ id: 'p1', as: 'member' });
+    expect(headersOf(fetchMock.mock.calls[0]![1]).get('Authorization')).toBe('Bearer tok-3');
+    expect(window.hangplanEarlyAnswer).toBeUndefined();
+  });
+});

@@ -3,6 +3,7 @@ import { env } from '../config/env';
 import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
 import { throwIfResNotOk } from './api-error';
 import { getAuthToken } from './auth-token';
+import { takeEarlyAnswer } from './early-answer';
 import { getGuestSecret } from './guest-storage';
 
 // The fetch contract of spec §7: credentials included, JSON bodies, Bearer token
@@ -128,7 +129,8 @@ async function getJson<T>(
   const headers = buildHeaders(false);
   if (known) headers.set('If-None-Match', known.etag);
 
-  const res = await fetch(apiUrl(path), { headers, credentials: 'include', signal });
+  const url = apiUrl(path);
+  const res = await (takeEarlyAnswer(url, headers) ?? fetch(url, { headers, credentials: 'include', signal }));
   const etag = res.headers.get('ETag');
   const entry = etag ? { etag, version: parseEtagVersion(etag) } : undefined;
 

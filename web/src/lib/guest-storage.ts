@@ -144,10 +144,14 @@ function subscribe(listener: () => void): () => void {
   };
 }
 
+// Rendered ahead of time (the static shells, app/shells.tsx), no device and so no stored guest.
+const noSession = () => null;
+const noVotes = () => EMPTY_VOTES;
+
 export function useGuestSession(): GuestSession | null {
-  return useSyncExternalStore(subscribe, getGuestSession);
+  return useSyncExternalStore(subscribe, getGuestSession, noSession);
 }
 
 export function useGuestVotes(): GuestVotes {
-  return useSyncExternalStore(subscribe, getGuestVotes);
+  return useSyncExternalStore(subscribe, getGuestVotes, noVotes);
 }

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { hoistStyleAttributes, shellTemplates } from './shell-templates';
+
+describe('prerendered shells', () => {
+  it('moves style attributes into rules that win as inline styles do (CSP: no style attributes)', () => {
+    const { html, css } = hoistStyleAttributes(
+      '<div style="--title-fw:800;padding-top:var(--mantine-spacing-md)"><p class="x" style="background:linear-gradient(180deg, red 0%, white 100%);font-family:&quot;Segoe UI&quot;">Hi</p></div>',
+      'l',
+    );
+    expect(html).toBe('<div data-shell-style="l0"><p class="x" data-shell-style="l1">Hi</p></div>');
+    expect(css).toBe(
+      '[data-shell-style="l0"]{--title-fw:800 !important;padding-top:var(--mantine-spacing-md) !important}' +
+        '[data-shell-style="l1"]{background:linear-gradient(180deg, red 0%, white 100%) !important;font-family:"Segoe UI" !important}',
+    );
+  });
+
+  it('makes one template per shell, each with its own rules, a plan shell with its statuses', () => {
+    const templates = shellTemplates(
+      {
+        landing: { markup: '<h1 style="color:red">A</h1>' },
+        join: { markup: '<p style="margin:0">B</p>' },
+        'join-active': { markup: '<p style="margin:1px">C</p>', planStatuses: ['date_locked', 'completed'], planSlug: 'shell-slug' },
+      },
+      'https://api.example.com',
+    );
+    expect(templates).toContain('<template id="shell-landing" data-api="https://api.example.com"><style>[data-shell-style="s0-0"]{color:red !important}</style><h1 data-shell-style="s0-0">A</h1></template>');
+    expect(templates).toContain('<template id="shell-join" data-api="https://api.example.com"><style>[data-shell-style="s1-0"]{margin:0 !important}</style><p data-shell-style="s1-0">B</p></template>');
+    expect(templates).toContain(
+      '<template id="shell-join-active" data-api="https://api.example.com" data-plan-statuses="date_locked completed" data-plan-slug="shell-slug"><style>[data-shell-style="s2-0"]{margin:1px !important}</style><p data-shell-style="s2-0">C</p></template>',
+    );
+    expect(templates).not.toMatch(/ style=/);
+  });
+});
