@@ -591,7 +591,9 @@ async function lighthouseScores(page: string, url: string): Promise<PageScore> {
       writeFileSync(path.join(reportDir, `${reportName(page)}-run-${i + 1}.trace.json`), JSON.stringify(trace));
     }
     const score = pageScore(page, lhr);
-    log(`${page}, run ${i + 1} of ${LIGHTHOUSE_RUNS}: performance ${score.performance}, TBT ${Math.round(score.tbt)} ms, LCP ${Math.round(score.lcp)} ms`);
+    log(
+      `${page}, run ${i + 1} of ${LIGHTHOUSE_RUNS}: performance ${score.performance}, TBT ${Math.round(score.tbt)} ms, LCP ${Math.round(score.lcp)} ms (this machine's benchmark index ${Math.round(lhr.environment.benchmarkIndex)})`,
+    );
   }
   const median = computeMedianRun(runs);
   // BENCH_LIGHTHOUSE_DIR: keep the full reports there, each run's and the median's (to see what a score is made of).
