@@ -3,8 +3,9 @@
 // then the components in the order styles.css has them. The build checks that
 // every Mantine class in the bundle has its rules (web/mantine-css-check.ts),
 // so a component used without its file here fails `vite build`.
-// Lazy-loaded on their own: the toasts (app/toaster.tsx) and the date picker
-// (availability/date-picker-panel.tsx).
+// Lazy-loaded on its own: the date picker (availability/date-picker-panel.tsx).
+// The toasts' CSS is here although their code loads later (app/providers.tsx):
+// their first toast then inserts no stylesheet into a page in use.
 import '@mantine/core/styles/baseline.css';
 import '@mantine/core/styles/default-css-variables.css';
 // The app theme's own variables, generated from theme.ts (theme-variables.test.tsx).
@@ -39,6 +40,7 @@ import '@mantine/core/styles/Divider.css';
 import '@mantine/core/styles/List.css';
 import '@mantine/core/styles/Menu.css';
 import '@mantine/core/styles/Modal.css';
+import '@mantine/core/styles/Notification.css';
 import '@mantine/core/styles/PinInput.css';
 import '@mantine/core/styles/Progress.css';
 import '@mantine/core/styles/Tooltip.css';
@@ -49,3 +51,5 @@ import '@mantine/core/styles/Switch.css';
 import '@mantine/core/styles/Tabs.css';
 import '@mantine/core/styles/ThemeIcon.css';
 import '@mantine/core/styles/Title.css';
+// @mantine/notifications' own (the toasts' container), after core's as its docs ask.
+import '@mantine/notifications/styles.css';

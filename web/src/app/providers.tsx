@@ -18,12 +18,13 @@ interface AppProvidersProps {
 }
 
 /**
- * The toasts' code and CSS (@mantine/notifications' component) load once the
- * page is idle after its first render, or at once when a toast is raised
- * before that: no page needs them to show, and on a phone their loading was
- * part of the longest task after the join page's first render. A toast
- * raised before they are there waits in the notifications store (lib/toast)
- * and shows when they arrive.
+ * The toasts' code (@mantine/notifications' component) is fetched once the
+ * page is idle after its first render, and the toaster is rendered only when
+ * a toast is raised: no page needs it to show, and on a phone mounting it
+ * (its portal and transitions) was one more long task while the join page
+ * was becoming usable. A toast raised before the code is there waits in the
+ * notifications store (lib/toast) and shows when it arrives. Its CSS is in
+ * the app's stylesheet (app/mantine-styles.ts), so loading it inserts none.
  */
 export const Toaster = preloadable(() => import('./toaster').then((m) => m.Toaster));
 
@@ -38,10 +39,12 @@ function whenIdle(callback: () => void): () => void {
 }
 
 function DeferredToaster() {
-  const [idle, setIdle] = useState(false);
+  const [raised, setRaised] = useState(false);
   const toastWaiting = useNotifications().notifications.length > 0;
-  useEffect(() => whenIdle(() => setIdle(true)), []);
-  return idle || toastWaiting ? (
+  // Once mounted it stays: its exit transitions and the next toasts need it.
+  if (toastWaiting && !raised) setRaised(true);
+  useEffect(() => whenIdle(() => void Toaster.preload().catch(() => {})), []);
+  return raised || toastWaiting ? (
     <Suspense fallback={null}>
       <Toaster />
     </Suspense>

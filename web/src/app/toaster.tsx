@@ -1,5 +1,3 @@
-import '@mantine/core/styles/Notification.css';
-import '@mantine/notifications/styles.css';
 import { Notifications } from '@mantine/notifications';
 
 /** Spec §9: one toast at a time, shown for 2500 ms. */
