@@ -15,7 +15,7 @@ test('the server sends the headers of the _headers file the build ships, path by
   expect(shipped, 'dist/_headers is web/public/_headers').toBe(await source());
   const rules = parseHeadersFile(shipped);
   const html = await (await request.get('/')).text();
-  const entry = /<script type="module" crossorigin src="(\/assets\/[^"]+\.js)"><\/script>/.exec(html)?.[1];
+  const entry = /<script [^>]*type="module"[^>]*\ssrc="(\/assets\/[^"]+\.js)"[^>]*><\/script>/.exec(html)?.[1];
   expect(entry, 'the entry script in index.html').toBeTruthy();
   const stylesheet = /<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/.exec(html)?.[1];
   for (const path of ['/', '/plans/5f0c6a8e-1d2b-4c3d-9e8f-0a1b2c3d4e5f', '/join/abc', entry!, stylesheet!, '/manifest.webmanifest', '/icons/icon-192.png']) {
