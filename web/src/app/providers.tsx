@@ -6,6 +6,7 @@ import { LiveStatusSign } from '../components/live-status-sign';
 import type { LiveHub } from '../lib/live/hub';
 import { LiveHubProvider } from '../lib/live/live-context';
 import { preloadable } from '../lib/preloadable';
+import { whenIdle } from '../lib/when-idle';
 import { cssVariablesResolver, theme } from './theme';
 
 interface AppProvidersProps {
@@ -27,16 +28,6 @@ interface AppProvidersProps {
  * the app's stylesheet (app/mantine-styles.ts), so loading it inserts none.
  */
 export const Toaster = preloadable(() => import('./toaster').then((m) => m.Toaster));
-
-function whenIdle(callback: () => void): () => void {
-  const { requestIdleCallback, cancelIdleCallback } = window;
-  if (typeof requestIdleCallback === 'function' && typeof cancelIdleCallback === 'function') {
-    const handle = requestIdleCallback(callback, { timeout: 3000 });
-    return () => cancelIdleCallback(handle);
-  }
-  const timer = setTimeout(callback, 1000);
-  return () => clearTimeout(timer);
-}
 
 function DeferredToaster() {
   const [raised, setRaised] = useState(false);

@@ -4,12 +4,22 @@ import { announceTabHub } from './live-context';
 import { createRealtimeTransport, supabaseRealtimeLoader } from './realtime-transport';
 import { createSseTransport } from './sse-transport';
 import type { LiveTransport } from './types';
+import { whenIdle } from '../when-idle';
+
+/**
+ * An event stream's first connection waits until the page is idle (1 s at
+ * most): a screen subscribes as it first renders, and starting a fetch took
+ * 5–25 ms of the main thread on a slow phone, in the same task as the first
+ * render's effects. Nothing is missed meanwhile: the stream's `ready` names
+ * the plan's version, and reads older than it refetch (plan-sync.ts).
+ */
+export const startStreamsWhenIdle = (connect: () => void) => whenIdle(connect, { timeoutMs: 1000, fallbackMs: 0 });
 
 /** Supabase Realtime when the build names a project, else the API's event streams. */
 export function defaultTransport(): LiveTransport {
   return env.supabase
     ? createRealtimeTransport(supabaseRealtimeLoader(env.supabase.url, env.supabase.anonKey))
-    : createSseTransport();
+    : createSseTransport({ startWhen: startStreamsWhenIdle });
 }
 
 let hub: LiveHub | undefined;

@@ -26,6 +26,12 @@ export interface SseStreamOptions {
   /** The server refused before the stream opened; the stream has stopped. */
   onRefused?: (status: number) => void;
   fetch?: typeof fetch;
+  /**
+   * When to make the first connection: calls `connect` then (or never, if the
+   * stream is closed first) and returns a function that cancels it. At once
+   * by default.
+   */
+  startWhen?: (connect: () => void) => () => void;
 }
 
 export interface SseStream {
@@ -44,6 +50,8 @@ export function openSseStream(options: SseStreamOptions): SseStream {
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let heartbeatTimer: ReturnType<typeof setTimeout> | undefined;
   let status: LiveStatus | null = null;
+  /** Cancels the first connection's schedule (startWhen) while it has not come. */
+  let cancelStart: (() => void) | null = null;
 
   const setStatus = (next: LiveStatus) => {
     if (next === status) return;
@@ -76,6 +84,9 @@ export function openSseStream(options: SseStreamOptions): SseStream {
   };
 
   async function connect(): Promise<void> {
+    // Any connection (a restart, coming back online) takes the scheduled first one's place.
+    cancelStart?.();
+    cancelStart = null;
     clearTimers();
     state = 'connecting';
     const attempt = new AbortController();
@@ -177,11 +188,29 @@ export function openSseStream(options: SseStreamOptions): SseStream {
   window.addEventListener('offline', onOffline);
   document.addEventListener('visibilitychange', onVisibility);
 
-  void connect();
+  if (options.startWhen) {
+    let due = true;
+    const cancel = options.startWhen(() => {
+      if (!due || state !== 'connecting') return;
+      due = false;
+      cancelStart = null;
+      void connect();
+    });
+    if (due) {
+      cancelStart = () => {
+        due = false;
+        cancel();
+      };
+    }
+  } else {
+    void connect();
+  }
 
   return {
     close() {
       state = 'closed';
+      cancelStart?.();
+      cancelStart = null;
       clearTimers();
       controller?.abort();
       controller = null;

@@ -193,6 +193,68 @@ describe('SSE transport, one plan', () => {
   });
 });
 
+describe('SSE transport, the first connection when the page is ready for it (startWhen)', () => {
+  function deferred() {
+    const starts: Array<() => void> = [];
+    let cancelled = 0;
+    const startWhen = (connect: () => void) => {
+      starts.push(connect);
+      return () => void cancelled++;
+    };
+    const events: PlanLiveEvent[] = [];
+    const connection = createSseTransport({ fetch: server.fetch, startWhen }).openPlan('p1', (event) => events.push(event));
+    connections.push(connection);
+    return { starts, cancelled: () => cancelled, events, connection };
+  }
+
+  it('asks for nothing until it is time, then connects once and hears the plan', async () => {
+    const { starts, events } = deferred();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(server.fetchMock).not.toHaveBeenCalled();
+    expect(events).toEqual([]);
+    expect(starts).toHaveLength(1);
+    starts[0]!();
+    starts[0]!();
+    await settle();
+    expect(server.fetchMock).toHaveBeenCalledTimes(1);
+    expect(server.latest().url).toBe('/api/plans/p1/events');
+    server.latest().event('ready', { version: 4 });
+    await settle();
+    expect(events).toEqual([
+      { type: 'status', status: 'live' },
+      { type: 'ready', version: 4 },
+    ]);
+  });
+
+  it('connects at once with a start that calls back at once', async () => {
+    const connection = createSseTransport({ fetch: server.fetch, startWhen: (connect) => (connect(), () => {}) }).openPlan('p1', () => {});
+    connections.push(connection);
+    await settle();
+    expect(server.fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('never connects when closed before its time', async () => {
+    const { starts, cancelled, connection } = deferred();
+    connection.close();
+    expect(cancelled()).toBe(1);
+    starts[0]!();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(server.fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('going offline before its time takes the usual back-off, and its time adds no second connection', async () => {
+    const { starts, cancelled, events } = deferred();
+    window.dispatchEvent(new Event('offline'));
+    expect(events).toEqual([{ type: 'status', status: 'reconnecting' }]);
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(server.fetchMock).toHaveBeenCalledTimes(1);
+    expect(cancelled()).toBe(1);
+    starts[0]!();
+    await settle();
+    expect(server.fetchMock).toHaveBeenCalledTimes(1);
+  });
+});
+
 describe('SSE transport through the hub', () => {
   it('opens at most one stream per plan and closes it a moment after the last subscriber left', async () => {
     const hub = createLiveHub(createSseTransport({ fetch: server.fetch }), { graceMs: 1000 });

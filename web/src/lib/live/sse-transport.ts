@@ -22,7 +22,13 @@ function readyVersion(message: SseMessage): number | undefined {
   return message.id !== '' && Number.isFinite(id) ? id : undefined;
 }
 
-export function createSseTransport({ fetch }: { fetch?: typeof globalThis.fetch } = {}): LiveTransport {
+export interface SseTransportOptions {
+  fetch?: typeof globalThis.fetch;
+  /** When each stream makes its first connection (openSseStream's `startWhen`); at once by default. */
+  startWhen?: (connect: () => void) => () => void;
+}
+
+export function createSseTransport({ fetch, startWhen }: SseTransportOptions = {}): LiveTransport {
   return {
     openPlan(planId, emit) {
       let since: number | undefined;
@@ -31,6 +37,7 @@ export function createSseTransport({ fetch }: { fetch?: typeof globalThis.fetch 
       };
       return openSseStream({
         fetch,
+        startWhen,
         // Resume from the last version seen: the server answers with `ready`,
         // or a change with every part when we are behind.
         url: () => apiUrl(apiPaths.planEvents(planId, since)),
@@ -65,6 +72,7 @@ export function createSseTransport({ fetch }: { fetch?: typeof globalThis.fetch 
       const missing = () => covered !== null && [...watched].some((id) => !covered!.has(id) && !askedFor.has(id));
       const stream = openSseStream({
         fetch,
+        startWhen,
         url: () => {
           askedFor = new Set(watched);
           covered = null;
