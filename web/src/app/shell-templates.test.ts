@@ -14,20 +14,23 @@ describe('prerendered shells', () => {
     );
   });
 
-  it('makes one template per shell, each with its own rules, a plan shell with its statuses', () => {
+  it('makes one template per shell, a plan shell with its statuses, and one stylesheet before them with the rules of all', () => {
     const templates = shellTemplates(
       {
         landing: { markup: '<h1 style="color:red">A</h1>' },
         join: { markup: '<p style="margin:0">B</p>' },
+        splash: { markup: '<p>D</p>' },
         'join-active': { markup: '<p style="margin:1px">C</p>', planStatuses: ['date_locked', 'completed'], planSlug: 'shell-slug' },
       },
       'https://api.example.com',
     );
-    expect(templates).toContain('<template id="shell-landing" data-api="https://api.example.com"><style>[data-shell-style="s0-0"]{color:red !important}</style><h1 data-shell-style="s0-0">A</h1></template>');
-    expect(templates).toContain('<template id="shell-join" data-api="https://api.example.com"><style>[data-shell-style="s1-0"]{margin:0 !important}</style><p data-shell-style="s1-0">B</p></template>');
-    expect(templates).toContain(
-      '<template id="shell-join-active" data-api="https://api.example.com" data-plan-statuses="date_locked completed" data-plan-slug="shell-slug"><style>[data-shell-style="s2-0"]{margin:1px !important}</style><p data-shell-style="s2-0">C</p></template>',
-    );
+    expect(templates.split('\n    ')).toEqual([
+      '<style id="shell-styles">[data-shell-style="s0-0"]{color:red !important}[data-shell-style="s1-0"]{margin:0 !important}[data-shell-style="s3-0"]{margin:1px !important}</style>',
+      '<template id="shell-landing" data-api="https://api.example.com"><h1 data-shell-style="s0-0">A</h1></template>',
+      '<template id="shell-join" data-api="https://api.example.com"><p data-shell-style="s1-0">B</p></template>',
+      '<template id="shell-splash" data-api="https://api.example.com"><p>D</p></template>',
+      '<template id="shell-join-active" data-api="https://api.example.com" data-plan-statuses="date_locked completed" data-plan-slug="shell-slug"><p data-shell-style="s3-0">C</p></template>',
+    ]);
     expect(templates).not.toMatch(/ style=/);
   });
 });

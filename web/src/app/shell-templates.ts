@@ -30,17 +30,23 @@ export function hoistStyleAttributes(html: string, prefix: string): { html: stri
 const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 /**
- * One <template> per shell, to put before #root. `apiBase`: where the API is
- * (VITE_API_BASE_URL, empty for this origin), for shell.js's early plan request.
- * A plan's shell says which plan statuses it is for (`data-plan-statuses`) and
- * the slug its links were rendered with (`data-plan-slug`).
+ * One <template> per shell, to put before #root, after one <style> with the
+ * rules of all of them: a shell copied into the page (public/shell.js, the
+ * join page twice: loading, then with its plan) then brings no stylesheet of
+ * its own, which would make the browser recompute the styles of the page
+ * each time. The rules only match the shells' own `data-shell-style`
+ * attributes. `apiBase`: where the API is (VITE_API_BASE_URL, empty for this
+ * origin), for shell.js's early plan request. A plan's shell says which plan
+ * statuses it is for (`data-plan-statuses`) and the slug its links were
+ * rendered with (`data-plan-slug`).
  */
 export function shellTemplates(shells: Record<string, Shell>, apiBase = ''): string {
-  return Object.entries(shells)
-    .map(([name, { markup, planStatuses, planSlug }], index) => {
-      const { html, css } = hoistStyleAttributes(markup, `s${index}-`);
-      const plan = planStatuses ? ` data-plan-statuses="${attribute(planStatuses.join(' '))}" data-plan-slug="${attribute(planSlug ?? '')}"` : '';
-      return `<template id="shell-${name}" data-api="${attribute(apiBase)}"${plan}><style>${css}</style>${html}</template>`;
-    })
-    .join('\n    ');
+  const rules: string[] = [];
+  const templates = Object.entries(shells).map(([name, { markup, planStatuses, planSlug }], index) => {
+    const { html, css } = hoistStyleAttributes(markup, `s${index}-`);
+    if (css) rules.push(css);
+    const plan = planStatuses ? ` data-plan-statuses="${attribute(planStatuses.join(' '))}" data-plan-slug="${attribute(planSlug ?? '')}"` : '';
+    return `<template id="shell-${name}" data-api="${attribute(apiBase)}"${plan}>${html}</template>`;
+  });
+  return [`<style id="shell-styles">${rules.join('')}</style>`, ...templates].join('\n    ');
 }
