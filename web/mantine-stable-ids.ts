@@ -28,8 +28,9 @@ export function mantineStableIds(): Plugin {
     apply: 'build',
     enforce: 'pre',
     load(id) {
-      if (!MANTINE_USE_ID.test(id.replace(/\?.*$/, ''))) return null;
-      const source = readFileSync(id.replace(/\?.*$/, ''), 'utf8');
+      const file = id.replace(/\?.*$/, '');
+      if (!MANTINE_USE_ID.test(file)) return null;
+      const source = readFileSync(file, 'utf8');
       if (!isMantineRandomUseId(source)) {
         this.error(`${id} is not the useId web/mantine-stable-ids.ts replaces (random id set after mount); check that the replacement still fits this version of @mantine/hooks`);
       }
