@@ -2,6 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
 import { mantineCssCheck } from './mantine-css-check.ts';
+import { mantineLazyDefaults } from './mantine-lazy-defaults.ts';
 import { mantineStableIds } from './mantine-stable-ids.ts';
 import { entryCompileHint, entryPriority, prerenderShells } from './prerender-shells.ts';
 import { staticHeaders } from './static-headers.ts';
@@ -30,9 +31,10 @@ export default defineConfig(({ mode }) => {
     // staticHeaders: the preview serves web/public/_headers (the e2e tests run under it).
     // mantineCssCheck: every Mantine component in the bundle has its CSS (app/mantine-styles.ts).
     // mantineStableIds: Mantine's useId without the second, random id after mount (mantine-stable-ids.ts).
+    // mantineLazyDefaults: Mantine's default CSS variables computed on first use, not at load (mantine-lazy-defaults.ts).
     // prerenderShells: the static first paint of / and /l/{slug} in index.html (public/shell.js),
     // entryPriority: the app's script after what that paint needs; entryCompileHint: compiled off the main thread.
-    plugins: [react(), staticHeaders(), mantineCssCheck(), mantineStableIds(), prerenderShells(), entryPriority(), entryCompileHint()],
+    plugins: [react(), staticHeaders(), mantineCssCheck(), mantineStableIds(), mantineLazyDefaults(), prerenderShells(), entryPriority(), entryCompileHint()],
     server: { port: 5173, strictPort: true, proxy },
     preview: { port: Number(setting('WEB_PORT') ?? 4173), strictPort: true, proxy },
     build: {

@@ -3,5 +3,5 @@
 export { CodeStep } from './components/code-step';
 export { useSendCode } from './mutations';
 export { authKeys, useCurrentUser } from './queries';
-export { type User, checkEmail, userSchema } from './schema';
+export { type User, checkEmail, userSchema, userShape } from './schema';
 export { signOut, signOutLocally } from './sign-out';

@@ -3,14 +3,16 @@ import { planStatusSchema } from '../../../../supabase/functions/_shared/contrac
 
 // The plan JSON of GET /api/plans/{id}, /slug/{slug} and POST /api/plans
 // (shared/spec/decisions.md "Plans"). Nullable fields also accept a missing key.
-export const lockedTimeSlotSchema = z.object({
+// Each schema is built on first use (z.lazy), not when the app's code is
+// evaluated: the entry carries this module (docs/performance.md).
+const lockedTimeSlotShape = () => ({
   id: z.string(),
   date: z.string(),
   /** Named period, 'H:mm', or null for the whole day. */
   period: z.nullish(z.string()),
 });
 
-export const planSchema = z.object({
+const planShape = () => ({
   id: z.string(),
   slug: z.string(),
   title: z.string(),
@@ -29,29 +31,32 @@ export const planSchema = z.object({
   /** The picked idea's text; every plan JSON carries it (docs/decisions.md "Plans"). */
   lockedIdeaText: z.nullish(z.string()),
   /** The locked slot once the event time is set. */
-  lockedTimeSlot: z.nullish(lockedTimeSlotSchema),
+  lockedTimeSlot: z.nullish(z.object(lockedTimeSlotShape())),
 });
+
+export const planSchema = z.lazy(() => z.object(planShape()));
 export type Plan = z.infer<typeof planSchema>;
 
 /** One entry of GET /api/plans: the plan plus what its home card shows. */
-export const planSummarySchema = z.extend(planSchema, {
+const planSummaryShape = () => ({
+  ...planShape(),
   participants: z.array(z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() })),
 });
-export type PlanSummary = z.infer<typeof planSummarySchema>;
-export const planSummaryListSchema = z.array(planSummarySchema);
+export const planSummaryListSchema = z.lazy(() => z.array(z.object(planSummaryShape())));
+export type PlanSummary = z.infer<typeof planSummaryListSchema>[number];
 
 /** GET /api/plans/{id}/participants. */
-export const participantSchema = z.object({
+const participantShape = () => ({
   id: z.string(),
   name: z.string(),
   userId: z.nullish(z.string()),
   guestId: z.nullish(z.string()),
   isGuest: z.boolean(),
 });
-export type Participant = z.infer<typeof participantSchema>;
-export const participantListSchema = z.array(participantSchema);
+export const participantListSchema = z.lazy(() => z.array(z.object(participantShape())));
+export type Participant = z.infer<typeof participantListSchema>[number];
 
-export const leavePlanResultSchema = z.object({ planDeleted: z.boolean() });
+export const leavePlanResultSchema = z.lazy(() => z.object({ planDeleted: z.boolean() }));
 export type LeavePlanResult = z.infer<typeof leavePlanResultSchema>;
 
 /** decisions.md: a title is 1-120 characters after trimming. */
