@@ -4,7 +4,7 @@
 // app's first render replaces it.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { signInViaApi, uniqueEmail } from './support.ts';
+import { settle, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
 
 /** The page as it stands before any of the app's JavaScript runs (shell.js is not in /assets). */
 async function withoutApp(page: Page, path: string, token?: string) {
@@ -89,4 +89,19 @@ test('other pages get no shell when signed out', async ({ page }) => {
     await withoutApp(page, path);
     await expect(page.locator('#root')).toBeEmpty();
   }
+});
+
+test("once the page is idle the toasts' code loads in the background, its imports without preload links (web/background-imports.ts)", async ({ page }) => {
+  trackRequests(page);
+  const toaster = page.waitForResponse(/\/assets\/toaster-[\w-]+\.js$/);
+  await page.goto('/');
+  await expect(page.getByRole('button', { name: 'Start Planning' })).toBeVisible();
+  await toaster;
+  await settle(page);
+  await expect(page.locator('link[rel="modulepreload"]')).toHaveCount(0);
+  // The chunk's own imports came all the same, fetched by the browser's module loader.
+  const scripts = await page.evaluate(() =>
+    performance.getEntriesByType('resource').filter((entry) => /\/assets\/[\w-]+\.js$/.test(entry.name)).length,
+  );
+  expect(scripts).toBeGreaterThan(2);
 });

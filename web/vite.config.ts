@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig, loadEnv, type ProxyOptions } from 'vite';
 import react from '@vitejs/plugin-react';
+import { preloadDependencies } from './background-imports.ts';
 import { mantineCssCheck } from './mantine-css-check.ts';
 import { mantineLazyDefaults } from './mantine-lazy-defaults.ts';
 import { mantineStableIds } from './mantine-stable-ids.ts';
@@ -40,6 +41,8 @@ export default defineConfig(({ mode }) => {
     build: {
       outDir: 'dist',
       emptyOutDir: true,
+      // A chunk loaded in the background (the toasts') brings no preload links (background-imports.ts).
+      modulePreload: { resolveDependencies: preloadDependencies },
       rolldownOptions: {
         output: {
           // What the entry needs, in one chunk: without this, the code it shares
