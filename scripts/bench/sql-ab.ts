@@ -5,7 +5,10 @@
 // connection, serially, so the time per request is the database's own work,
 // with no queueing and no other process in between. The definitions in use
 // (A) and those of a candidate file (B) take turns, round after round on the
-// same database, so the drift of a shared machine falls on both alike.
+// same database, so the drift of a shared machine falls on both alike. Next
+// to the time per request it prints the CPU time the database's backend spent
+// per request (/proc/<pid>/schedstat): the waits of a busy machine are not in
+// it, so it moves much less from round to round than the time does.
 //
 //   node --import tsx scripts/bench/sql-ab.ts candidate.sql [rounds=6] [iterations=400]
 //
@@ -14,7 +17,7 @@
 // from pg_get_functiondef before each A round. Prints the median ms per
 // request of each workload under A and B. A development tool: not part of
 // `npm test` or `npm run bench`.
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import type { Claims } from '../../tests/support/db.ts';
 import { addGuest, addIdea, addMember, asGuest, createPlan, createUser } from '../../tests/support/plan-fixture.ts';
@@ -70,6 +73,11 @@ try {
   const guestClaims = (n: number) => asGuest(guests[n % guests.length], { plan_id: plan.id });
   const memberClaims: Claims = { role: 'authenticated', sub: member, plan_id: plan.id };
 
+  // The backend serving `conn` (one connection): its CPU time so far, in ms.
+  const [{ pid }] = await conn<{ pid: number }[]>`select pg_backend_pid() as pid`;
+  const schedstat = `/proc/${pid}/schedstat`;
+  const backendCpuMs = () => (existsSync(schedstat) ? Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : NaN);
+
   type Workload = { name: string; run: (n: number) => Promise<unknown> };
   const asRequest = (claims: Claims, statement: (tx: postgres.TransactionSql) => postgres.PendingQuery<postgres.Row[]>) =>
     conn.begin((tx) => [
@@ -95,7 +103,10 @@ try {
     },
   ];
 
-  const results = new Map<string, { A: number[]; B: number[] }>(workloads.map((w) => [w.name, { A: [], B: [] }]));
+  type Samples = { A: number[]; B: number[] };
+  const results = new Map<string, { time: Samples; cpu: Samples }>(
+    workloads.map((w) => [w.name, { time: { A: [], B: [] }, cpu: { A: [], B: [] } }]),
+  );
   let n = 0;
   for (let round = 0; round < ROUNDS; round++) {
     for (const variant of ['A', 'B'] as const) {
@@ -103,16 +114,24 @@ try {
       for (const w of workloads) {
         for (let i = 0; i < 30; i++) await w.run(n++); // warm-up: plans cached
         const start = performance.now();
+        const cpuStart = backendCpuMs();
         for (let i = 0; i < ITERATIONS; i++) await w.run(n++);
-        results.get(w.name)![variant].push((performance.now() - start) / ITERATIONS);
+        const samples = results.get(w.name)!;
+        samples.time[variant].push((performance.now() - start) / ITERATIONS);
+        samples.cpu[variant].push((backendCpuMs() - cpuStart) / ITERATIONS);
       }
     }
     process.stdout.write(`round ${round + 1}/${ROUNDS}\r`);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log(`\n| workload | A (ms/request) | B (ms/request) | B vs A |\n|---|---|---|---|`);
-  for (const [name, { A, B }] of results) {
-    console.log(`| ${name} | ${median(A).toFixed(3)} | ${median(B).toFixed(3)} | ${((median(B) / median(A) - 1) * 100).toFixed(1)}% |`);
+  const change = ({ A, B }: Samples) => `${((median(B) / median(A) - 1) * 100).toFixed(1)}%`;
+  console.log(
+    `\n| workload | A (ms/request) | B (ms/request) | B vs A | A: database CPU (ms/request) | B: database CPU | B vs A |\n|---|---|---|---|---|---|---|`,
+  );
+  for (const [name, { time, cpu }] of results) {
+    console.log(
+      `| ${name} | ${median(time.A).toFixed(3)} | ${median(time.B).toFixed(3)} | ${change(time)} | ${median(cpu.A).toFixed(3)} | ${median(cpu.B).toFixed(3)} | ${change(cpu)} |`,
+    );
   }
   await conn.end();
   await owner.end();
