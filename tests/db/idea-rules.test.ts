@@ -104,6 +104,24 @@ describe('app.add_idea_comment', () => {
     // An idea of a plan the caller cannot read is not found either.
     await expectPgError(commentAs(w.actors.member, w.ideaB, 'x'), 'HP404', 'Idea not found');
   });
+
+  // The rule makes the row policies' checks itself (private.add_idea_comment,
+  // a definer: migration 20261125090500), so each refusal is tested here.
+  it('refusals write nothing: no link, no participant, another plan, a deleted account', async () => {
+    const comments = async () => (await db.owner<{ n: number }[]>`select count(*)::int as n from app.idea_comments`)[0].n;
+    const before = await comments();
+    const gone = await createUser(db.owner, 'Gone', null);
+    await db.owner`delete from app.users where id = ${gone}`;
+    await expectPgError(commentAs({ role: 'authenticated', sub: gone, plan_id: w.planA }, w.ideaA, 'x'), 'HP401', 'Your session has expired, please sign in again');
+    await expectPgError(commentAs(w.actors.stranger, w.ideaA, 'x'), 'HP404', 'Idea not found');
+    await expectPgError(commentAs(w.actors.anon, w.ideaA, 'x'), 'HP404', 'Idea not found');
+    await expectPgError(commentAs(w.actors.anonWithLink, w.ideaA, 'x'), 'HP401', 'Join the plan first to comment');
+    await expectPgError(commentAs({ ...w.actors.otherGuest, plan_id: w.planA }, w.ideaA, 'x'), 'HP403', 'This guest belongs to another plan');
+    // The guest's own plan's link claim does not open another plan's idea.
+    await expectPgError(commentAs(w.actors.guest, w.ideaB, 'x'), 'HP404', 'Idea not found');
+    expect(await comments()).toBe(before);
+    expect(await db.owner`select 1 from app.participants where user_id = ${gone}`).toHaveLength(0);
+  });
 });
 
 describe('app.vote_on_idea', () => {
