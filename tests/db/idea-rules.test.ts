@@ -139,4 +139,28 @@ describe('app.vote_on_idea', () => {
     await expectPgError(voteAs(w.actors.anonWithLink, w.ideaA), 'HP401', 'Please join the plan first to vote');
     await expectPgError(voteAs(withLink(w.actors.member, w.planA), crypto.randomUUID()), 'HP404', 'Idea not found');
   });
+
+  // The rule makes the row policies' checks itself (private.vote_on_idea, a
+  // definer: migration 20261125090600), so each refusal is tested here.
+  it('refusals write nothing: no link, no participant, another plan, a deleted account', async () => {
+    const votes = async () => (await db.owner<{ n: number }[]>`select count(*)::int as n from app.idea_votes`)[0].n;
+    const before = await votes();
+    const gone = await createUser(db.owner, 'Gone', null);
+    await db.owner`delete from app.users where id = ${gone}`;
+    await expectPgError(voteAs({ role: 'authenticated', sub: gone, plan_id: w.planA }, w.ideaA), 'HP401', 'Your session has expired, please sign in again');
+    await expectPgError(voteAs(w.actors.stranger, w.ideaA), 'HP404', 'Idea not found');
+    await expectPgError(voteAs(w.actors.anon, w.ideaA), 'HP404', 'Idea not found');
+    await expectPgError(voteAs({ ...w.actors.otherGuest, plan_id: w.planA }, w.ideaA), 'HP403', 'This guest belongs to another plan');
+    await expectPgError(voteAs(w.actors.guest, w.ideaB), 'HP404', 'Idea not found');
+    expect(await votes()).toBe(before);
+  });
+
+  it('a signed-in link holder joins on the first vote and votes as itself, never as the guest its request also names', async () => {
+    const newcomer = await createUser(db.owner, 'Nora', null);
+    const claims: Claims = { ...w.actors.guest, role: 'authenticated', sub: newcomer, plan_id: w.planA };
+    const idea = await addIdea(db.owner, w.planA, 'Karaoke', { userId: w.users.host });
+    expect(await voteAs(claims, idea)).toEqual({ voted: true, vote_count: 1 });
+    expect(await db.owner`select user_id, guest_id from app.idea_votes where idea_id = ${idea}`).toEqual([{ user_id: newcomer, guest_id: null }]);
+    expect(await db.owner`select 1 from app.participants where plan_id = ${w.planA} and user_id = ${newcomer}`).toHaveLength(1);
+  });
 });
