@@ -12,8 +12,9 @@
 --
 -- Now the rule runs as a definer in private and makes those checks itself,
 -- once, before it writes:
---   * the idea is readable by the caller (the plan's link claim, or a
---     participant), else 'Idea not found', as the select policy answered;
+--   * the idea is readable by the caller (private.can_read_plan: the plan's
+--     link claim, or a participant), else 'Idea not found', as the select
+--     policy answered;
 --   * ensure_writer: the caller is a participant of that plan (a signed-in
 --     link holder joins on first write; a guest of another plan is HP403);
 --   * the vote toggled is the caller's own (auth.uid(), or the guest whose
@@ -40,9 +41,7 @@ declare
 begin
   select i.plan_id into v_plan_id from app.ideas i where i.id = p_idea_id;
   -- Unknown and unreadable (no link claim, not a participant) look the same.
-  if v_plan_id is null
-     or not (v_plan_id is not distinct from (select private.claimed_plan_id())
-             or private.is_participant(v_plan_id)) then
+  if v_plan_id is null or not private.can_read_plan(v_plan_id) then
     raise exception using errcode = 'HP404', message = 'Idea not found';
   end if;
   perform private.ensure_writer(v_plan_id, 'Please join the plan first to vote');

@@ -109,6 +109,25 @@ describe('vote_on_time_slot', () => {
     await expectPgError(vote(w.actors.otherGuestWithLink, w.slotA), 'HP403', 'Please join the plan first to vote');
     expect(await count()).toBe(before);
   });
+
+  // The rule makes the row policies' checks itself (private.vote_on_time_slot,
+  // a definer: migration 20261125090800), so each refusal is tested here.
+  it('refuses a caller without the link or a part in the plan, and a guest on another plan’s slot', async () => {
+    const count = async () => (await db.owner`select count(*)::int as n from app.time_slot_votes`)[0].n as number;
+    const before = await count();
+    await expectPgError(vote(w.actors.stranger, w.slotA), 'HP404', 'Time slot not found');
+    await expectPgError(vote(w.actors.anon, w.slotA), 'HP404', 'Time slot not found');
+    await expectPgError(vote(w.actors.anonWithLink, w.slotA), 'HP403', 'Please join the plan first to vote');
+    await expectPgError(vote(w.actors.guest, w.slotB), 'HP404', 'Time slot not found');
+    expect(await count()).toBe(before);
+    // A signed-in link holder joins on the first vote and votes as itself.
+    const first = await vote(w.actors.strangerWithLink, w.slotA);
+    expect(first.voted).toBe(true);
+    expect(await db.owner`select 1 from app.time_slot_votes where time_slot_id = ${w.slotA} and user_id = ${w.users.stranger}`).toHaveLength(1);
+    expect(await db.owner`select 1 from app.participants where plan_id = ${w.planA} and user_id = ${w.users.stranger}`).toHaveLength(1);
+    await vote(w.actors.strangerWithLink, w.slotA);
+    await db.owner`delete from app.participants where plan_id = ${w.planA} and user_id = ${w.users.stranger}`;
+  });
 });
 
 describe('vote_on_date', () => {
@@ -134,6 +153,23 @@ describe('vote_on_date', () => {
     await expectPgError(vote(w.actors.guest, await isoDay(-3)), 'HP400', 'Date must not be in the past');
     await expectPgError(vote(w.actors.guest, await isoDay(12), 'Brunch'), 'HP400');
     expect(await slots()).toBe(before);
+  });
+
+  // The rule makes the row policies' checks itself (private.vote_on_date, a
+  // definer: migration 20261125090800), so each refusal is tested here.
+  it('refuses a caller without the link or a part in the plan, creating no slot', async () => {
+    const rows = async () =>
+      (await db.owner`select (select count(*) from app.time_slots)::int as slots, (select count(*) from app.time_slot_votes)::int as votes`)[0];
+    const before = await rows();
+    const day = await isoDay(13);
+    const onPlanB = (claims: Claims) =>
+      db.as(claims, async (sql) => sql`select * from app.vote_on_date(${w.planB}, ${day}::date, null)`);
+    await expectPgError(vote(w.actors.stranger, day), 'HP404', 'Plan not found');
+    await expectPgError(vote(w.actors.anon, day), 'HP404', 'Plan not found');
+    await expectPgError(vote(w.actors.anonWithLink, day), 'HP403', 'Please join the plan first to vote');
+    await expectPgError(onPlanB(w.actors.guest), 'HP404', 'Plan not found');
+    await expectPgError(onPlanB(w.actors.member), 'HP404', 'Plan not found');
+    expect(await rows()).toEqual(before);
   });
 });
 
