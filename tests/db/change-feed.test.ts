@@ -90,6 +90,28 @@ describe('versions', () => {
     });
   });
 
+  // The home list's hash (GET /api/plans) reads them through a definer whose
+  // where clause is the check (migration 20261125090900).
+  it("private.my_plan_versions: the signed-in caller's own plans with their versions, for nobody else", async () => {
+    const mine = async (claims: Claims) =>
+      (await db.as(claims, (sql) => sql<{ plan_id: string; version: string }[]>`select plan_id, version from private.my_plan_versions()`))
+        .map((r) => [r.plan_id, Number(r.version)])
+        .sort();
+    const ownerView = async (planIds: string[]) =>
+      (await db.owner<{ plan_id: string; version: string }[]>`select plan_id, version from app.plan_versions where plan_id in ${db.owner(planIds)}`)
+        .map((r) => [r.plan_id, Number(r.version)])
+        .sort();
+    expect(await mine(w.actors.member)).toEqual(await ownerView([w.planA]));
+    // A link to another plan adds nothing: only plans the caller is in.
+    expect(await mine({ ...w.actors.member, plan_id: w.planB })).toEqual(await ownerView([w.planA]));
+    expect(await mine(w.actors.stranger)).toEqual([]);
+    const hosted = (await db.owner<{ id: string }[]>`select id from app.plans where host_id = ${w.users.host}`).map((r) => r.id);
+    expect(await mine(w.actors.host)).toEqual(await ownerView(hosted));
+    for (const anon of [w.actors.anonWithLink, w.actors.guest]) {
+      await expect(db.as(anon, (sql) => sql`select * from private.my_plan_versions()`)).rejects.toMatchObject({ code: '42501' });
+    }
+  });
+
   it('a rolled-back write neither bumps nor notifies', async () => {
     const before = await versionOf(w.planA);
     const changes = await changesAfter(() =>

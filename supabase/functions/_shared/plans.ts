@@ -122,7 +122,10 @@ export function readParticipants(tx: Tx, planId: string, known: string | null) {
  * GET /api/plans: the plans `userId` takes part in, in ONE statement (no N+1):
  * participants of each plan aggregated in a lateral sub-select (participants
  * unique index (plan_id, user_id)), the locked idea and slot by primary key
- * (inside planJson), the caller's rows by participants_user_id_idx.
+ * (inside planJson). The caller's plans and their versions, read on every
+ * request for the hash, come from private.my_plan_versions() (a definer whose
+ * where clause, the caller's own participants rows, is the check: no policy
+ * works out the caller's plans again for each row).
  *
  * Order (spec §4): a locked slot date first, earliest first; then a picked
  * idea; then more participants first; then newest first, then id (stable).
@@ -135,10 +138,7 @@ export function readParticipants(tx: Tx, planId: string, known: string | null) {
 export function readPlansOf(tx: Tx, userId: string, knownHash: string | null) {
   return tx<{ version: string; body: string | null }[]>`
     with mine as (
-      select pv.plan_id, pv.version
-        from app.participants me
-        join app.plan_versions pv on pv.plan_id = me.plan_id
-       where me.user_id = ${userId}::uuid
+      select m.plan_id, m.version from private.my_plan_versions() m
     ), tag as (
       select md5(${userId}::text || coalesce(string_agg(plan_id::text || ':' || version, ',' order by plan_id), '')) as hash
         from mine
