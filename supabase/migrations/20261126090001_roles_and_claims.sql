@@ -1,6 +1,13 @@
 -- =============================================================================
--- Schemas `app` and `private`, and the readers of the request's claims.
+-- Domain: roles and claims. The schemas `app` and `private`, what the request
+-- roles may use in them, the readers of the request's claims, and the one
+-- trigger helper every domain shares.
 -- =============================================================================
+--
+-- The schema is written one domain per file, in the order a reader (and
+-- PostgreSQL) needs them; each function, table and policy is defined once, in
+-- its domain's file. How the schema changes from the first release on:
+-- docs/decisions/0001-schema-in-domain-files.md.
 --
 -- WHY two schemas and not `public`:
 --   Supabase's REST endpoint (PostgREST) serves the schemas listed in
@@ -41,8 +48,9 @@ alter default privileges in schema private revoke execute on functions from publ
 -- Claim readers
 -- -----------------------------------------------------------------------------
 -- The API sets `request.jwt.claims` (transaction-local) to a JSON object with
--- `role`, and optionally `sub`, `guest_id`, `plan_id`, `plan_slug` (see
--- docs/data-model.md). Policies must never raise because of a missing or
+-- `role`, and optionally `sub` and `session_id` (a signed-in user),
+-- `guest_id` and `guest_secret_hash` (a guest), `plan_id` or `plan_slug` (the
+-- plan the URL names; see docs/data-model.md). Policies must never raise because of a missing or
 -- malformed claim: a broken claim simply grants nothing. Hence:
 --   * private.jwt_claims() swallows invalid JSON (plpgsql exception block; the
 --     subtransaction it costs is paid once per statement because policies call
@@ -70,6 +78,9 @@ $$;
 comment on function private.jwt_claims() is
   'The request.jwt.claims JSON set by the API, or null when absent or malformed. Never raises.';
 
+revoke all on function private.jwt_claims() from public;
+grant execute on function private.jwt_claims() to anon, authenticated;
+
 -- Text -> uuid without raising: null unless it is the canonical 8-4-4-4-12 form.
 create function private.try_uuid(p_value text)
 returns uuid
@@ -84,17 +95,8 @@ as $$
 $$;
 comment on function private.try_uuid(text) is
   'Casts canonical uuid text to uuid, null for anything else. Never raises.';
-
-create function private.claimed_guest_id()
-returns uuid
-language sql
-stable
-set search_path = ''
-as $$
-  select private.try_uuid(private.jwt_claims() ->> 'guest_id')
-$$;
-comment on function private.claimed_guest_id() is
-  'The guest acting in this request (claim guest_id), or null. RLS checks that the guest belongs to the plan.';
+revoke all on function private.try_uuid(text) from public;
+grant execute on function private.try_uuid(text) to anon, authenticated;
 
 create function private.claimed_plan_id()
 returns uuid
@@ -106,6 +108,8 @@ as $$
 $$;
 comment on function private.claimed_plan_id() is
   'The plan the request URL names (claim plan_id), or null: whoever holds the link may read that plan.';
+revoke all on function private.claimed_plan_id() from public;
+grant execute on function private.claimed_plan_id() to anon, authenticated;
 
 create function private.claimed_plan_slug()
 returns text
@@ -117,14 +121,38 @@ as $$
 $$;
 comment on function private.claimed_plan_slug() is
   'The slug the request URL names (claim plan_slug), or null.';
-
-revoke all on function private.jwt_claims() from public;
-revoke all on function private.try_uuid(text) from public;
-revoke all on function private.claimed_guest_id() from public;
-revoke all on function private.claimed_plan_id() from public;
 revoke all on function private.claimed_plan_slug() from public;
-grant execute on function private.jwt_claims() to anon, authenticated;
-grant execute on function private.try_uuid(text) to anon, authenticated;
-grant execute on function private.claimed_guest_id() to anon, authenticated;
-grant execute on function private.claimed_plan_id() to anon, authenticated;
 grant execute on function private.claimed_plan_slug() to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- The session of this request (claim session_id)
+-- -----------------------------------------------------------------------------
+create function private.claimed_session_id()
+returns uuid
+language sql
+stable
+set search_path = ''
+as $$
+  select private.try_uuid(private.jwt_claims() ->> 'session_id')
+$$;
+comment on function private.claimed_session_id() is
+  'The session of the signed-in request (claim session_id), or null. Set by the API only after private.check_request found it live.';
+revoke all on function private.claimed_session_id() from public;
+grant execute on function private.claimed_session_id() to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Shared trigger helper: updated_at
+-- -----------------------------------------------------------------------------
+-- Trigger functions are not checked for EXECUTE when they fire, so no grant is
+-- needed (and none is given).
+create function private.set_updated_at()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  new.updated_at := now();
+  return new;
+end;
+$$;
+revoke all on function private.set_updated_at() from public;

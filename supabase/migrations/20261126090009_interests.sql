@@ -24,6 +24,8 @@ insert into app.interest_catalog (id, name, icon) values
   ('6b1f0c2e-0008-4c8a-9a61-000000000008', 'Reading', 'book')
 on conflict do nothing;
 
+grant select on app.interest_catalog to anon, authenticated;
+
 create table app.user_interests (
   id             uuid primary key default gen_random_uuid(),
   user_id        uuid not null references app.users (id) on delete cascade,
@@ -42,42 +44,37 @@ create unique index user_interests_user_id_text_key
   on app.user_interests (user_id, lower(btrim(free_form_text)));
 create index user_interests_catalog_id_idx on app.user_interests (catalog_id);
 
--- -----------------------------------------------------------------------------
--- RLS
--- -----------------------------------------------------------------------------
-alter table app.interest_catalog enable row level security;
-
--- The catalogue is public knowledge.
-create policy interest_catalog_select_anon on app.interest_catalog
-  for select to anon using (true);
-create policy interest_catalog_select_authenticated on app.interest_catalog
-  for select to authenticated using (true);
-
-grant select on app.interest_catalog to anon, authenticated;
-
-alter table app.user_interests enable row level security;
-
-create policy user_interests_select_own on app.user_interests
-  for select to authenticated
-  using (user_id = (select auth.uid()));
-create policy user_interests_insert_own on app.user_interests
-  for insert to authenticated
-  with check (user_id = (select auth.uid()));
-create policy user_interests_delete_own on app.user_interests
-  for delete to authenticated
-  using (user_id = (select auth.uid()));
-
 grant select, delete on app.user_interests to authenticated;
 grant insert (id, user_id, catalog_id, free_form_text) on app.user_interests to authenticated;
+-- @@ EARLIER DEFINITION in 20261121090500_interests.sql had this lead:
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- private.plan_shared_interests: input of GET /api/plans/{id}/activity-suggestions
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- Suggestions come from the interests the plan's signed-in participants share.
+-- @@ -- Those rows belong to other users, whom the caller's RLS rightly hides, so
+-- @@ -- this is SECURITY DEFINER. It only releases an aggregate (interest text and
+-- @@ -- how many members hold it, never who), and only for a plan the caller may
+-- @@ -- read; otherwise HP404 as for any unknown plan.
+-- @@ 
+-- =============================================================================
+-- Activity suggestions never echo one member's own words.
+-- =============================================================================
+--
+-- docs/decisions.md "Interests and suggestions". private.plan_shared_interests
+-- feeds GET /api/plans/{id}/activity-suggestions, which anyone holding the
+-- plan's link may call. It used to return every interest of every member, so
+-- a single member's private free text ('divorce lawyer', a name, an address)
+-- reached anonymous link holders. Now an interest counts only when:
+--
+--   * at least two of the plan's members hold it (trimmed, any case): it is
+--     then common to the group, which is what the panel promises ("Ideas
+--     based on common interests"); or
+--   * it is a catalogue item (its text is the catalogue's name, not anyone's
+--     words), which counts from one member: the catalogue is 8 generic tiles
+--     and the suggestion is a fixed phrase ('Meet for coffee at a new café').
+--
+-- The text returned for a catalogue interest is the catalogue's name.
 
--- -----------------------------------------------------------------------------
--- private.plan_shared_interests: input of GET /api/plans/{id}/activity-suggestions
--- -----------------------------------------------------------------------------
--- Suggestions come from the interests the plan's signed-in participants share.
--- Those rows belong to other users, whom the caller's RLS rightly hides, so
--- this is SECURITY DEFINER. It only releases an aggregate (interest text and
--- how many members hold it, never who), and only for a plan the caller may
--- read; otherwise HP404 as for any unknown plan.
 create function private.plan_shared_interests(p_plan_id uuid)
 returns table (interest text, member_count integer)
 language plpgsql
@@ -90,16 +87,41 @@ begin
     raise exception using errcode = 'HP404', message = 'Plan not found';
   end if;
   return query
-    select min(btrim(ui.free_form_text)) as interest,
+    select coalesce(min(cat.name), min(btrim(ui.free_form_text))) as interest,
            count(distinct ui.user_id)::integer as member_count
       from app.participants pa
       join app.user_interests ui on ui.user_id = pa.user_id
+      left join app.interest_catalog cat on lower(cat.name) = lower(btrim(ui.free_form_text))
      where pa.plan_id = p_plan_id
      group by lower(btrim(ui.free_form_text))
+    having count(distinct ui.user_id) >= 2 or count(cat.id) > 0
      order by member_count desc, interest;
 end;
 $$;
 comment on function private.plan_shared_interests(uuid) is
-  'Interests of the plan''s members with how many members share each, most shared first. HP404 unless the caller may read the plan.';
+  'Interests shared by at least two of the plan''s members, or catalogue items, with how many members hold each, most shared first. Never one member''s own text. HP404 unless the caller may read the plan.';
 revoke all on function private.plan_shared_interests(uuid) from public;
 grant execute on function private.plan_shared_interests(uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- RLS
+-- -----------------------------------------------------------------------------
+alter table app.interest_catalog enable row level security;
+
+-- The catalogue is public knowledge.
+create policy interest_catalog_select_anon on app.interest_catalog
+  for select to anon using (true);
+create policy interest_catalog_select_authenticated on app.interest_catalog
+  for select to authenticated using (true);
+
+alter table app.user_interests enable row level security;
+
+create policy user_interests_select_own on app.user_interests
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+create policy user_interests_insert_own on app.user_interests
+  for insert to authenticated
+  with check (user_id = (select auth.uid()));
+create policy user_interests_delete_own on app.user_interests
+  for delete to authenticated
+  using (user_id = (select auth.uid()));

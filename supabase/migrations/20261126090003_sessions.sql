@@ -34,66 +34,8 @@ comment on table app.sessions is
 -- Sign out everywhere, the housekeeping at sign-in, and the foreign key.
 create index sessions_user_id_idx on app.sessions (user_id);
 
-alter table app.sessions enable row level security;
-
-create policy sessions_select_own on app.sessions
-  for select to authenticated
-  using (user_id = (select auth.uid()));
-
-create policy sessions_delete_own on app.sessions
-  for delete to authenticated
-  using (user_id = (select auth.uid()));
-
 -- No insert or update for anyone: sessions start only through the sign-in rule.
 grant select, delete on app.sessions to authenticated;
-
--- -----------------------------------------------------------------------------
--- The session of this request (claim session_id)
--- -----------------------------------------------------------------------------
-create function private.claimed_session_id()
-returns uuid
-language sql
-stable
-set search_path = ''
-as $$
-  select private.try_uuid(private.jwt_claims() ->> 'session_id')
-$$;
-comment on function private.claimed_session_id() is
-  'The session of the signed-in request (claim session_id), or null. Set by the API only after private.check_request found it live.';
-revoke all on function private.claimed_session_id() from public;
-grant execute on function private.claimed_session_id() to anon, authenticated;
-
--- -----------------------------------------------------------------------------
--- private.sign_in_with_code: verify a code and start a session
--- -----------------------------------------------------------------------------
--- private.verify_sign_in_code (unchanged: constant-time compare, single use,
--- 5 tries, account created on first sign-in) plus a new session for the user.
--- Never raises for a wrong code (the try must be committed): then both
--- columns are null. Expired sessions of the user are cleared on the way.
-create function private.sign_in_with_code(p_email text, p_code_hash text)
-returns table (user_id uuid, session_id uuid)
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_user_id uuid := private.verify_sign_in_code(p_email, p_code_hash);
-  v_session_id uuid;
-begin
-  if v_user_id is null then
-    return query select null::uuid, null::uuid;
-    return;
-  end if;
-  delete from app.sessions s where s.user_id = v_user_id and s.expires_at <= now();
-  insert into app.sessions (user_id) values (v_user_id) returning id into v_session_id;
-  return query select v_user_id, v_session_id;
-end;
-$$;
-comment on function private.sign_in_with_code(text, text) is
-  'Checks a hashed sign-in code (private.verify_sign_in_code) and on success starts a session: (user_id, session_id), or nulls for a wrong/expired/dead code.';
-revoke all on function private.sign_in_with_code(text, text) from public;
-grant execute on function private.sign_in_with_code(text, text) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
 -- private.check_request: the claims statement's gate
@@ -144,3 +86,45 @@ comment on function private.check_request(uuid, uuid, uuid, text) is
   'Gate of every API request (its claims statement): HP401 for a dead or unknown session; for a guest id, HP401 without a secret, HP404 for a gone guest, HP403 for a secret that does not match. True otherwise.';
 revoke all on function private.check_request(uuid, uuid, uuid, text) from public;
 grant execute on function private.check_request(uuid, uuid, uuid, text) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- private.sign_in_with_code: verify a code and start a session
+-- -----------------------------------------------------------------------------
+-- private.verify_sign_in_code (unchanged: constant-time compare, single use,
+-- 5 tries, account created on first sign-in) plus a new session for the user.
+-- Never raises for a wrong code (the try must be committed): then both
+-- columns are null. Expired sessions of the user are cleared on the way.
+create function private.sign_in_with_code(p_email text, p_code_hash text)
+returns table (user_id uuid, session_id uuid)
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_user_id uuid := private.verify_sign_in_code(p_email, p_code_hash);
+  v_session_id uuid;
+begin
+  if v_user_id is null then
+    return query select null::uuid, null::uuid;
+    return;
+  end if;
+  delete from app.sessions s where s.user_id = v_user_id and s.expires_at <= now();
+  insert into app.sessions (user_id) values (v_user_id) returning id into v_session_id;
+  return query select v_user_id, v_session_id;
+end;
+$$;
+comment on function private.sign_in_with_code(text, text) is
+  'Checks a hashed sign-in code (private.verify_sign_in_code) and on success starts a session: (user_id, session_id), or nulls for a wrong/expired/dead code.';
+revoke all on function private.sign_in_with_code(text, text) from public;
+grant execute on function private.sign_in_with_code(text, text) to anon, authenticated;
+
+alter table app.sessions enable row level security;
+
+create policy sessions_select_own on app.sessions
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+
+create policy sessions_delete_own on app.sessions
+  for delete to authenticated
+  using (user_id = (select auth.uid()));

@@ -1,0 +1,896 @@
+-- =============================================================================
+-- Domain: plans and the people in them. Plans, guests and their device
+-- credentials, participants, the membership helpers every policy is built on,
+-- and the rules that change who is in a plan (joining, leaving, a guest's
+-- first write as a member).
+-- =============================================================================
+--
+-- Who may read a plan: whoever holds its link. The API proves "holds the link"
+-- by putting the plan id (claim plan_id) or slug (claim plan_slug) that the URL
+-- names into the request's claims. Without such a claim one sees only the
+-- plans one takes part in (or hosts), so plans cannot be listed or searched.
+--
+-- Who may write: participants, i.e. a signed-in member (participants.user_id =
+-- auth.uid()) or a guest of the plan (participants.guest_id = claim guest_id).
+
+-- -----------------------------------------------------------------------------
+-- app.plans
+-- -----------------------------------------------------------------------------
+create table app.plans (
+  id                    uuid primary key default gen_random_uuid(),
+  -- The public link /l/{slug}. Random and unguessable (the link is the only
+  -- "secret" of a plan): by default 12 base64url characters of a fresh v4 uuid
+  -- (~68 random bits), built from built-ins only (no pgcrypto). The API may pass
+  -- its own slug instead; the check keeps it URL-safe and long enough.
+  slug                  text not null
+                          default rtrim(substr(translate(encode(uuid_send(gen_random_uuid()), 'base64'), '+/', '-_'), 1, 12), '='),
+  title                 text not null,
+  description           text,
+  is_open_invite        boolean not null default true,
+  status                text not null default 'planning',
+  -- restrict: an account that hosts plans cannot silently orphan them.
+  host_id               uuid not null references app.users (id) on delete restrict,
+  location              text,
+  event_time            text,
+  locked_idea_id        uuid,   -- FK added with app.ideas (ideas_and_comments)
+  locked_time_slot_id   uuid,   -- FK added with app.time_slots (dates_and_time_slots)
+  locked_time_slot_date date,
+  created_at            timestamptz not null default now(),
+  updated_at            timestamptz not null default now(),
+
+  constraint plans_slug_key unique (slug),
+  constraint plans_slug_format check (slug ~ '^[A-Za-z0-9_-]{8,64}$'),
+  -- Text limits of decisions.md, measured after trimming (the API trims; the
+  -- database refuses what slipped through, the API maps 23514 to 400).
+  constraint plans_title_length check (char_length(btrim(title)) between 1 and 120),
+  constraint plans_description_length check (description is null or char_length(btrim(description)) <= 2000),
+  constraint plans_location_length check (location is null or char_length(btrim(location)) <= 500),
+  -- date_locked is a legacy reading of the same state as time_range_locked: it
+  -- is accepted (never written by our rules) so old data stays valid.
+  constraint plans_status_valid check (status in ('planning', 'time_range_locked', 'date_locked', 'completed')),
+  -- event_time is the 12-hour text the client shows, e.g. '7:00 PM'.
+  constraint plans_event_time_format check (event_time is null or event_time ~ '^(1[0-2]|[1-9]):[0-5][0-9] (AM|PM)$'),
+  -- The lock flow's invariants (see app.lock_date / app.set_event_time):
+  constraint plans_locked_status_has_date check (
+    status = 'planning' or locked_time_slot_date is not null),
+  constraint plans_completed_has_time check (
+    status <> 'completed' or (locked_time_slot_id is not null and event_time is not null))
+);
+comment on table app.plans is
+  'A gathering. Readable by link holders (claim plan_id/plan_slug) and participants; written by its host.';
+
+create index plans_host_id_idx on app.plans (host_id);
+
+create trigger plans_set_updated_at
+  before update on app.plans
+  for each row execute function private.set_updated_at();
+
+grant select on app.plans to anon, authenticated;
+grant insert, delete on app.plans to authenticated;
+-- id, slug and timestamps are not editable.
+grant update (title, description, is_open_invite, status, host_id, location, event_time,
+              locked_idea_id, locked_time_slot_id, locked_time_slot_date)
+  on app.plans to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.guests
+-- -----------------------------------------------------------------------------
+create table app.guests (
+  id         uuid primary key default gen_random_uuid(),
+  plan_id    uuid not null references app.plans (id) on delete cascade,
+  name       text not null,
+  -- Guest names are unique within a plan, compared trimmed and
+  -- case-insensitively (decisions.md). A generated key + unique constraint
+  -- makes that race-free: two parallel "Alice" joins cannot both succeed, the
+  -- loser gets 23505 which the API answers with 409.
+  name_key   text generated always as (lower(btrim(name))) stored,
+  created_at timestamptz not null default now(),
+
+  constraint guests_name_length check (char_length(btrim(name)) between 1 and 80),
+  constraint guests_plan_id_name_key_key unique (plan_id, name_key),
+  -- Target of composite FKs (guest_id, plan_id): a row that names a guest
+  -- must name a guest OF THE SAME PLAN, enforced by the database.
+  constraint guests_id_plan_id_key unique (id, plan_id)
+);
+comment on table app.guests is
+  'People who joined a plan with only a name. Their id (kept on their device) is their credential (claim guest_id).';
+
+grant select on app.guests to anon, authenticated;
+grant insert (id, plan_id, name), delete on app.guests to anon;
+
+-- -----------------------------------------------------------------------------
+-- app.guest_credentials: a guest id is a display id, its device's secret the proof.
+-- -----------------------------------------------------------------------------
+-- The API hands guest ids out in public JSON (participants, voters, ideas,
+-- check-guest), so an id can authorize nothing. Creating a guest
+-- (POST /api/guest-session) and the spec's "Is this you?" restore
+-- (POST /api/guest-session/restore) each give the device a fresh random secret
+-- (32 random bytes, base64url). The database keeps only its SHA-256 (hex), one
+-- row per device, here. The API sends the hash of the secret the device
+-- presents (header X-Guest-Secret) in the request claims as
+-- `guest_secret_hash`, next to `guest_id`.
+--
+-- private.claimed_guest_id(), which every policy and rule uses to ask "which
+-- guest is acting?", answers the guest id only when a credential of that
+-- guest with that hash exists. So RLS itself refuses a guest id without its
+-- secret: a claim naming a guest is worth nothing on its own.
+--
+-- Trust model (docs/decisions.md "Guest secrets"): the spec's "Is this you?"
+-- lets anyone holding the plan link who knows a guest's name continue as that
+-- guest; private.issue_guest_credential keeps exactly that door (by plan and
+-- name, never by guest id) and no other.
+
+create table app.guest_credentials (
+  guest_id    uuid not null references app.guests (id) on delete cascade,
+  -- Lower-case hex SHA-256 of the device's secret. The secret has 256 random
+  -- bits, so an unsalted fast hash is enough: nothing to brute-force.
+  secret_hash text not null,
+  created_at  timestamptz not null default now(),
+
+  -- (guest_id, secret_hash) is the lookup of claimed_guest_id(); as the
+  -- primary key it also serves the foreign key on guest_id.
+  constraint guest_credentials_pkey primary key (guest_id, secret_hash),
+  constraint guest_credentials_secret_hash_format check (secret_hash ~ '^[0-9a-f]{64}$')
+);
+comment on table app.guest_credentials is
+  'One row per device that may act as a guest: the SHA-256 of its secret. No grants: reached only through private.claimed_guest_id() and private.issue_guest_credential().';
+
+-- -----------------------------------------------------------------------------
+-- private.claimed_guest_id(): the guest acting, only with its secret
+-- -----------------------------------------------------------------------------
+-- SECURITY DEFINER: it must read app.guest_credentials, which no request role
+-- can. It reveals nothing: it answers the caller's own claim or null.
+-- Policies call it as `(select private.claimed_guest_id())`: one lookup by
+-- primary key per statement.
+create function private.claimed_guest_id()
+returns uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select gc.guest_id
+    from (select private.jwt_claims() as claims) c
+    join app.guest_credentials gc
+      on gc.guest_id = private.try_uuid(c.claims ->> 'guest_id')
+     and gc.secret_hash = c.claims ->> 'guest_secret_hash'
+$$;
+comment on function private.claimed_guest_id() is
+  'The guest acting in this request (claim guest_id), or null. Only when a credential of that guest matches the claim guest_secret_hash: a guest id alone authorizes nothing.';
+revoke all on function private.claimed_guest_id() from public;
+grant execute on function private.claimed_guest_id() to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.participants
+-- -----------------------------------------------------------------------------
+create table app.participants (
+  id        uuid primary key default gen_random_uuid(),
+  plan_id   uuid not null references app.plans (id) on delete cascade,
+  user_id   uuid references app.users (id) on delete cascade,
+  guest_id  uuid,
+  -- Set by trigger from the user's display name / the guest's name, so that it
+  -- is always right whatever the caller sends.
+  name      text not null,
+  joined_at timestamptz not null default now(),
+
+  constraint participants_guest_fkey foreign key (guest_id, plan_id)
+    references app.guests (id, plan_id) on delete cascade,
+  constraint participants_one_identity check (num_nonnulls(user_id, guest_id) = 1),
+  -- 254: a display name can be a whole e-mail local part (e-mails are <= 254).
+  constraint participants_name_length check (char_length(name) between 1 and 254),
+  -- No double joins (the API inserts with `on conflict do nothing`).
+  constraint participants_plan_id_user_id_key unique (plan_id, user_id),
+  constraint participants_guest_id_plan_id_key unique (guest_id, plan_id)
+);
+comment on table app.participants is
+  'Who takes part in a plan: members (user_id) and guests (guest_id). The host is always one of them.';
+
+-- "My plans" (GET /api/plans) and private.my_plan_ids() look up by user_id.
+create index participants_user_id_idx on app.participants (user_id);
+
+grant select, delete on app.participants to anon, authenticated;
+-- Not joined_at: an earlier join time would jump the queue for the host
+-- hand-over. name is listed because the API may send one; the trigger
+-- overwrites it.
+grant insert (id, plan_id, user_id, guest_id, name) on app.participants to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Membership helpers (SECURITY DEFINER)
+-- -----------------------------------------------------------------------------
+-- Why definer: the policies of app.participants (and of every table that asks
+-- "is the caller a participant?") must read app.participants. An invoker
+-- helper would re-enter the participants policies and recurse forever. These
+-- helpers only ever answer about the CALLER (auth.uid() / claim guest_id), so
+-- bypassing RLS inside them reveals nothing about others. They live in
+-- `private` (not exposed) with `search_path = ''`.
+
+-- Two EXISTS, not "user_id = me or guest_id = me": each is one lookup on its
+-- unique key, (plan_id, user_id) or (guest_id, plan_id), which no single
+-- index answers for the OR.
+create function private.is_participant(p_plan_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+           select 1 from app.participants pa
+            where pa.plan_id = p_plan_id and pa.user_id = (select auth.uid()))
+      or exists (
+           select 1 from app.participants pa
+            where pa.guest_id = (select private.claimed_guest_id()) and pa.plan_id = p_plan_id)
+$$;
+comment on function private.is_participant(uuid) is
+  'True when the caller (auth.uid() or claim guest_id) has a participants row in the plan.';
+revoke all on function private.is_participant(uuid) from public;
+grant execute on function private.is_participant(uuid) to anon, authenticated;
+
+
+-- The plans the caller takes part in or hosts. Policies use it as
+-- `plan_id in (select private.my_plan_ids())`: an uncorrelated sub-select that
+-- PostgreSQL evaluates once per statement (hashed subplan), instead of a
+-- function call per row.
+create function private.my_plan_ids()
+returns setof uuid
+language sql
+stable
+security definer
+set search_path = ''
+rows 10
+as $$
+  select pa.plan_id from app.participants pa
+   where pa.user_id = (select auth.uid())
+  union
+  select pa.plan_id from app.participants pa
+   where pa.guest_id = (select private.claimed_guest_id())
+  union
+  select p.id from app.plans p
+   where p.host_id = (select auth.uid())
+$$;
+comment on function private.my_plan_ids() is
+  'Ids of the plans the caller (auth.uid() or claim guest_id) participates in or hosts.';
+
+revoke all on function private.my_plan_ids() from public;
+grant execute on function private.my_plan_ids() to anon, authenticated;
+
+create function private.can_read_plan(p_plan_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  -- coalesce: without a plan_id claim the comparison is NULL, and NULL must
+  -- mean "no" here (callers write `if not private.can_read_plan(...)`).
+  select coalesce(p_plan_id = (select private.claimed_plan_id()), false)
+      or coalesce(p_plan_id in (select private.my_plan_ids()), false)
+$$;
+comment on function private.can_read_plan(uuid) is
+  'True when the request names the plan (claim plan_id) or the caller participates in / hosts it.';
+revoke all on function private.can_read_plan(uuid) from public;
+grant execute on function private.can_read_plan(uuid) to anon, authenticated;
+-- The public link names a plan by its slug. Holding the link is exactly what
+-- lets someone look at a plan (decisions.md "Plans"), so a request for
+-- /api/plans/slug/{slug} is given the same plan_id claim as one naming the
+-- plan's id: the API resolves it in the claims statement, like it does for
+-- an idea or a time slot. Then the plan JSON read by slug is the same as the
+-- one read by id (e.g. the picked idea's text, which the ideas policy shows
+-- only to holders of the plan id).
+create function private.plan_id_of_slug(p_slug text)
+returns uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p.id from app.plans p where p.slug = p_slug
+$$;
+
+comment on function private.plan_id_of_slug(text) is
+  'Plan of a public slug (null if unknown), for the plan_id claim of /api/plans/slug/{slug} requests.';
+
+revoke all on function private.plan_id_of_slug(text) from public;
+grant execute on function private.plan_id_of_slug(text) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- The participant count of a plan read by its slug
+-- -----------------------------------------------------------------------------
+-- Every plan JSON carries participantCount (decisions.md "Plans"). A caller
+-- who holds only the slug (GET /api/plans/slug/{slug}, claim plan_slug) may
+-- read the plan row (plans_select_* policies) but not its participants rows:
+-- those policies know only the plan_id claim, on purpose (the slug claim is
+-- for this one read). Counting through RLS would answer 0 there.
+--
+-- private.plan_participant_count answers the count for a plan the caller can
+-- read by any means (claim plan_id, claim plan_slug of that plan, host, or
+-- participant), and null for any other plan, so it reveals nothing that the
+-- caller could not read anyway (the plan JSON, including its id, is readable
+-- by the same caller, and with the id the participants are readable too).
+--
+-- SECURITY DEFINER: it must count rows the participants policies hide from a
+-- slug-only caller. It reads nothing but the count, about the plan it is
+-- asked for, after the readability check. search_path = '' and qualified names.
+create function private.plan_participant_count(p_plan_id uuid)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select case
+           when exists (
+                  select 1 from app.plans p
+                   where p.id = p_plan_id
+                     and (p.id = (select private.claimed_plan_id())
+                          or p.slug = (select private.claimed_plan_slug())
+                          or p.host_id = (select auth.uid())))
+             or private.is_participant(p_plan_id)
+           then (select count(*)::integer from app.participants pa where pa.plan_id = p_plan_id)
+         end
+$$;
+comment on function private.plan_participant_count(uuid) is
+  'Number of participants of a plan the caller can read (claim plan_id/plan_slug, host, participant); null otherwise.';
+
+revoke all on function private.plan_participant_count(uuid) from public;
+grant execute on function private.plan_participant_count(uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Joining as a guest needs the secret too
+-- -----------------------------------------------------------------------------
+-- A guest's participants row is inserted right after the guest itself, in the
+-- same transaction, before its first credential exists (POST
+-- /api/guest-session). From then on only a device holding a credential of
+-- that guest may (re)join it (POST /api/plans/{id}/join as a guest).
+create function private.may_join_as_guest(p_guest_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p_guest_id = (select private.claimed_guest_id())
+      or not exists (select 1 from app.guest_credentials gc where gc.guest_id = p_guest_id)
+$$;
+comment on function private.may_join_as_guest(uuid) is
+  'True when the request holds a credential of the guest, or the guest has none yet (it is being created in this transaction).';
+revoke all on function private.may_join_as_guest(uuid) from public;
+grant execute on function private.may_join_as_guest(uuid) to anon;
+
+-- -----------------------------------------------------------------------------
+-- RLS: plans
+-- -----------------------------------------------------------------------------
+alter table app.plans enable row level security;
+
+create policy plans_select_anon on app.plans
+  for select to anon
+  using (
+    id = (select private.claimed_plan_id())
+    or slug = (select private.claimed_plan_slug())
+    or id in (select private.my_plan_ids())
+  );
+
+-- The host clause lets `insert ... returning` work before the creator's
+-- participants row exists (RETURNING needs the new row to be selectable).
+create policy plans_select_authenticated on app.plans
+  for select to authenticated
+  using (
+    id = (select private.claimed_plan_id())
+    or slug = (select private.claimed_plan_slug())
+    or host_id = (select auth.uid())
+    or id in (select private.my_plan_ids())
+  );
+
+-- A new plan starts in the planning state with nothing locked.
+create policy plans_insert_authenticated on app.plans
+  for insert to authenticated
+  with check (
+    host_id = (select auth.uid())
+    and status = 'planning'
+    and locked_idea_id is null
+    and locked_time_slot_id is null
+    and locked_time_slot_date is null
+    and event_time is null
+  );
+
+-- Only the host edits. The new row may name another host (hand-over in
+-- app.leave_plan); the trigger plans_check_new_host makes sure that one is a
+-- member of the plan.
+create policy plans_update_host on app.plans
+  for update to authenticated
+  using (host_id = (select auth.uid()))
+  with check (
+    host_id = (select auth.uid())
+    -- (qualified: inside the sub-select a bare `id` would be participants.id)
+    or host_id in (select pa.user_id from app.participants pa where pa.plan_id = plans.id)
+  );
+
+create policy plans_delete_host on app.plans
+  for delete to authenticated
+  using (host_id = (select auth.uid()));
+
+-- -----------------------------------------------------------------------------
+-- RLS: guests
+-- -----------------------------------------------------------------------------
+alter table app.guests enable row level security;
+
+-- Link holders and participants see a plan's guests (check-guest, voters).
+-- A guest also sees itself by its own id: GET /api/guest-session/{guestId}
+-- names no plan.
+create policy guests_select_anon on app.guests
+  for select to anon
+  using (
+    plan_id = (select private.claimed_plan_id())
+    or id = (select private.claimed_guest_id())
+    or plan_id in (select private.my_plan_ids())
+  );
+
+create policy guests_select_authenticated on app.guests
+  for select to authenticated
+  using (
+    plan_id = (select private.claimed_plan_id())
+    or plan_id in (select private.my_plan_ids())
+  );
+
+-- POST /api/guest-session {name, planId}: anon, into the plan the request names.
+create policy guests_insert_anon on app.guests
+  for insert to anon
+  with check (plan_id = (select private.claimed_plan_id()));
+
+-- A guest leaving its plan (app.leave_plan) removes itself.
+create policy guests_delete_self on app.guests
+  for delete to anon
+  using (id = (select private.claimed_guest_id()));
+
+alter table app.guest_credentials enable row level security;
+-- No grants and an explicit deny-all policy (as app.sign_in_codes): no request
+-- role may read a hash or write a credential directly.
+create policy guest_credentials_no_direct_access on app.guest_credentials
+  as restrictive
+  for all to anon, authenticated
+  using (false)
+  with check (false);
+
+-- -----------------------------------------------------------------------------
+-- RLS: participants
+-- -----------------------------------------------------------------------------
+alter table app.participants enable row level security;
+
+create policy participants_select_anon on app.participants
+  for select to anon
+  using (
+    plan_id = (select private.claimed_plan_id())
+    or plan_id in (select private.my_plan_ids())
+  );
+
+create policy participants_select_authenticated on app.participants
+  for select to authenticated
+  using (
+    plan_id = (select private.claimed_plan_id())
+    or plan_id in (select private.my_plan_ids())
+  );
+
+-- A signed-in user joins itself to a plan it can read (holds the link) or
+-- hosts (right after creating it).
+create policy participants_insert_authenticated on app.participants
+  for insert to authenticated
+  with check (
+    user_id = (select auth.uid())
+    and guest_id is null
+    and (plan_id = (select private.claimed_plan_id())
+         or plan_id in (select private.my_plan_ids()))
+  );
+
+-- Leaving: only one's own row (the host's row is protected by trigger).
+create policy participants_delete_anon on app.participants
+  for delete to anon
+  using (guest_id = (select private.claimed_guest_id()));
+
+create policy participants_delete_authenticated on app.participants
+  for delete to authenticated
+  using (user_id = (select auth.uid()));
+create policy participants_insert_anon on app.participants
+  for insert to anon
+  with check (
+    user_id is null
+    and guest_id is not null
+    and plan_id = (select private.claimed_plan_id())
+    and private.may_join_as_guest(guest_id)
+  );
+
+-- And the other direction: host_id may only move to a member (a participant
+-- with an account) of the plan. Definer for the same reason as above.
+create function private.plans_check_new_host()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if not exists (
+       select 1 from app.participants pa
+        where pa.plan_id = new.id and pa.user_id = new.host_id) then
+    raise exception using errcode = 'HP409',
+      message = 'The new host must be a member of the plan';
+  end if;
+  return new;
+end;
+$$;
+revoke all on function private.plans_check_new_host() from public;
+
+create trigger plans_check_new_host
+  before update of host_id on app.plans
+  for each row
+  when (new.host_id is distinct from old.host_id)
+  execute function private.plans_check_new_host();
+
+-- The host must stay a participant: deleting the host's own participants row
+-- (directly, not through app.leave_plan which hands the plan over first) is
+-- refused. When the whole plan is being deleted the plan row is already gone,
+-- so the cascade passes. Definer: reads app.plans whatever the caller sees.
+create function private.participants_protect_host()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if old.user_id is not null and exists (
+       select 1 from app.plans p where p.id = old.plan_id and p.host_id = old.user_id) then
+    raise exception using errcode = 'HP409',
+      message = 'The host cannot leave without handing the plan over';
+  end if;
+  return old;
+end;
+$$;
+revoke all on function private.participants_protect_host() from public;
+
+create trigger participants_protect_host
+  before delete on app.participants
+  for each row execute function private.participants_protect_host();
+
+-- -----------------------------------------------------------------------------
+-- Triggers keeping names right and the host a member
+-- -----------------------------------------------------------------------------
+
+-- participants.name is derived, never trusted from the caller: a member's
+-- display name (spec §3), a guest's guest name. Definer: a guest's insert must
+-- read app.guests / a member's insert app.users whatever the caller's RLS
+-- allows; it reads only the row being joined.
+create function private.participants_set_name()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  if new.user_id is not null then
+    select private.display_name(u.first_name, u.last_name, u.email)
+      into new.name
+      from app.users u where u.id = new.user_id;
+  elsif new.guest_id is not null then
+    select btrim(g.name) into new.name from app.guests g where g.id = new.guest_id;
+  end if;
+  return new;
+end;
+$$;
+revoke all on function private.participants_set_name() from public;
+
+create trigger participants_set_name
+  before insert or update of user_id, guest_id on app.participants
+  for each row execute function private.participants_set_name();
+
+-- A member's participants.name follows profile edits. Definer: the user has no
+-- UPDATE on app.participants (nobody does), this trigger is the only writer.
+create function private.users_sync_participant_names()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+begin
+  update app.participants pa
+     set name = private.display_name(new.first_name, new.last_name, new.email)
+   where pa.user_id = new.id
+     and pa.name is distinct from private.display_name(new.first_name, new.last_name, new.email);
+  return null;
+end;
+$$;
+revoke all on function private.users_sync_participant_names() from public;
+
+create trigger users_sync_participant_names
+  after update of first_name, last_name, email on app.users
+  for each row execute function private.users_sync_participant_names();
+
+-- -----------------------------------------------------------------------------
+-- private.issue_guest_credential: a device becomes able to act as a guest
+-- -----------------------------------------------------------------------------
+-- By plan and NAME, never by guest id (ids are public; the spec's restore goes
+-- by name): the request must name the plan (claim plan_id, the URL's plan),
+-- and the guest of that name (compared like check-guest and the unique key:
+-- trimmed, case-insensitive) gets a new credential. Answers the guest id, or
+-- null when the plan has no guest of that name. Used right after creating a
+-- guest (POST /api/guest-session) and by "Yes, that's me" (restore).
+--
+-- A guest keeps at most 10 devices: the oldest credential goes when an 11th
+-- is issued (so the table cannot grow without bound by repeated restores).
+create function private.issue_guest_credential(p_plan_id uuid, p_name text, p_secret_hash text)
+returns uuid
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_guest_id uuid;
+begin
+  if p_plan_id is null or p_plan_id is distinct from (select private.claimed_plan_id()) then
+    raise exception using errcode = 'HP404', message = 'Plan not found';
+  end if;
+  if p_secret_hash is null or p_secret_hash !~ '^[0-9a-f]{64}$' then
+    raise exception using errcode = 'HP400', message = 'Invalid guest secret';
+  end if;
+
+  select g.id into v_guest_id
+    from app.guests g
+   where g.plan_id = p_plan_id and g.name_key = lower(btrim(p_name))
+   for update;
+  if v_guest_id is null then
+    return null;
+  end if;
+
+  insert into app.guest_credentials (guest_id, secret_hash)
+  values (v_guest_id, p_secret_hash)
+  on conflict do nothing;
+
+  delete from app.guest_credentials gc
+   where gc.guest_id = v_guest_id
+     and gc.secret_hash not in (
+       select newest.secret_hash from app.guest_credentials newest
+        where newest.guest_id = v_guest_id
+        order by newest.created_at desc, newest.secret_hash
+        limit 10);
+  return v_guest_id;
+end;
+$$;
+comment on function private.issue_guest_credential(uuid, text, text) is
+  'Gives the device whose secret hashes to p_secret_hash a credential for the guest named p_name in the plan the request names (claim plan_id). Returns the guest id, or null when no such guest. Keeps the 10 newest credentials per guest.';
+revoke all on function private.issue_guest_credential(uuid, text, text) from public;
+grant execute on function private.issue_guest_credential(uuid, text, text) to anon;
+
+-- adopt_guest_name runs first in app.transfer_guest_votes: it must not rename
+-- the account after a guest whose secret the caller does not hold.
+create function private.adopt_guest_name(p_guest_id uuid)
+returns void
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  update app.users u
+     set first_name = split_part(btrim(g.name), ' ', 1),
+         last_name  = nullif(btrim(substr(btrim(g.name), length(split_part(btrim(g.name), ' ', 1)) + 1)), ''),
+         updated_at = now()
+    from app.guests g
+   where g.id = p_guest_id
+     and g.id = (select private.claimed_guest_id())
+     and u.id = (select auth.uid())
+     and u.first_name is null
+     and u.last_name is null
+$$;
+
+comment on function private.adopt_guest_name(uuid) is
+  'Gives the signed-in caller''s nameless account the name of the guest it takes over ("Sam Rivera" -> Sam / Rivera).';
+
+revoke all on function private.adopt_guest_name(uuid) from public;
+grant execute on function private.adopt_guest_name(uuid) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Leaving a plan (with host hand-over)
+-- -----------------------------------------------------------------------------
+
+-- Both rules change "who is in the plan". They serialise per plan on a
+-- transaction-scoped advisory lock, so e.g. the last two participants leaving
+-- at the same moment cannot both see "someone else is still here" and leave
+-- an empty plan behind. (pg_advisory_xact_lock is callable by any role and is
+-- released at commit/rollback.)
+create function private.lock_plan_membership(p_plan_id uuid)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  select pg_advisory_xact_lock(hashtextextended('hangplan.plan_membership:' || p_plan_id::text, 0))
+$$;
+revoke all on function private.lock_plan_membership(uuid) from public;
+grant execute on function private.lock_plan_membership(uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.leave_plan -> planDeleted
+-- -----------------------------------------------------------------------------
+-- decisions.md: the last participant leaving deletes the plan. A host who
+-- leaves hands the host role to the earliest-joined remaining member with an
+-- account; if only guests would remain: HP409.
+-- Also: the leaver's votes in the plan are removed (someone who left is no
+-- longer part of the group's decision); ideas and comments they wrote stay,
+-- signed with their name. A guest who leaves is deleted altogether (its id is
+-- its only credential and is of no use outside this plan).
+--
+-- SECURITY INVOKER: every write is one the caller's RLS allows (own votes, own
+-- participants row / own guest, host hands over to a member and deletes its
+-- own plan). The protect-host and new-host triggers of app.participants /
+-- app.plans keep the invariants even for direct writes.
+create function app.leave_plan(p_plan_id uuid)
+returns boolean
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_user_id     uuid := (select auth.uid());
+  v_guest_id    uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_plan        app.plans;
+  v_me          app.participants;
+  v_others      integer;
+  v_next_host   uuid;
+begin
+  -- Lock first, read after: a leaver that waited for a parallel leaver must
+  -- see who hosts NOW (it may just have been handed the plan).
+  perform private.lock_plan_membership(p_plan_id);
+
+  select * into v_plan from app.plans p where p.id = p_plan_id;
+  if not found then
+    raise exception using errcode = 'HP404', message = 'Plan not found';
+  end if;
+
+  select * into v_me from app.participants pa
+   where pa.plan_id = p_plan_id
+     and ((v_user_id is not null and pa.user_id = v_user_id)
+          or (v_guest_id is not null and pa.guest_id = v_guest_id));
+  if not found then
+    raise exception using errcode = 'HP403', message = 'You are not a participant of this plan';
+  end if;
+
+  select count(*) into v_others
+    from app.participants pa
+   where pa.plan_id = p_plan_id and pa.id <> v_me.id;
+
+  if v_others = 0 then
+    -- Last one out. The host is always a participant, so this is the host,
+    -- whom the delete policy allows. Everything cascades.
+    delete from app.plans p where p.id = p_plan_id;
+    if not found then
+      raise exception using errcode = 'HP403', message = 'Only the host can delete the plan';
+    end if;
+    return true;
+  end if;
+
+  if v_plan.host_id = v_user_id then
+    select pa.user_id into v_next_host
+      from app.participants pa
+     where pa.plan_id = p_plan_id
+       and pa.user_id is not null
+       and pa.user_id <> v_user_id
+     order by pa.joined_at, pa.id
+     limit 1;
+    if v_next_host is null then
+      raise exception using errcode = 'HP409',
+        message = 'Delete the plan instead: no one else with an account can host it';
+    end if;
+    update app.plans p set host_id = v_next_host where p.id = p_plan_id;
+  end if;
+
+  if v_user_id is not null then
+    delete from app.idea_votes v where v.plan_id = p_plan_id and v.user_id = v_user_id;
+    delete from app.time_slot_votes v where v.plan_id = p_plan_id and v.user_id = v_user_id;
+    delete from app.participants pa where pa.id = v_me.id;
+  else
+    -- Cascades to the participants row and the guest's votes.
+    delete from app.guests g where g.id = v_guest_id;
+  end if;
+  return false;
+end;
+$$;
+comment on function app.leave_plan(uuid) is
+  'Removes the caller (and its votes) from the plan; returns true when it was the last one and the plan was deleted. A leaving host hands over to the earliest-joined member, else HP409.';
+
+revoke all on function app.leave_plan(uuid) from public;
+grant execute on function app.leave_plan(uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Who may write in a plan: the checks every idea, comment and vote rule makes
+-- -----------------------------------------------------------------------------
+-- A signed-in user who is not yet a participant is joined on first write
+-- (decisions.md "Plans"); a guest must be a guest OF THIS plan. The rules
+-- that write ideas, comments and votes are PL/pgSQL functions because of
+-- that join: inside one plain statement the insert's policy could not see the
+-- participants row the same statement just added, while each statement of a
+-- function takes a new snapshot and does.
+--
+-- SECURITY INVOKER: the join is an insert the caller's own RLS allows (it can
+-- read the plan), so these add rules and readable errors and grant nothing.
+-- HP401 is not in the shared HP4xx mapping of _shared/errors.ts; the idea
+-- routes map it to 401 themselves.
+
+-- For ideas and comments: HP401 p_denied for no identity (or a guest without
+-- its row), HP403 'This guest belongs to another plan', HP401 'Your session
+-- has expired...' for a token whose account no longer exists. A member who is
+-- already a participant (nearly every write) is found by one lookup; only a
+-- first write inserts.
+create function private.ensure_writer(p_plan_id uuid, p_denied text)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_user_id    uuid := (select auth.uid());
+  v_guest_id   uuid;
+  v_guest_plan uuid;
+begin
+  if v_user_id is not null then
+    -- Already a participant: nearly every write. (The row exists only while
+    -- the account does: participants cascade with users.)
+    if exists (select 1 from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id) then
+      return;
+    end if;
+    -- The users policy shows the caller its own row: a token of a deleted
+    -- account is a dead session, not a foreign-key error further down.
+    if not exists (select 1 from app.users u where u.id = v_user_id) then
+      raise exception using errcode = 'HP401', message = 'Your session has expired, please sign in again';
+    end if;
+    -- Joined on first write; the name is derived by trigger (participants_set_name).
+    insert into app.participants (plan_id, user_id, name)
+    values (p_plan_id, v_user_id, '-')
+    on conflict do nothing;
+    return;
+  end if;
+
+  -- A guest of this plan (every guest who writes): one lookup.
+  v_guest_id := (select private.claimed_guest_id());
+  if v_guest_id is not null
+     and exists (select 1 from app.participants pa where pa.guest_id = v_guest_id and pa.plan_id = p_plan_id) then
+    return;
+  end if;
+  if v_guest_id is not null then
+    -- A guest sees its own row by its claim, whatever plan it belongs to.
+    select g.plan_id into v_guest_plan from app.guests g where g.id = v_guest_id;
+    if v_guest_plan is not null and v_guest_plan <> p_plan_id then
+      raise exception using errcode = 'HP403', message = 'This guest belongs to another plan';
+    end if;
+  end if;
+  raise exception using errcode = 'HP401', message = p_denied;
+end;
+$$;
+comment on function private.ensure_writer(uuid, text) is
+  'Joins a signed-in caller to the plan if needed; HP403 for a guest of another plan; HP401 p_denied unless an anonymous caller is a guest of the plan.';
+revoke all on function private.ensure_writer(uuid, text) from public;
+grant execute on function private.ensure_writer(uuid, text) to anon, authenticated;
+
+-- For votes: the same join on first write; anyone else who is not a
+-- participant gets HP403 'Please join the plan first to vote'.
+create function private.ensure_participant(p_plan_id uuid)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_user_id uuid := (select auth.uid());
+begin
+  if v_user_id is not null then
+    if not exists (select 1 from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id) then
+      -- Joined on first vote; the name is derived by trigger (participants_set_name).
+      insert into app.participants (plan_id, user_id, name)
+      values (p_plan_id, v_user_id, '-')
+      on conflict do nothing;
+    end if;
+  elsif not private.is_participant(p_plan_id) then
+    raise exception using errcode = 'HP403', message = 'Please join the plan first to vote';
+  end if;
+end;
+$$;
+comment on function private.ensure_participant(uuid) is
+  'Joins a signed-in caller to the plan if needed; raises HP403 unless an anonymous caller is a guest of the plan.';
+revoke all on function private.ensure_participant(uuid) from public;
+grant execute on function private.ensure_participant(uuid) to anon, authenticated;

@@ -1,0 +1,528 @@
+-- =============================================================================
+-- Ideas, their comments and their votes.
+-- =============================================================================
+--
+-- Every row carries its plan_id, even where it follows from idea_id, because:
+--   * RLS filters on plan_id directly (no join per row in a policy), and
+--   * composite foreign keys (idea_id, plan_id) -> ideas (id, plan_id) and
+--     (guest_id, plan_id) -> guests (id, plan_id) make the database itself
+--     refuse a vote/comment whose idea or guest belongs to another plan.
+
+-- -----------------------------------------------------------------------------
+-- app.ideas
+-- -----------------------------------------------------------------------------
+create table app.ideas (
+  id          uuid primary key default gen_random_uuid(),
+  plan_id     uuid not null references app.plans (id) on delete cascade,
+  text        text not null,
+  -- Display name of the author at the time of writing (set by trigger from
+  -- the author's participants row). Kept when the author's account or guest
+  -- disappears, hence "at most one" author id below.
+  author_name text not null,
+  user_id     uuid references app.users (id) on delete set null,
+  guest_id    uuid,
+  created_at  timestamptz not null default now(),
+
+  -- PG15+: `set null (guest_id)` clears only guest_id, not plan_id.
+  constraint ideas_guest_fkey foreign key (guest_id, plan_id)
+    references app.guests (id, plan_id) on delete set null (guest_id),
+  constraint ideas_text_length check (char_length(btrim(text)) between 1 and 280),
+  constraint ideas_author_name_length check (char_length(author_name) between 1 and 254),
+  constraint ideas_at_most_one_author check (num_nonnulls(user_id, guest_id) <= 1),
+  -- Target of the composite FKs from votes, comments and plans.locked_idea_id.
+  constraint ideas_id_plan_id_key unique (id, plan_id)
+);
+comment on table app.ideas is 'Suggestions of what to do, by participants of a plan.';
+
+create index ideas_plan_id_created_at_idx on app.ideas (plan_id, created_at);
+create index ideas_user_id_idx on app.ideas (user_id);
+create index ideas_guest_id_plan_id_idx on app.ideas (guest_id, plan_id);
+
+grant insert (id, plan_id, text, author_name, user_id, guest_id) on app.ideas to anon, authenticated;
+
+-- The picked idea must be an idea OF THIS PLAN: composite FK. When the idea
+-- goes, only locked_idea_id is cleared (PG15+ column list).
+alter table app.plans
+  add constraint plans_locked_idea_fkey foreign key (locked_idea_id, id)
+    references app.ideas (id, plan_id) on delete set null (locked_idea_id);
+create index plans_locked_idea_id_id_idx on app.plans (locked_idea_id, id);
+
+
+-- -----------------------------------------------------------------------------
+-- app.idea_comments
+-- -----------------------------------------------------------------------------
+create table app.idea_comments (
+  id          uuid primary key default gen_random_uuid(),
+  idea_id     uuid not null,
+  plan_id     uuid not null,
+  text        text not null,
+  author_name text not null,
+  user_id     uuid references app.users (id) on delete set null,
+  guest_id    uuid,
+  created_at  timestamptz not null default now(),
+
+  constraint idea_comments_idea_fkey foreign key (idea_id, plan_id)
+    references app.ideas (id, plan_id) on delete cascade,
+  constraint idea_comments_guest_fkey foreign key (guest_id, plan_id)
+    references app.guests (id, plan_id) on delete set null (guest_id),
+  constraint idea_comments_text_length check (char_length(btrim(text)) between 1 and 1000),
+  constraint idea_comments_author_name_length check (char_length(author_name) between 1 and 254),
+  constraint idea_comments_at_most_one_author check (num_nonnulls(user_id, guest_id) <= 1)
+);
+comment on table app.idea_comments is 'Comments on ideas, returned oldest first.';
+
+-- Covers the FK and "comments of an idea, oldest first".
+create index idea_comments_idea_id_plan_id_created_at_idx on app.idea_comments (idea_id, plan_id, created_at);
+create index idea_comments_plan_id_idx on app.idea_comments (plan_id);
+create index idea_comments_user_id_idx on app.idea_comments (user_id);
+create index idea_comments_guest_id_plan_id_idx on app.idea_comments (guest_id, plan_id);
+grant insert (id, idea_id, plan_id, text, author_name, user_id, guest_id) on app.idea_comments to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.idea_votes
+-- -----------------------------------------------------------------------------
+create table app.idea_votes (
+  id         uuid primary key default gen_random_uuid(),
+  idea_id    uuid not null,
+  plan_id    uuid not null,
+  user_id    uuid references app.users (id) on delete cascade,
+  guest_id   uuid,
+  created_at timestamptz not null default now(),
+
+  constraint idea_votes_idea_fkey foreign key (idea_id, plan_id)
+    references app.ideas (id, plan_id) on delete cascade,
+  constraint idea_votes_guest_fkey foreign key (guest_id, plan_id)
+    references app.guests (id, plan_id) on delete cascade,
+  constraint idea_votes_one_voter check (num_nonnulls(user_id, guest_id) = 1),
+  -- One vote per person and idea, whatever the concurrency: the toggle rule
+  -- inserts with `on conflict do nothing`, so a double click or 50 parallel
+  -- voters can never produce a duplicate, and the count always equals the rows.
+  constraint idea_votes_idea_id_user_id_key unique (idea_id, user_id),
+  constraint idea_votes_idea_id_guest_id_key unique (idea_id, guest_id)
+);
+comment on table app.idea_votes is 'One row per (idea, voter). Toggled by app.toggle_idea_vote.';
+
+create index idea_votes_idea_id_plan_id_idx on app.idea_votes (idea_id, plan_id);
+create index idea_votes_plan_id_idx on app.idea_votes (plan_id);
+create index idea_votes_user_id_idx on app.idea_votes (user_id);
+create index idea_votes_guest_id_plan_id_idx on app.idea_votes (guest_id, plan_id);
+grant select on app.ideas, app.idea_comments, app.idea_votes to anon, authenticated;
+grant insert (id, idea_id, plan_id, user_id, guest_id), delete on app.idea_votes to anon, authenticated;
+-- @@ EARLIER DEFINITION in 20261121090200_plans_guests_participants.sql had this lead:
+-- @@ -- Resolve the plan of an idea / time slot for the plan_id claim of
+-- @@ -- /api/ideas/{id}/... and /api/timeslots/{id}/... (null for unknown ids).
+-- @@ -- Definer: at that moment the request has no claim that would let it read the
+-- @@ -- row; the answer (a plan id for an id the caller already holds) is no secret.
+-- @@ 
+
+-- Now that ideas exist: resolve an idea's plan for the plan_id claim.
+create function private.plan_id_of_idea(p_idea_id uuid)
+returns uuid
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select i.plan_id from app.ideas i where i.id = p_idea_id
+$$;
+comment on function private.plan_id_of_idea(uuid) is
+  'Plan of an idea (null if unknown), for the plan_id claim of /api/ideas/{id}/... requests.';
+revoke all on function private.plan_id_of_idea(uuid) from public;
+grant execute on function private.plan_id_of_idea(uuid) to anon, authenticated;
+-- @@ EARLIER DEFINITION in 20261121090300_ideas_comments_votes.sql had this lead:
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- author_name comes from the author's participants row
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- The client sends an authorName, but a guest could send anyone's name. The
+-- @@ -- participants row (itself derived from the account / guest) is the truth.
+-- @@ -- Security invoker is enough: the insert policies already require the author
+-- @@ -- to be a participant, and participants can read their plan's participants.
+-- @@ 
+
+create function private.set_author_name()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  v_name text;
+begin
+  if new.user_id is not null then
+    select pa.name into v_name from app.participants pa
+     where pa.plan_id = new.plan_id and pa.user_id = new.user_id;
+  elsif new.guest_id is not null then
+    select pa.name into v_name from app.participants pa
+     where pa.guest_id = new.guest_id and pa.plan_id = new.plan_id;
+  end if;
+  new.author_name := coalesce(v_name, new.author_name);
+  return new;
+end;
+$$;
+revoke all on function private.set_author_name() from public;
+
+create trigger ideas_set_author_name
+  before insert on app.ideas
+  for each row execute function private.set_author_name();
+create trigger idea_comments_set_author_name
+  before insert on app.idea_comments
+  for each row execute function private.set_author_name();
+
+-- -----------------------------------------------------------------------------
+-- app.add_idea
+-- -----------------------------------------------------------------------------
+-- p_text is the trimmed text (the API trims and checks 1-280; the table's check
+-- is the backstop). author_name is set by trigger from the participants row.
+create function app.add_idea(p_plan_id uuid, p_text text)
+returns app.ideas
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_idea app.ideas;
+begin
+  -- Unknown and unreadable (no link claim, not a participant) look the same.
+  if not exists (select 1 from app.plans p where p.id = p_plan_id) then
+    raise exception using errcode = 'HP404', message = 'Plan not found';
+  end if;
+  perform private.ensure_writer(p_plan_id, 'Join the plan first to suggest ideas');
+
+  insert into app.ideas (plan_id, text, author_name, user_id, guest_id)
+  values (
+    p_plan_id,
+    p_text,
+    '-',
+    (select auth.uid()),
+    case when (select auth.uid()) is null then (select private.claimed_guest_id()) end)
+  returning * into v_idea;
+  return v_idea;
+end;
+$$;
+comment on function app.add_idea(uuid, text) is
+  'Adds an idea as the caller (member, joined on first write, or guest of the plan). HP404 unknown plan, HP403 guest of another plan, HP401 no participant identity.';
+
+revoke all on function app.add_idea(uuid, text) from public;
+grant execute on function app.add_idea(uuid, text) to anon, authenticated;
+-- =============================================================================
+-- A comment's rule checks the writer once (issue 13).
+-- =============================================================================
+--
+-- app.add_idea_comment ran as the caller, so after the rule itself had checked
+-- who writes (private.ensure_writer: a participant of the idea's plan, a guest
+-- only in its own plan), PostgreSQL checked the same again through the row
+-- security of every table the rule touched: the idea's select policy, the
+-- comment's insert policy (the author is the caller, the plan one of the
+-- caller's) and the participants policy behind the author-name trigger, each
+-- with its own reading of the claims and lookup of the guest's credential.
+-- That was a third of the database's CPU for a comment (scripts/bench/sql-ab.ts,
+-- docs/performance.md), the write issue 13's bench found at its budget.
+--
+-- Now the rule runs as a definer in private (like the other rules' helpers)
+-- and makes the policies' checks itself, once, before it writes:
+--   * the idea is readable by the caller (private.can_read_plan: the plan's
+--     link claim, or a participant), else 'Idea not found', as the select
+--     policy answered;
+--   * ensure_writer: the caller is a participant of that plan (a signed-in
+--     link holder joins on first write; a guest of another plan is HP403);
+--   * the row's author is the caller, from the verified claims (auth.uid(),
+--     or the guest whose device secret the request carried), as the insert
+--     policy requires.
+-- The row's triggers (author name, the per-idea cap, the change feed) and its
+-- foreign keys are unchanged. app.add_idea_comment keeps its signature and
+-- grants as a security-invoker wrapper (definer functions live in private),
+-- and the insert policies stay for any other path that writes comments.
+
+create function private.add_idea_comment(p_idea_id uuid, p_text text)
+returns app.idea_comments
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan_id uuid;
+  v_user_id uuid := (select auth.uid());
+  v_comment app.idea_comments;
+begin
+  select i.plan_id into v_plan_id from app.ideas i where i.id = p_idea_id;
+  -- Unknown and unreadable (no link claim, not a participant) look the same.
+  if v_plan_id is null or not private.can_read_plan(v_plan_id) then
+    raise exception using errcode = 'HP404', message = 'Idea not found';
+  end if;
+  perform private.ensure_writer(v_plan_id, 'Join the plan first to comment');
+
+  insert into app.idea_comments (idea_id, plan_id, text, author_name, user_id, guest_id)
+  values (
+    p_idea_id,
+    v_plan_id,
+    p_text,
+    '-',
+    v_user_id,
+    case when v_user_id is null then (select private.claimed_guest_id()) end)
+  returning * into v_comment;
+  return v_comment;
+end;
+$$;
+comment on function private.add_idea_comment(uuid, text) is
+  'app.add_idea_comment''s rule, as a definer that checks what the policies would (readable idea, participant writer, the caller as author) once. HP404 unknown or unreadable idea, HP403 guest of another plan, HP401 no participant identity.';
+revoke all on function private.add_idea_comment(uuid, text) from public;
+grant execute on function private.add_idea_comment(uuid, text) to anon, authenticated;
+-- @@ EARLIER DEFINITION in 20261121093000_idea_rules.sql had this lead:
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- app.add_idea_comment
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ 
+
+create function app.add_idea_comment(p_idea_id uuid, p_text text)
+returns app.idea_comments
+language sql
+volatile
+set search_path = ''
+as $$
+  select * from private.add_idea_comment(p_idea_id, p_text)
+$$;
+comment on function app.add_idea_comment(uuid, text) is
+  'Adds a comment to an idea as the caller (private.add_idea_comment). HP404 unknown idea, HP403 guest of another plan, HP401 no participant identity.';
+revoke all on function app.add_idea_comment(uuid, text) from public;
+grant execute on function app.add_idea_comment(uuid, text) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- private.lock_vote: serialise one voter's toggles on one target.
+-- -----------------------------------------------------------------------------
+-- Transaction-scoped advisory lock (released at commit/rollback, callable by
+-- any role). Hash collisions between different (target, voter) pairs only
+-- make two unrelated toggles wait for each other: harmless.
+create function private.lock_vote(p_target_id uuid, p_voter_id uuid)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  select pg_advisory_xact_lock(
+    hashtextextended('hangplan.vote:' || p_target_id::text || ':' || p_voter_id::text, 0))
+$$;
+revoke all on function private.lock_vote(uuid, uuid) from public;
+grant execute on function private.lock_vote(uuid, uuid) to anon, authenticated;
+-- =============================================================================
+-- Vote rules in one shape: each vote endpoint is one rule that answers
+-- (voted, vote_count), and the toggle itself is written once per target.
+-- =============================================================================
+--
+-- Issue 13 (speed) measured the vote path: app.vote_on_idea looked the idea
+-- up and checked the writer, then called app.toggle_idea_vote, which looked
+-- the idea up again and checked the participant again; the time-slot vote was
+-- two statements (the toggle, then a count sent by the API); app.vote_date
+-- checked the participant, then toggle_time_slot_vote looked the new slot up
+-- and checked the participant once more. Now:
+--
+--   * private.toggle_idea_vote_of / private.toggle_time_slot_vote_of: the
+--     toggle alone (per-voter lock, delete, else insert), for a target whose
+--     plan and voter the caller has already established. SECURITY INVOKER like
+--     every rule here: the delete and the insert still go through the caller's
+--     RLS, so a wrong argument can do nothing RLS would refuse.
+--   * app.vote_on_idea (idea endpoint) and the new app.vote_on_time_slot
+--     (slot endpoint): one lookup, one check, the toggle, the count.
+--   * app.toggle_idea_vote / app.toggle_time_slot_vote keep their contract
+--     (boolean, HP403 for a non-participant) on the same toggle.
+--   * app.vote_date toggles the slot it found or made without checking again.
+--
+-- Behaviour is unchanged: the same errors, the same race-freedom (see
+-- 20261121090600_vote_rules.sql), the same answers.
+
+-- -----------------------------------------------------------------------------
+-- The toggles
+-- -----------------------------------------------------------------------------
+create function private.toggle_idea_vote_of(p_idea_id uuid, p_plan_id uuid, p_user_id uuid, p_guest_id uuid)
+returns boolean
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  perform private.lock_vote(p_idea_id, coalesce(p_user_id, p_guest_id));
+  if p_user_id is not null then
+    delete from app.idea_votes v where v.idea_id = p_idea_id and v.user_id = p_user_id;
+  else
+    delete from app.idea_votes v where v.idea_id = p_idea_id and v.guest_id = p_guest_id;
+  end if;
+  if found then
+    return false;
+  end if;
+  -- Inserted, or (conflict) the row appeared meanwhile through a path that
+  -- does not take the vote lock, e.g. a guest-vote transfer: either way the
+  -- vote now exists.
+  insert into app.idea_votes (idea_id, plan_id, user_id, guest_id)
+  values (p_idea_id, p_plan_id, p_user_id, p_guest_id)
+  on conflict do nothing;
+  return true;
+end;
+$$;
+comment on function private.toggle_idea_vote_of(uuid, uuid, uuid, uuid) is
+  'The toggle of an idea vote (per-voter lock, delete, else insert) for a caller already checked; invoker, so RLS still decides. True when the vote now exists.';
+
+revoke all on function private.toggle_idea_vote_of(uuid, uuid, uuid, uuid) from public;
+grant execute on function private.toggle_idea_vote_of(uuid, uuid, uuid, uuid) to anon, authenticated;
+-- =============================================================================
+-- An idea vote's rule checks the voter once (issue 13).
+-- =============================================================================
+--
+-- As for comments (20261125090500_comment_rule_checks_once.sql): after
+-- app.vote_on_idea had checked the voter (private.ensure_writer), row security
+-- checked the same again on every statement of the toggle and the count (the
+-- idea's and the votes' select policies, the votes' delete and insert
+-- policies), each reading the claims and looking up the guest's credential
+-- anew: about two fifths of the database's CPU for a vote
+-- (scripts/bench/sql-ab.ts, docs/performance.md).
+--
+-- Now the rule runs as a definer in private and makes those checks itself,
+-- once, before it writes:
+--   * the idea is readable by the caller (private.can_read_plan: the plan's
+--     link claim, or a participant), else 'Idea not found', as the select
+--     policy answered;
+--   * ensure_writer: the caller is a participant of that plan (a signed-in
+--     link holder joins on first write; a guest of another plan is HP403);
+--   * the vote toggled is the caller's own (auth.uid(), or the guest whose
+--     device secret the request carried), as the delete and insert policies
+--     require; the count is of the idea's votes, all of which the caller may
+--     read.
+-- The toggle (per-voter lock, delete, else insert), its race-freedom and the
+-- answers are unchanged. app.vote_on_idea keeps its signature and grants as a
+-- security-invoker wrapper; app.toggle_idea_vote and the votes' policies stay
+-- as they are.
+
+create function private.vote_on_idea(p_idea_id uuid)
+returns table (voted boolean, vote_count integer)
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  -- A valid token wins: a signed-in caller never votes as a guest.
+  v_user_id  uuid := (select auth.uid());
+  v_guest_id uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_plan_id  uuid;
+begin
+  select i.plan_id into v_plan_id from app.ideas i where i.id = p_idea_id;
+  -- Unknown and unreadable (no link claim, not a participant) look the same.
+  if v_plan_id is null or not private.can_read_plan(v_plan_id) then
+    raise exception using errcode = 'HP404', message = 'Idea not found';
+  end if;
+  perform private.ensure_writer(v_plan_id, 'Please join the plan first to vote');
+  voted := private.toggle_idea_vote_of(p_idea_id, v_plan_id, v_user_id, v_guest_id);
+  select count(*)::integer into vote_count
+    from app.idea_votes v where v.idea_id = p_idea_id and v.plan_id = v_plan_id;
+  return next;
+end;
+$$;
+comment on function private.vote_on_idea(uuid) is
+  'app.vote_on_idea''s rule, as a definer that checks what the policies would (readable idea, participant voter, the caller''s own vote) once: toggles the caller''s vote and answers whether it now exists and the idea''s vote count.';
+revoke all on function private.vote_on_idea(uuid) from public;
+grant execute on function private.vote_on_idea(uuid) to anon, authenticated;
+-- @@ EARLIER DEFINITION in 20261121093000_idea_rules.sql had this lead:
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- app.vote_on_idea: app.toggle_idea_vote plus the idea's new vote count
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- The toggle itself (and its race-freedom) is app.toggle_idea_vote's; this adds
+-- @@ -- the identity answers above and counts the votes in a later statement, which
+-- @@ -- sees the toggle and every vote committed before it.
+-- @@ 
+-- @@ EARLIER DEFINITION in 20261125090000_vote_rules_one_shape.sql had this lead:
+-- @@ 
+
+create function app.vote_on_idea(p_idea_id uuid)
+returns table (voted boolean, vote_count integer)
+language sql
+volatile
+set search_path = ''
+as $$
+  select v.voted, v.vote_count from private.vote_on_idea(p_idea_id) v
+$$;
+comment on function app.vote_on_idea(uuid) is
+  'Toggles the caller''s vote on an idea and answers whether it now exists and the idea''s vote count (private.vote_on_idea).';
+revoke all on function app.vote_on_idea(uuid) from public;
+grant execute on function app.vote_on_idea(uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- RLS
+-- -----------------------------------------------------------------------------
+-- Read: link holders (claim plan_id) and participants. Write: participants,
+-- only as themselves (user_id = auth.uid() for members, guest_id = claimed
+-- guest for guests). No UPDATE anywhere, no DELETE of ideas/comments: the
+-- product has no edit/delete for them.
+
+alter table app.ideas enable row level security;
+
+create policy ideas_select_anon on app.ideas
+  for select to anon
+  using (plan_id = (select private.claimed_plan_id()) or plan_id in (select private.my_plan_ids()));
+create policy ideas_select_authenticated on app.ideas
+  for select to authenticated
+  using (plan_id = (select private.claimed_plan_id()) or plan_id in (select private.my_plan_ids()));
+create policy ideas_insert_anon on app.ideas
+  for insert to anon
+  with check (
+    user_id is null
+    and guest_id = (select private.claimed_guest_id())
+    and plan_id in (select private.my_plan_ids())
+  );
+create policy ideas_insert_authenticated on app.ideas
+  for insert to authenticated
+  with check (
+    guest_id is null
+    and user_id = (select auth.uid())
+    and plan_id in (select private.my_plan_ids())
+  );
+
+alter table app.idea_comments enable row level security;
+
+create policy idea_comments_select_anon on app.idea_comments
+  for select to anon
+  using (plan_id = (select private.claimed_plan_id()) or plan_id in (select private.my_plan_ids()));
+create policy idea_comments_select_authenticated on app.idea_comments
+  for select to authenticated
+  using (plan_id = (select private.claimed_plan_id()) or plan_id in (select private.my_plan_ids()));
+create policy idea_comments_insert_anon on app.idea_comments
+  for insert to anon
+  with check (
+    user_id is null
+    and guest_id = (select private.claimed_guest_id())
+    and plan_id in (select private.my_plan_ids())
+  );
+create policy idea_comments_insert_authenticated on app.idea_comments
+  for insert to authenticated
+  with check (
+    guest_id is null
+    and user_id = (select auth.uid())
+    and plan_id in (select private.my_plan_ids())
+  );
+
+alter table app.idea_votes enable row level security;
+
+create policy idea_votes_select_anon on app.idea_votes
+  for select to anon
+  using (plan_id = (select private.claimed_plan_id()) or plan_id in (select private.my_plan_ids()));
+create policy idea_votes_select_authenticated on app.idea_votes
+  for select to authenticated
+  using (plan_id = (select private.claimed_plan_id()) or plan_id in (select private.my_plan_ids()));
+create policy idea_votes_insert_anon on app.idea_votes
+  for insert to anon
+  with check (
+    user_id is null
+    and guest_id = (select private.claimed_guest_id())
+    and plan_id in (select private.my_plan_ids())
+  );
+create policy idea_votes_insert_authenticated on app.idea_votes
+  for insert to authenticated
+  with check (
+    guest_id is null
+    and user_id = (select auth.uid())
+    and plan_id in (select private.my_plan_ids())
+  );
+-- Un-voting (toggle) and transfer/leave clean-up: one's own votes only.
+create policy idea_votes_delete_anon on app.idea_votes
+  for delete to anon
+  using (guest_id = (select private.claimed_guest_id()));
+create policy idea_votes_delete_authenticated on app.idea_votes
+  for delete to authenticated
+  using (user_id = (select auth.uid()));

@@ -1,0 +1,340 @@
+-- =============================================================================
+-- Domain: the lock rules. What only the host does: pick an idea, lock a date,
+-- set the event time, set the place, unlock for a revote; the notice mailed
+-- once the time is set.
+-- =============================================================================
+--
+-- SECURITY INVOKER: the plans UPDATE policy already allows these
+-- writes to the host and nobody else. The functions check first anyway, in
+-- order to answer with a sentence (HP404 'Plan not found', HP403 'Only the
+-- host can ...') instead of silently updating zero rows.
+--
+-- Status flow (decisions.md):
+--   planning --lock_date--> time_range_locked --set_event_time--> completed
+--   any      --unlock_plan--> planning (picked idea, location, votes stay)
+-- 'date_locked' is never written; where read it means time_range_locked.
+
+-- -----------------------------------------------------------------------------
+-- private.plan_for_host (invoker): the plan, locked, if the caller hosts it.
+-- -----------------------------------------------------------------------------
+-- 404 before 403: a plan the caller cannot even read (no link claim, not a
+-- participant) is "not found", never "forbidden" (no existence leak). Then the
+-- row is locked FOR UPDATE (the host passes the UPDATE policy), so two host
+-- actions on one plan (e.g. set_event_time racing unlock_plan) run one after
+-- the other and each sees the other's result.
+create function private.plan_for_host(p_plan_id uuid, p_denied_message text)
+returns app.plans
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_plan app.plans;
+begin
+  select * into v_plan from app.plans p where p.id = p_plan_id;
+  if not found then
+    raise exception using errcode = 'HP404', message = 'Plan not found';
+  end if;
+  if v_plan.host_id is distinct from (select auth.uid()) then
+    raise exception using errcode = 'HP403', message = p_denied_message;
+  end if;
+  select * into v_plan from app.plans p where p.id = p_plan_id for update;
+  return v_plan;
+end;
+$$;
+revoke all on function private.plan_for_host(uuid, text) from public;
+grant execute on function private.plan_for_host(uuid, text) to anon, authenticated;
+
+
+-- -----------------------------------------------------------------------------
+-- app.pick_idea
+-- -----------------------------------------------------------------------------
+create function app.pick_idea(p_plan_id uuid, p_idea_id uuid)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can pick an idea');
+begin
+  -- The idea must belong to this plan (the composite FK would refuse it too,
+  -- but with a 500-worthy 23503 instead of a sentence).
+  if not exists (select 1 from app.ideas i where i.id = p_idea_id and i.plan_id = p_plan_id) then
+    raise exception using errcode = 'HP404', message = 'Idea not found';
+  end if;
+  -- Picking the picked idea again un-picks it.
+  update app.plans p
+     set locked_idea_id = case when v_plan.locked_idea_id = p_idea_id then null else p_idea_id end
+   where p.id = p_plan_id;
+end;
+$$;
+comment on function app.pick_idea(uuid, uuid) is
+  'Host: picks an idea of the plan, or un-picks it when it is already the picked one. HP404 unknown plan/idea, HP403 not host.';
+revoke all on function app.pick_idea(uuid, uuid) from public;
+grant execute on function app.pick_idea(uuid, uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.lock_date
+-- -----------------------------------------------------------------------------
+-- Sets lockedTimeSlotDate and status time_range_locked (the Set Event Time
+-- panel then appears). Re-locking another date while no time is set simply
+-- moves the lock; once the time is set (completed) the host must unlock first,
+-- which is what the UI offers ('Unlock & Revote'), so the e-mailed event is
+-- never silently invalidated.
+create function app.lock_date(p_plan_id uuid, p_date date)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can lock a date');
+begin
+  perform private.check_plan_date(p_date);
+  if v_plan.status = 'completed' then
+    raise exception using errcode = 'HP409',
+      message = 'Unlock the plan before locking another date';
+  end if;
+  update app.plans p
+     set locked_time_slot_date = p_date,
+         status = 'time_range_locked'
+   where p.id = p_plan_id;
+end;
+$$;
+comment on function app.lock_date(uuid, date) is
+  'Host: locks a date (status time_range_locked). HP404/HP403/HP400, HP409 when the time is already set.';
+
+revoke all on function app.lock_date(uuid, date) from public;
+grant execute on function app.lock_date(uuid, date) to anon, authenticated;
+-- @@ EARLIER DEFINITION in 20261121090700_host_rules.sql had this lead:
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- app.set_event_time
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- p_time is 'HH:mm' 24-hour ('19:30', '7:30' accepted too). Stores event_time
+-- @@ -- as 12-hour text 'h:mm AM/PM' ('7:30 PM') for display, finds or creates the
+-- @@ -- slot (locked date, 'H:mm') so the chosen time is a real slot, points
+-- @@ -- locked_time_slot_id at it and completes the plan. Mailing participants is
+-- @@ -- the API's job after this returns.
+-- @@ 
+
+create function app.set_event_time(p_plan_id uuid, p_time text)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_plan    app.plans := private.plan_for_host(p_plan_id, 'Only the host can set the event time');
+  v_time    time;
+  v_slot_id uuid;
+begin
+  if p_time is null or p_time !~ '^([01]?[0-9]|2[0-3]):[0-5][0-9]$' then
+    raise exception using errcode = 'HP400', message = 'Time must be HH:mm (24-hour), e.g. 19:30';
+  end if;
+  if v_plan.locked_time_slot_date is null then
+    raise exception using errcode = 'HP409', message = 'Lock a date before setting the event time';
+  end if;
+  v_time := p_time::time;
+
+  v_slot_id := private.find_or_create_time_slot(
+    p_plan_id, v_plan.locked_time_slot_date, to_char(v_time, 'FMHH24:MI'));
+
+  update app.plans p
+     -- FM drops the leading zero of the hour only: 07:05 -> '7:05 AM', 00:30 -> '12:30 AM'.
+     set event_time = to_char(v_time, 'FMHH12:MI AM'),
+         locked_time_slot_id = v_slot_id,
+         status = 'completed'
+   where p.id = p_plan_id;
+end;
+$$;
+comment on function app.set_event_time(uuid, text) is
+  'Host: sets the event time on the locked date (status completed). HP400 bad time, HP409 no locked date.';
+revoke all on function app.set_event_time(uuid, text) from public;
+grant execute on function app.set_event_time(uuid, text) to anon, authenticated;
+-- @@ EARLIER DEFINITION in 20261121090700_host_rules.sql had this lead:
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ -- app.set_location (addition to the contract)
+-- @@ -- -----------------------------------------------------------------------------
+-- @@ 
+
+create function app.set_location(p_plan_id uuid, p_location text)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  -- Trimmed; an empty string clears the location (decisions.md).
+  v_location text := nullif(btrim(p_location), '');
+begin
+  perform private.plan_for_host(p_plan_id, 'Only the host can set the location');
+  if char_length(v_location) > 500 then
+    raise exception using errcode = 'HP400', message = 'Location must be at most 500 characters';
+  end if;
+  update app.plans p set location = v_location where p.id = p_plan_id;
+end;
+$$;
+comment on function app.set_location(uuid, text) is
+  'Host: sets (or with an empty string clears) the location. HP400 over 500 characters.';
+revoke all on function app.set_location(uuid, text) from public;
+grant execute on function app.set_location(uuid, text) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.unlock_plan
+-- -----------------------------------------------------------------------------
+create function app.unlock_plan(p_plan_id uuid)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  perform private.plan_for_host(p_plan_id, 'Only the host can unlock the plan');
+  -- The picked idea, the location and all votes stay (decisions.md).
+  update app.plans p
+     set locked_time_slot_date = null,
+         locked_time_slot_id = null,
+         event_time = null,
+         status = 'planning'
+   where p.id = p_plan_id;
+end;
+$$;
+comment on function app.unlock_plan(uuid) is
+  'Host: clears the locked date, slot and time; status back to planning.';
+revoke all on function app.unlock_plan(uuid) from public;
+grant execute on function app.unlock_plan(uuid) to anon, authenticated;
+
+-- When the locked slot changes or is cleared, the previous one may be empty.
+create function private.remove_previous_locked_slot()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  perform private.remove_empty_time_slots(array[old.locked_time_slot_id]);
+  return null;
+end;
+$$;
+revoke all on function private.remove_previous_locked_slot() from public;
+
+create trigger plans_remove_previous_locked_slot
+  after update of locked_time_slot_id on app.plans
+  for each row
+  when (old.locked_time_slot_id is not null and old.locked_time_slot_id is distinct from new.locked_time_slot_id)
+  execute function private.remove_previous_locked_slot();
+-- =============================================================================
+-- Who is told that the time is set (decisions.md: set-event-time "e-mails
+-- every participant who has an account").
+-- =============================================================================
+--
+-- The API runs set-event-time as the host (`authenticated`), and the users
+-- policy shows a caller only its own row, so the host cannot read the other
+-- members' e-mail addresses, and must not: the API never shows them to anyone.
+-- This definer function hands out exactly the addresses the notification
+-- needs, and only in the situation that needs them: to the plan's host, while
+-- the plan is `completed` (i.e. right after app.set_event_time, in the same
+-- transaction). Anyone else, or the host of a plan whose time is not set, gets
+-- no rows. Guests have no address and are never listed.
+
+create function private.event_time_recipients(p_plan_id uuid)
+returns table (email text, name text)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select u.email, pa.name
+    from app.plans p
+    join app.participants pa on pa.plan_id = p.id
+    join app.users u on u.id = pa.user_id
+   where p.id = p_plan_id
+     and p.host_id = (select auth.uid())
+     and p.status = 'completed'
+   order by pa.joined_at, pa.id
+$$;
+comment on function private.event_time_recipients(uuid) is
+  'E-mail address and display name of every member (participant with an account) of a completed plan, for its host only; no rows otherwise.';
+
+revoke all on function private.event_time_recipients(uuid) from public;
+grant execute on function private.event_time_recipients(uuid) to authenticated;
+-- =============================================================================
+-- The "time set" e-mail: only when the time changed, at most once per window.
+-- =============================================================================
+--
+-- docs/decisions.md "Abuse limits". set-event-time used to e-mail every member
+-- on every call, with host-chosen text: a host could mail the group again and
+-- again. Now each plan remembers the date and time it last e-mailed:
+--
+--   * the same date and time again (e.g. unlock, pick the same date, set the
+--     same time) sends nothing;
+--   * a different date or time sends the e-mail, unless the last one went out
+--     less than the window ago (10 minutes; the API passes it): then the
+--     request is refused (HP429, DETAIL = seconds to wait) and rolls back, so
+--     what the members were told is never silently out of date.
+
+create table app.event_time_notices (
+  plan_id    uuid primary key references app.plans (id) on delete cascade,
+  date       date not null,
+  -- As app.plans.event_time: 'h:mm AM/PM'.
+  event_time text not null,
+  sent_at    timestamptz not null default now()
+);
+comment on table app.event_time_notices is
+  'The date and time last e-mailed to a plan''s members, and when. Reached only through private.claim_event_time_notice.';
+
+-- Called by the API right after app.set_event_time, in the same transaction
+-- (the plan row is still locked by it, so two of these never race for a plan).
+-- True: e-mail the members now (recorded as sent). False: nothing changed,
+-- send nothing. HP429 (p_message, DETAIL = seconds): changed too soon.
+create function private.claim_event_time_notice(p_plan_id uuid, p_window_seconds integer, p_message text)
+returns boolean
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan   app.plans;
+  v_notice app.event_time_notices;
+  v_wait   integer;
+begin
+  select * into v_plan from app.plans p where p.id = p_plan_id;
+  if not found or v_plan.host_id is distinct from (select auth.uid()) then
+    raise exception using errcode = 'HP403', message = 'Only the host can set the event time';
+  end if;
+  if v_plan.status <> 'completed' or v_plan.event_time is null or v_plan.locked_time_slot_date is null then
+    return false;
+  end if;
+
+  select * into v_notice from app.event_time_notices n where n.plan_id = p_plan_id for update;
+  if found then
+    if v_notice.date = v_plan.locked_time_slot_date and v_notice.event_time = v_plan.event_time then
+      return false;
+    end if;
+    v_wait := ceil(extract(epoch from (v_notice.sent_at + make_interval(secs => p_window_seconds) - now())))::integer;
+    if v_wait > 0 then
+      raise exception using errcode = 'HP429', message = p_message, detail = v_wait::text;
+    end if;
+  end if;
+
+  insert into app.event_time_notices as n (plan_id, date, event_time, sent_at)
+  values (p_plan_id, v_plan.locked_time_slot_date, v_plan.event_time, now())
+  on conflict (plan_id) do update
+     set date = excluded.date, event_time = excluded.event_time, sent_at = excluded.sent_at;
+  return true;
+end;
+$$;
+comment on function private.claim_event_time_notice(uuid, integer, text) is
+  'After set_event_time: true when the members must be e-mailed (recorded), false when the time did not change, HP429 when the last e-mail is younger than the window.';
+revoke all on function private.claim_event_time_notice(uuid, integer, text) from public;
+grant execute on function private.claim_event_time_notice(uuid, integer, text) to authenticated;
+
+alter table app.event_time_notices enable row level security;
+create policy event_time_notices_no_direct_access on app.event_time_notices
+  as restrictive
+  for all to anon, authenticated
+  using (false)
+  with check (false);
