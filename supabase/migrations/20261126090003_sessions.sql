@@ -1,8 +1,9 @@
 -- =============================================================================
--- Revocable sessions, and the check the API's claims statement runs.
+-- Domain: sessions. Revocable sessions, and the check the API's claims
+-- statement runs at the start of every request.
 -- =============================================================================
 --
--- A session token (our own HS256 JWT) now names a session (claim `sid`), and
+-- A session token (our own HS256 JWT) names a session (claim `sid`), and
 -- sessions live here. Sign-out deletes the device's session, "Sign out
 -- everywhere" every session of the user, a verified e-mail change every other
 -- one. The API checks the session on EVERY request without an extra round
@@ -90,7 +91,7 @@ grant execute on function private.check_request(uuid, uuid, uuid, text) to anon,
 -- -----------------------------------------------------------------------------
 -- private.sign_in_with_code: verify a code and start a session
 -- -----------------------------------------------------------------------------
--- private.verify_sign_in_code (unchanged: constant-time compare, single use,
+-- private.verify_sign_in_code (users_and_sign_in: constant-time compare, single use,
 -- 5 tries, account created on first sign-in) plus a new session for the user.
 -- Never raises for a wrong code (the try must be committed): then both
 -- columns are null. Expired sessions of the user are cleared on the way.

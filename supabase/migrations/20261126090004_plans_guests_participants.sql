@@ -658,33 +658,6 @@ comment on function private.issue_guest_credential(uuid, text, text) is
 revoke all on function private.issue_guest_credential(uuid, text, text) from public;
 grant execute on function private.issue_guest_credential(uuid, text, text) to anon;
 
--- adopt_guest_name runs first in app.transfer_guest_votes: it must not rename
--- the account after a guest whose secret the caller does not hold.
-create function private.adopt_guest_name(p_guest_id uuid)
-returns void
-language sql
-volatile
-security definer
-set search_path = ''
-as $$
-  update app.users u
-     set first_name = split_part(btrim(g.name), ' ', 1),
-         last_name  = nullif(btrim(substr(btrim(g.name), length(split_part(btrim(g.name), ' ', 1)) + 1)), ''),
-         updated_at = now()
-    from app.guests g
-   where g.id = p_guest_id
-     and g.id = (select private.claimed_guest_id())
-     and u.id = (select auth.uid())
-     and u.first_name is null
-     and u.last_name is null
-$$;
-
-comment on function private.adopt_guest_name(uuid) is
-  'Gives the signed-in caller''s nameless account the name of the guest it takes over ("Sam Rivera" -> Sam / Rivera).';
-
-revoke all on function private.adopt_guest_name(uuid) from public;
-grant execute on function private.adopt_guest_name(uuid) to authenticated;
-
 -- -----------------------------------------------------------------------------
 -- Leaving a plan (with host hand-over)
 -- -----------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 -- =============================================================================
--- Ideas, their comments and their votes.
+-- Domain: ideas and comments. Ideas, their comments and their votes, and the
+-- rules that write them: add an idea, comment on it, vote on it.
 -- =============================================================================
 --
 -- Every row carries its plan_id, even where it follows from idea_id, because:
@@ -100,7 +101,7 @@ create table app.idea_votes (
   constraint idea_votes_idea_id_user_id_key unique (idea_id, user_id),
   constraint idea_votes_idea_id_guest_id_key unique (idea_id, guest_id)
 );
-comment on table app.idea_votes is 'One row per (idea, voter). Toggled by app.toggle_idea_vote.';
+comment on table app.idea_votes is 'One row per (idea, voter). Toggled by app.vote_on_idea.';
 
 create index idea_votes_idea_id_plan_id_idx on app.idea_votes (idea_id, plan_id);
 create index idea_votes_plan_id_idx on app.idea_votes (plan_id);
@@ -108,14 +109,11 @@ create index idea_votes_user_id_idx on app.idea_votes (user_id);
 create index idea_votes_guest_id_plan_id_idx on app.idea_votes (guest_id, plan_id);
 grant select on app.ideas, app.idea_comments, app.idea_votes to anon, authenticated;
 grant insert (id, idea_id, plan_id, user_id, guest_id), delete on app.idea_votes to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121090200_plans_guests_participants.sql had this lead:
--- @@ -- Resolve the plan of an idea / time slot for the plan_id claim of
--- @@ -- /api/ideas/{id}/... and /api/timeslots/{id}/... (null for unknown ids).
--- @@ -- Definer: at that moment the request has no claim that would let it read the
--- @@ -- row; the answer (a plan id for an id the caller already holds) is no secret.
--- @@ 
 
--- Now that ideas exist: resolve an idea's plan for the plan_id claim.
+-- The plan of an idea, for the plan_id claim of /api/ideas/{id}/... (null for
+-- an unknown id). Definer: at that moment the request has no claim that would
+-- let it read the row; the answer (a plan id for an id the caller already
+-- holds) is no secret.
 create function private.plan_id_of_idea(p_idea_id uuid)
 returns uuid
 language sql
@@ -129,16 +127,15 @@ comment on function private.plan_id_of_idea(uuid) is
   'Plan of an idea (null if unknown), for the plan_id claim of /api/ideas/{id}/... requests.';
 revoke all on function private.plan_id_of_idea(uuid) from public;
 grant execute on function private.plan_id_of_idea(uuid) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121090300_ideas_comments_votes.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- author_name comes from the author's participants row
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- The client sends an authorName, but a guest could send anyone's name. The
--- @@ -- participants row (itself derived from the account / guest) is the truth.
--- @@ -- Security invoker is enough: the insert policies already require the author
--- @@ -- to be a participant, and participants can read their plan's participants.
--- @@ 
 
+-- -----------------------------------------------------------------------------
+-- author_name comes from the author's participants row
+-- -----------------------------------------------------------------------------
+-- The client sends an authorName, but a guest could send anyone's name. The
+-- participants row (itself derived from the account / guest) is the truth,
+-- found by its unique key, (plan_id, user_id) or (guest_id, plan_id).
+-- Security invoker is enough: the insert policies already require the author
+-- to be a participant, and participants can read their plan's participants.
 create function private.set_author_name()
 returns trigger
 language plpgsql
@@ -203,22 +200,16 @@ comment on function app.add_idea(uuid, text) is
 
 revoke all on function app.add_idea(uuid, text) from public;
 grant execute on function app.add_idea(uuid, text) to anon, authenticated;
--- =============================================================================
--- A comment's rule checks the writer once (issue 13).
--- =============================================================================
---
--- app.add_idea_comment ran as the caller, so after the rule itself had checked
--- who writes (private.ensure_writer: a participant of the idea's plan, a guest
--- only in its own plan), PostgreSQL checked the same again through the row
--- security of every table the rule touched: the idea's select policy, the
--- comment's insert policy (the author is the caller, the plan one of the
--- caller's) and the participants policy behind the author-name trigger, each
--- with its own reading of the claims and lookup of the guest's credential.
--- That was a third of the database's CPU for a comment (scripts/bench/sql-ab.ts,
--- docs/performance.md), the write issue 13's bench found at its budget.
---
--- Now the rule runs as a definer in private (like the other rules' helpers)
--- and makes the policies' checks itself, once, before it writes:
+-- -----------------------------------------------------------------------------
+-- app.add_idea_comment: a rule that checks the writer once
+-- -----------------------------------------------------------------------------
+-- Run as the caller, the rule would check who writes (ensure_writer) and then
+-- PostgreSQL would check the same again through the row security of every
+-- table it touches (the idea's select policy, the comment's insert policy, the
+-- participants policy behind the author-name trigger), each reading the claims
+-- and looking up the guest's credential anew: a third of a comment's database
+-- CPU (docs/performance.md). So the rule is a definer in private that makes
+-- the policies' checks itself, once, before it writes:
 --   * the idea is readable by the caller (private.can_read_plan: the plan's
 --     link claim, or a participant), else 'Idea not found', as the select
 --     policy answered;
@@ -228,9 +219,11 @@ grant execute on function app.add_idea(uuid, text) to anon, authenticated;
 --     or the guest whose device secret the request carried), as the insert
 --     policy requires.
 -- The row's triggers (author name, the per-idea cap, the change feed) and its
--- foreign keys are unchanged. app.add_idea_comment keeps its signature and
--- grants as a security-invoker wrapper (definer functions live in private),
--- and the insert policies stay for any other path that writes comments.
+-- foreign keys still apply. app.add_idea_comment is the security-invoker
+-- wrapper the API calls (definer functions live in private, which is not
+-- exposed), and the insert policies stay for any other path that writes.
+-- The same shape serves votes (private.vote_on_idea below, and the date votes
+-- in dates_and_time_slots).
 
 create function private.add_idea_comment(p_idea_id uuid, p_text text)
 returns app.idea_comments
@@ -267,11 +260,6 @@ comment on function private.add_idea_comment(uuid, text) is
   'app.add_idea_comment''s rule, as a definer that checks what the policies would (readable idea, participant writer, the caller as author) once. HP404 unknown or unreadable idea, HP403 guest of another plan, HP401 no participant identity.';
 revoke all on function private.add_idea_comment(uuid, text) from public;
 grant execute on function private.add_idea_comment(uuid, text) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121093000_idea_rules.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- app.add_idea_comment
--- @@ -- -----------------------------------------------------------------------------
--- @@ 
 
 create function app.add_idea_comment(p_idea_id uuid, p_text text)
 returns app.idea_comments
@@ -303,35 +291,26 @@ as $$
 $$;
 revoke all on function private.lock_vote(uuid, uuid) from public;
 grant execute on function private.lock_vote(uuid, uuid) to anon, authenticated;
--- =============================================================================
--- Vote rules in one shape: each vote endpoint is one rule that answers
--- (voted, vote_count), and the toggle itself is written once per target.
--- =============================================================================
---
--- Issue 13 (speed) measured the vote path: app.vote_on_idea looked the idea
--- up and checked the writer, then called app.toggle_idea_vote, which looked
--- the idea up again and checked the participant again; the time-slot vote was
--- two statements (the toggle, then a count sent by the API); app.vote_date
--- checked the participant, then toggle_time_slot_vote looked the new slot up
--- and checked the participant once more. Now:
---
---   * private.toggle_idea_vote_of / private.toggle_time_slot_vote_of: the
---     toggle alone (per-voter lock, delete, else insert), for a target whose
---     plan and voter the caller has already established. SECURITY INVOKER like
---     every rule here: the delete and the insert still go through the caller's
---     RLS, so a wrong argument can do nothing RLS would refuse.
---   * app.vote_on_idea (idea endpoint) and the new app.vote_on_time_slot
---     (slot endpoint): one lookup, one check, the toggle, the count.
---   * app.toggle_idea_vote / app.toggle_time_slot_vote keep their contract
---     (boolean, HP403 for a non-participant) on the same toggle.
---   * app.vote_date toggles the slot it found or made without checking again.
---
--- Behaviour is unchanged: the same errors, the same race-freedom (see
--- 20261121090600_vote_rules.sql), the same answers.
-
 -- -----------------------------------------------------------------------------
--- The toggles
+-- Votes: each vote endpoint is one rule that answers (voted, vote_count), and
+-- the toggle itself is written once per target.
 -- -----------------------------------------------------------------------------
+-- Race-freedom:
+--   * The unique constraints (idea_id, user_id) / (idea_id, guest_id) (and the
+--     same for slots) make a duplicate vote impossible, whatever happens; the
+--     insert uses ON CONFLICT DO NOTHING so it can never fail with 23505.
+--   * Parallel toggles BY THE SAME VOTER on the same target (double click, two
+--     tabs) are serialised by a transaction-scoped advisory lock on
+--     (target, voter): the second waits for the first to commit and then sees
+--     its vote, so two parallel toggles cancel out exactly like two sequential
+--     ones. The lock is per voter, so 50 different voters never wait for each
+--     other, and each adds exactly its one row.
+--
+-- private.toggle_idea_vote_of (and private.toggle_time_slot_vote_of for dates)
+-- is the toggle alone (per-voter lock, delete, else insert), for a target
+-- whose plan and voter the caller has already established. SECURITY INVOKER:
+-- the delete and the insert still go through the caller's RLS, so a wrong
+-- argument can do nothing RLS would refuse.
 create function private.toggle_idea_vote_of(p_idea_id uuid, p_plan_id uuid, p_user_id uuid, p_guest_id uuid)
 returns boolean
 language plpgsql
@@ -362,20 +341,14 @@ comment on function private.toggle_idea_vote_of(uuid, uuid, uuid, uuid) is
 
 revoke all on function private.toggle_idea_vote_of(uuid, uuid, uuid, uuid) from public;
 grant execute on function private.toggle_idea_vote_of(uuid, uuid, uuid, uuid) to anon, authenticated;
--- =============================================================================
--- An idea vote's rule checks the voter once (issue 13).
--- =============================================================================
---
--- As for comments (20261125090500_comment_rule_checks_once.sql): after
--- app.vote_on_idea had checked the voter (private.ensure_writer), row security
--- checked the same again on every statement of the toggle and the count (the
--- idea's and the votes' select policies, the votes' delete and insert
--- policies), each reading the claims and looking up the guest's credential
--- anew: about two fifths of the database's CPU for a vote
--- (scripts/bench/sql-ab.ts, docs/performance.md).
---
--- Now the rule runs as a definer in private and makes those checks itself,
--- once, before it writes:
+-- -----------------------------------------------------------------------------
+-- app.vote_on_idea: the idea endpoint's rule, checking the voter once
+-- -----------------------------------------------------------------------------
+-- As for comments: run as the caller, row security would check the voter
+-- again on every statement of the toggle and the count (the idea's and the
+-- votes' select policies, the votes' delete and insert policies), about two
+-- fifths of a vote's database CPU. The rule is a definer in private that
+-- makes those checks itself, once, before it writes:
 --   * the idea is readable by the caller (private.can_read_plan: the plan's
 --     link claim, or a participant), else 'Idea not found', as the select
 --     policy answered;
@@ -385,10 +358,8 @@ grant execute on function private.toggle_idea_vote_of(uuid, uuid, uuid, uuid) to
 --     device secret the request carried), as the delete and insert policies
 --     require; the count is of the idea's votes, all of which the caller may
 --     read.
--- The toggle (per-voter lock, delete, else insert), its race-freedom and the
--- answers are unchanged. app.vote_on_idea keeps its signature and grants as a
--- security-invoker wrapper; app.toggle_idea_vote and the votes' policies stay
--- as they are.
+-- app.vote_on_idea is the security-invoker wrapper the API calls; the votes'
+-- policies stay for any other path.
 
 create function private.vote_on_idea(p_idea_id uuid)
 returns table (voted boolean, vote_count integer)
@@ -419,16 +390,6 @@ comment on function private.vote_on_idea(uuid) is
   'app.vote_on_idea''s rule, as a definer that checks what the policies would (readable idea, participant voter, the caller''s own vote) once: toggles the caller''s vote and answers whether it now exists and the idea''s vote count.';
 revoke all on function private.vote_on_idea(uuid) from public;
 grant execute on function private.vote_on_idea(uuid) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121093000_idea_rules.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- app.vote_on_idea: app.toggle_idea_vote plus the idea's new vote count
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- The toggle itself (and its race-freedom) is app.toggle_idea_vote's; this adds
--- @@ -- the identity answers above and counts the votes in a later statement, which
--- @@ -- sees the toggle and every vote committed before it.
--- @@ 
--- @@ EARLIER DEFINITION in 20261125090000_vote_rules_one_shape.sql had this lead:
--- @@ 
 
 create function app.vote_on_idea(p_idea_id uuid)
 returns table (voted boolean, vote_count integer)

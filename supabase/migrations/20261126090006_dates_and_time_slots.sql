@@ -1,5 +1,7 @@
 -- =============================================================================
--- Time slots (plan, date, period) and their votes.
+-- Domain: dates and time slots. Candidate days (a date and an optional part
+-- of the day or clock time), their votes, the date vote rules, and the
+-- clean-up that removes a slot nobody wants any more.
 -- =============================================================================
 --
 -- `date` is a calendar date with no time zone: the group's local day, exactly
@@ -55,7 +57,7 @@ create table app.time_slot_votes (
   constraint time_slot_votes_time_slot_id_user_id_key unique (time_slot_id, user_id),
   constraint time_slot_votes_time_slot_id_guest_id_key unique (time_slot_id, guest_id)
 );
-comment on table app.time_slot_votes is 'One row per (slot, voter). Toggled by app.toggle_time_slot_vote / app.vote_date.';
+comment on table app.time_slot_votes is 'One row per (slot, voter). Toggled by app.vote_on_time_slot / app.vote_on_date.';
 
 create index time_slot_votes_time_slot_id_plan_id_idx on app.time_slot_votes (time_slot_id, plan_id);
 create index time_slot_votes_plan_id_idx on app.time_slot_votes (plan_id);
@@ -63,9 +65,9 @@ create index time_slot_votes_user_id_idx on app.time_slot_votes (user_id);
 create index time_slot_votes_guest_id_plan_id_idx on app.time_slot_votes (guest_id, plan_id);
 grant select on app.time_slots, app.time_slot_votes to anon, authenticated;
 grant insert (id, time_slot_id, plan_id, user_id, guest_id), delete on app.time_slot_votes to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121090200_plans_guests_participants.sql had this lead:
--- @@ 
 
+-- The plan of a time slot, for the plan_id claim of /api/timeslots/{id}/...
+-- (null for an unknown id); a definer for the same reason as plan_id_of_idea.
 create function private.plan_id_of_time_slot(p_time_slot_id uuid)
 returns uuid
 language sql
@@ -79,24 +81,14 @@ comment on function private.plan_id_of_time_slot(uuid) is
   'Plan of a time slot (null if unknown), for the plan_id claim of /api/timeslots/{id}/... requests.';
 revoke all on function private.plan_id_of_time_slot(uuid) from public;
 grant execute on function private.plan_id_of_time_slot(uuid) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121090600_vote_rules.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- Date rules shared by vote_date and lock_date
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- decisions.md: a date before yesterday or more than 366 days ahead is 400.
--- @@ -- "Yesterday" leaves room for groups whose local day lags the server's (UTC).
--- @@ -- Impossible dates ('2026-02-30') never get here: they fail the cast to
--- @@ -- `date` (22008), which the API must reject as 400 before calling.
--- @@ 
--- =============================================================================
--- The rules' 400 sentences in their final wording (issue 14).
--- =============================================================================
---
--- A few rules raised HP400 with a sentence starting in lower case ('date must
--- not be in the past'), and the API capitalised it on the way out
--- (withSentenceCase in routes/plan-dates.ts). Now the database says the
--- sentence the user reads, like every other rule's message, and the API
--- passes it through as it does the others. Nothing else changes.
+-- -----------------------------------------------------------------------------
+-- Date rules shared by the date vote and lock_date
+-- -----------------------------------------------------------------------------
+-- decisions.md: a date before yesterday or more than 366 days ahead is 400.
+-- "Yesterday" leaves room for groups whose local day lags the server's (UTC).
+-- Impossible dates ('2026-02-30') never get here: they fail the cast to
+-- `date` (22008), which the API must reject as 400 before calling. The
+-- message is the sentence the user reads; the API passes it through.
 
 create function private.check_plan_date(p_date date)
 returns void
@@ -148,33 +140,18 @@ end;
 $$;
 revoke all on function private.find_or_create_time_slot(uuid, date, text) from public;
 grant execute on function private.find_or_create_time_slot(uuid, date, text) to anon, authenticated;
--- =============================================================================
--- Fewer statements on the vote and comment paths (issue 13).
--- =============================================================================
---
--- Behaviour is unchanged (the same answers, errors and their order); each
--- change removes statements from the common case, found by
--- `BENCH_STATEMENTS=1 npm run bench`:
---
---   * app.vote_on_date attempted to insert the slot on every vote, so that a
---     slot being removed by a parallel unvote could not slip away between a
---     lookup and the vote (20261124100200_empty_slot_cleanup.sql). Now it
---     looks the slot up, and only a vote (not an unvote) holds the slot it
---     found with a KEY SHARE lock before inserting: a clean-up that locked
---     the slot first has removed it by then, and the slot is created anew
---     as before; a clean-up that comes later waits for the vote and keeps
---     the slot. Unvotes take no lock on the slot, so two unvoters cannot
---     wait for each other in a circle (tests/db/empty-slots.test.ts).
---   * app.vote_on_date asked whether the plan exists and then whether the
---     caller takes part. A participant's plan exists, so the plan is looked
---     up only for others (its 404 still comes first).
---   * private.ensure_participant tried to insert a member's participants row
---     on every vote; now it looks first, like private.ensure_writer.
---   * private.ensure_writer read a guest's plan before asking whether the
---     guest takes part; a guest of this plan (every guest who writes) is now
---     answered by that one question (the plan is read only to word a refusal).
---   * The clean-up after a vote delete ran even when the delete removed
---     nothing (the first step of every toggle that ends in a vote).
+-- -----------------------------------------------------------------------------
+-- The date vote looks its slot up first
+-- -----------------------------------------------------------------------------
+-- A slot may be removed by a parallel unvote (the clean-up at the end of this
+-- file) between a lookup and the vote. So the date vote looks the slot up,
+-- and only a vote (not an unvote) holds the slot it found with a KEY SHARE
+-- lock before inserting: a clean-up that locked the slot first has removed it
+-- by then, and the slot is created anew; a clean-up that comes later waits
+-- for the vote and keeps the slot. Unvotes take no lock on the slot, so two
+-- unvoters cannot wait for each other in a circle. A participant's plan
+-- exists, so the plan is looked up only for others (its 404 still comes
+-- first).
 
 -- A slot the caller is about to vote on, held against a parallel clean-up
 -- until the vote commits. SECURITY DEFINER: a row lock needs UPDATE
@@ -224,6 +201,29 @@ comment on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid) is
 revoke all on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid) from public;
 grant execute on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid) to anon, authenticated;
 
+-- -----------------------------------------------------------------------------
+-- The date vote rules, checking the voter once
+-- -----------------------------------------------------------------------------
+-- As for comments and idea votes (ideas_and_comments): run as the caller, row
+-- security would check the voter again on every statement (the plan's and the
+-- slots' select policies, the slot insert of a new date, the votes' delete
+-- and insert policies, the count). Each rule is a definer in private that
+-- makes those checks itself, once, before it writes:
+--   * the plan (or the slot's plan) is readable by the caller
+--     (private.can_read_plan: the link claim, or a participant or its host),
+--     else 'Plan not found' / 'Time slot not found', as the select policies
+--     answered;
+--   * ensure_participant: the caller is a participant of that plan (a
+--     signed-in link holder joins on first vote; anyone else is HP403);
+--   * the vote toggled is the caller's own (auth.uid(), or the guest whose
+--     device secret the request carried) and a new slot belongs to that
+--     plan, as the delete and insert policies require.
+-- app.vote_on_time_slot (the slot endpoint) and app.vote_on_date (the date
+-- endpoint: find-or-create the slot, then vote; answers the slot too, its id
+-- from before the toggle, since a slot whose last vote this was is gone after
+-- it) are the security-invoker wrappers the API calls; the policies stay for
+-- any other path.
+
 create function private.vote_on_time_slot(p_time_slot_id uuid)
 returns table (voted boolean, vote_count integer)
 language plpgsql
@@ -254,8 +254,6 @@ comment on function private.vote_on_time_slot(uuid) is
   'app.vote_on_time_slot''s rule, as a definer that checks what the policies would (readable slot, participant voter, the caller''s own vote) once.';
 revoke all on function private.vote_on_time_slot(uuid) from public;
 grant execute on function private.vote_on_time_slot(uuid) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261125090000_vote_rules_one_shape.sql had this lead:
--- @@ 
 
 create function app.vote_on_time_slot(p_time_slot_id uuid)
 returns table (voted boolean, vote_count integer)
@@ -269,35 +267,6 @@ comment on function app.vote_on_time_slot(uuid) is
   'Toggles the caller''s vote on a time slot and answers whether it now exists and the slot''s vote count. HP404 unknown slot, HP403 not a participant.';
 revoke all on function app.vote_on_time_slot(uuid) from public;
 grant execute on function app.vote_on_time_slot(uuid) to anon, authenticated;
--- =============================================================================
--- The date votes' rules check the voter once (issue 13).
--- =============================================================================
---
--- As for comments and idea votes (20261125090500, 20261125090600): after
--- app.vote_on_date and app.vote_on_time_slot had checked the voter
--- (is_participant, ensure_participant), row security checked the same again
--- on every statement that followed: the plan's and the slots' select
--- policies, the slot insert of a new date, the votes' delete and insert
--- policies and the count, each reading the claims and looking up the guest's
--- credential anew.
---
--- Now each rule runs as a definer in private and makes those checks itself,
--- once, before it writes:
---   * the plan (or the slot's plan) is readable by the caller
---     (private.can_read_plan: the link claim, or a participant or its host),
---     else 'Plan not found' / 'Time slot not found', as the select policies
---     answered;
---   * ensure_participant: the caller is a participant of that plan (a
---     signed-in link holder joins on first vote; anyone else is HP403);
---   * the vote toggled is the caller's own (auth.uid(), or the guest whose
---     device secret the request carried) and a new slot belongs to that
---     plan, as the delete and insert policies require.
--- Everything else is as before: the date and period checks, the slot lookup
--- first, the per-voter lock, holding the slot (KEY SHARE) only to vote, the
--- clean-up of emptied slots, the answers. The app functions keep their
--- signatures and grants as security-invoker wrappers; app.vote_date,
--- app.toggle_time_slot_vote and the policies stay as they are.
-
 create function private.vote_on_date(p_plan_id uuid, p_date date, p_period text default null)
 returns table (voted boolean, time_slot_id uuid, vote_count integer)
 language plpgsql
@@ -370,14 +339,6 @@ comment on function private.vote_on_date(uuid, date, text) is
   'app.vote_on_date''s rule, as a definer that checks what the policies would (readable plan, participant voter, the caller''s own vote) once.';
 revoke all on function private.vote_on_date(uuid, date, text) from public;
 grant execute on function private.vote_on_date(uuid, date, text) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261125090000_vote_rules_one_shape.sql had this lead:
--- @@ -- The date vote: vote_date's checks, then find-or-create the slot and toggle
--- @@ -- the caller's vote on it without checking again. Answers the slot (its id
--- @@ -- from before the toggle: a slot whose last vote this was is gone after it)
--- @@ -- and its count after the toggle.
--- @@ 
--- @@ EARLIER DEFINITION in 20261125090300_date_vote_lookup_first.sql had this lead:
--- @@ 
 
 create function app.vote_on_date(p_plan_id uuid, p_date date, p_period text default null)
 returns table (voted boolean, time_slot_id uuid, vote_count integer)
@@ -391,48 +352,20 @@ comment on function app.vote_on_date(uuid, date, text) is
   'The date vote endpoint: finds or creates the slot (plan, date, period; null = whole day), toggles the caller''s vote on it, answers (voted, the slot, its count). HP400 bad date/period, HP404 unknown plan, HP403 not a participant.';
 revoke all on function app.vote_on_date(uuid, date, text) from public;
 grant execute on function app.vote_on_date(uuid, date, text) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261124100200_empty_slot_cleanup.sql had this lead:
--- @@ -- After any delete of votes (one statement may remove many: a leave, a
--- @@ -- cascade from a deleted guest), once per statement.
--- @@ 
 
-create function private.remove_time_slots_left_empty()
-returns trigger
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_slot_ids uuid[] := array(select o.time_slot_id from old_votes o);
-begin
-  if cardinality(v_slot_ids) > 0 then
-    perform private.remove_empty_time_slots(v_slot_ids);
-  end if;
-  return null;
-end;
-$$;
-revoke all on function private.remove_time_slots_left_empty() from public;
-
-create trigger time_slot_votes_remove_empty_slots
-  after delete on app.time_slot_votes
-  referencing old table as old_votes
-  for each statement execute function private.remove_time_slots_left_empty();
--- =============================================================================
+-- -----------------------------------------------------------------------------
 -- A time slot with no votes that is not locked is removed.
--- =============================================================================
---
--- docs/decisions.md "Time slots". Slots are created by a vote (vote-date's
--- find-or-create) or by the host's event time. They used to live as long as
--- their plan, so a vote followed by an unvote left an empty slot behind for
--- good (1,440 clock times x 368 days per plan). Now:
+-- -----------------------------------------------------------------------------
+-- docs/decisions.md "Time slots". Slots are created by a vote (the date vote's
+-- find-or-create) or by the host's event time. Kept as long as their plan, a
+-- vote followed by an unvote would leave an empty slot behind for good (1,440
+-- clock times x 368 days per plan). So:
 --
 --   * when votes are deleted (an unvote, a leave, a guest deleted or
 --     transferred), each slot that lost a vote is removed if it has no vote
 --     left and is not the plan's locked slot;
 --   * when a plan's locked slot changes (unlock, another event time), the
---     previous one is removed on the same terms;
---   * the empty, unlocked slots that exist today are removed once, below.
+--     previous one is removed on the same terms (lock_rules).
 --
 -- Race-free against a parallel vote on the same slot: the clean-up first locks
 -- the slot row FOR UPDATE. A vote being inserted holds a KEY SHARE lock on its
@@ -468,6 +401,31 @@ $$;
 comment on function private.remove_empty_time_slots(uuid[]) is
   'Removes each given slot that has no vote and is not its plan''s locked slot (waits for votes in flight).';
 revoke all on function private.remove_empty_time_slots(uuid[]) from public;
+
+-- After any delete of votes (one statement may remove many: a leave, a
+-- cascade from a deleted guest), once per statement.
+create function private.remove_time_slots_left_empty()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_slot_ids uuid[] := array(select o.time_slot_id from old_votes o);
+begin
+  if cardinality(v_slot_ids) > 0 then
+    perform private.remove_empty_time_slots(v_slot_ids);
+  end if;
+  return null;
+end;
+$$;
+revoke all on function private.remove_time_slots_left_empty() from public;
+
+create trigger time_slot_votes_remove_empty_slots
+  after delete on app.time_slot_votes
+  referencing old table as old_votes
+  for each statement execute function private.remove_time_slots_left_empty();
 
 -- -----------------------------------------------------------------------------
 -- RLS (same shape as ideas/idea_votes)

@@ -107,17 +107,15 @@ comment on function app.lock_date(uuid, date) is
 
 revoke all on function app.lock_date(uuid, date) from public;
 grant execute on function app.lock_date(uuid, date) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121090700_host_rules.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- app.set_event_time
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- p_time is 'HH:mm' 24-hour ('19:30', '7:30' accepted too). Stores event_time
--- @@ -- as 12-hour text 'h:mm AM/PM' ('7:30 PM') for display, finds or creates the
--- @@ -- slot (locked date, 'H:mm') so the chosen time is a real slot, points
--- @@ -- locked_time_slot_id at it and completes the plan. Mailing participants is
--- @@ -- the API's job after this returns.
--- @@ 
 
+-- -----------------------------------------------------------------------------
+-- app.set_event_time
+-- -----------------------------------------------------------------------------
+-- p_time is 'HH:mm' 24-hour ('19:30', '7:30' accepted too). Stores event_time
+-- as 12-hour text 'h:mm AM/PM' ('7:30 PM') for display, finds or creates the
+-- slot (locked date, 'H:mm') so the chosen time is a real slot, points
+-- locked_time_slot_id at it and completes the plan. Mailing participants is
+-- the API's job after this returns (the notice below).
 create function app.set_event_time(p_plan_id uuid, p_time text)
 returns void
 language plpgsql
@@ -152,12 +150,10 @@ comment on function app.set_event_time(uuid, text) is
   'Host: sets the event time on the locked date (status completed). HP400 bad time, HP409 no locked date.';
 revoke all on function app.set_event_time(uuid, text) from public;
 grant execute on function app.set_event_time(uuid, text) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121090700_host_rules.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- app.set_location (addition to the contract)
--- @@ -- -----------------------------------------------------------------------------
--- @@ 
 
+-- -----------------------------------------------------------------------------
+-- app.set_location
+-- -----------------------------------------------------------------------------
 create function app.set_location(p_plan_id uuid, p_location text)
 returns void
 language plpgsql
@@ -225,11 +221,11 @@ create trigger plans_remove_previous_locked_slot
   for each row
   when (old.locked_time_slot_id is not null and old.locked_time_slot_id is distinct from new.locked_time_slot_id)
   execute function private.remove_previous_locked_slot();
--- =============================================================================
+
+-- -----------------------------------------------------------------------------
 -- Who is told that the time is set (decisions.md: set-event-time "e-mails
 -- every participant who has an account").
--- =============================================================================
---
+-- -----------------------------------------------------------------------------
 -- The API runs set-event-time as the host (`authenticated`), and the users
 -- policy shows a caller only its own row, so the host cannot read the other
 -- members' e-mail addresses, and must not: the API never shows them to anyone.
@@ -260,13 +256,13 @@ comment on function private.event_time_recipients(uuid) is
 
 revoke all on function private.event_time_recipients(uuid) from public;
 grant execute on function private.event_time_recipients(uuid) to authenticated;
--- =============================================================================
+
+-- -----------------------------------------------------------------------------
 -- The "time set" e-mail: only when the time changed, at most once per window.
--- =============================================================================
---
--- docs/decisions.md "Abuse limits". set-event-time used to e-mail every member
--- on every call, with host-chosen text: a host could mail the group again and
--- again. Now each plan remembers the date and time it last e-mailed:
+-- -----------------------------------------------------------------------------
+-- docs/decisions.md "Abuse limits". The e-mail carries host-chosen text, so a
+-- host must not be able to mail the group again and again. Each plan
+-- remembers the date and time it last e-mailed:
 --
 --   * the same date and time again (e.g. unlock, pick the same date, set the
 --     same time) sends nothing;

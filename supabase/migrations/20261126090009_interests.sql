@@ -1,5 +1,6 @@
 -- =============================================================================
--- Interests: a small seeded catalogue and each user's own list.
+-- Domain: interests. A small seeded catalogue, each user's own list, and the
+-- shared interests behind a plan's activity suggestions.
 -- =============================================================================
 
 create table app.interest_catalog (
@@ -46,25 +47,18 @@ create index user_interests_catalog_id_idx on app.user_interests (catalog_id);
 
 grant select, delete on app.user_interests to authenticated;
 grant insert (id, user_id, catalog_id, free_form_text) on app.user_interests to authenticated;
--- @@ EARLIER DEFINITION in 20261121090500_interests.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- private.plan_shared_interests: input of GET /api/plans/{id}/activity-suggestions
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- Suggestions come from the interests the plan's signed-in participants share.
--- @@ -- Those rows belong to other users, whom the caller's RLS rightly hides, so
--- @@ -- this is SECURITY DEFINER. It only releases an aggregate (interest text and
--- @@ -- how many members hold it, never who), and only for a plan the caller may
--- @@ -- read; otherwise HP404 as for any unknown plan.
--- @@ 
--- =============================================================================
--- Activity suggestions never echo one member's own words.
--- =============================================================================
+-- -----------------------------------------------------------------------------
+-- private.plan_shared_interests: input of GET /api/plans/{id}/activity-suggestions
+-- -----------------------------------------------------------------------------
+-- Suggestions come from the interests the plan's signed-in participants share.
+-- Those rows belong to other users, whom the caller's RLS rightly hides, so
+-- this is SECURITY DEFINER. It only releases an aggregate (interest text and
+-- how many members hold it, never who), and only for a plan the caller may
+-- read; otherwise HP404 as for any unknown plan.
 --
--- docs/decisions.md "Interests and suggestions". private.plan_shared_interests
--- feeds GET /api/plans/{id}/activity-suggestions, which anyone holding the
--- plan's link may call. It used to return every interest of every member, so
--- a single member's private free text ('divorce lawyer', a name, an address)
--- reached anonymous link holders. Now an interest counts only when:
+-- Anyone holding the plan's link may call it, so it never echoes one member's
+-- own words (a private free text: 'divorce lawyer', a name, an address;
+-- docs/decisions.md "Interests and suggestions"). An interest counts only when:
 --
 --   * at least two of the plan's members hold it (trimmed, any case): it is
 --     then common to the group, which is what the panel promises ("Ideas

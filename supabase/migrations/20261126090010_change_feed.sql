@@ -1,5 +1,5 @@
 -- =============================================================================
--- The change feed: every plan has a version, bumped once per transaction that
+-- Domain: the change feed. Every plan has a version, bumped once per transaction that
 -- changes what the plan's viewers see, and each such transaction announces
 -- itself once per plan (docs/decisions.md "Live updates").
 -- =============================================================================
@@ -258,16 +258,15 @@ comment on function private.plan_versions(uuid[]) is
   'Versions of the given plans (absent when unknown or deleted), for the polling fallback of the live feed.';
 revoke all on function private.plan_versions(uuid[]) from public;
 grant execute on function private.plan_versions(uuid[]) to anon, authenticated;
--- =============================================================================
--- The home list's versions read once, without row security (issue 13).
--- =============================================================================
---
+
+-- -----------------------------------------------------------------------------
+-- The home list's versions, read once without row security
+-- -----------------------------------------------------------------------------
 -- GET /api/plans answers the caller's plans, and first (on every request)
 -- the versions of those plans, hashed into the list's ETag; the body is built
--- only when that hash moved. Read as the caller, each of the participants
--- and plan_versions rows behind the hash was checked by its table's select
--- policy, each policy working out the caller's plans again
--- (private.my_plan_ids): the list's per-request statement cost the database
+-- only when that hash moved. Read as the caller, each participants and
+-- plan_versions row behind the hash would be checked by its table's select
+-- policy, each working out the caller's plans again (private.my_plan_ids):
 -- about three times the bare baseline's request.
 --
 -- private.my_plan_versions() answers the same rows, for the signed-in caller

@@ -1,5 +1,6 @@
 -- =============================================================================
--- Abuse limits: one counter per key, shared by every instance of the function.
+-- Domain: abuse limits. Rate limits (one counter per key, shared by every
+-- instance of the function) and caps per plan.
 -- =============================================================================
 --
 -- docs/decisions.md "Abuse limits". The API names the key ('vote:g:<guest id>',
@@ -39,31 +40,20 @@ comment on table app.rate_limit_counters is
 
 -- Housekeeping finds finished windows by this index.
 create index rate_limit_counters_window_ends_at_idx on app.rate_limit_counters (window_ends_at);
--- @@ EARLIER DEFINITION in 20261124100000_rate_limits.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- private.hit_rate_limit: count one hit, or say how long to wait
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- Returns 0 when the hit was counted (at most p_max in the window), else the
--- @@ -- whole seconds until the window ends (at least 1; the hit is not counted).
--- @@ --
--- @@ -- Housekeeping: every hit deletes up to 4 counters whose window ended more
--- @@ -- than a minute ago (skipping any another request holds, so it never waits).
--- @@ -- A hit adds at most one row and removes up to four, so finished windows
--- @@ -- cannot pile up, and nothing else has to run on a schedule.
--- @@ --
--- @@ -- SECURITY DEFINER: the request roles have no privilege on the table.
--- @@ 
--- =============================================================================
--- Rate-limit housekeeping only when a hit starts a window (issue 13).
--- =============================================================================
+-- -----------------------------------------------------------------------------
+-- private.hit_rate_limit: count one hit, or say how long to wait
+-- -----------------------------------------------------------------------------
+-- Returns 0 when the hit was counted (at most p_max in the window), else the
+-- whole seconds until the window ends (at least 1; the hit is not counted).
 --
--- private.hit_rate_limit deleted up to 4 finished counters on EVERY hit: a
--- second statement (an index scan with row locks) on every vote and comment.
--- Counters are only ever added by a hit that starts a window (a new key), so
--- cleaning up on those hits alone keeps the promise of
--- 20261124100000_rate_limits.sql: each added row comes with the removal of up
--- to four finished ones, and finished windows cannot pile up. A hit inside a
--- running window is now the upsert alone.
+-- Housekeeping: a hit that starts a window (a new key, the only way a counter
+-- is added) deletes up to 4 counters whose window ended more than a minute
+-- ago (skipping any another request holds, so it never waits). Each added
+-- row comes with the removal of up to four finished ones, so finished windows
+-- cannot pile up and nothing has to run on a schedule; a hit inside a running
+-- window is the upsert alone.
+--
+-- SECURITY DEFINER: the request roles have no privilege on the table.
 
 create function private.hit_rate_limit(p_key text, p_max integer, p_window_seconds integer)
 returns integer
@@ -146,10 +136,10 @@ comment on function private.enforce_rate_limits(jsonb) is
   'Hits each {key, max, window, message} in order; HP429 (DETAIL = seconds to wait) at the first full one.';
 revoke all on function private.enforce_rate_limits(jsonb) from public;
 grant execute on function private.enforce_rate_limits(jsonb) to anon, authenticated;
--- =============================================================================
+
+-- -----------------------------------------------------------------------------
 -- Caps per plan: guests, ideas, comments per idea, distinct date slots.
--- =============================================================================
---
+-- -----------------------------------------------------------------------------
 -- docs/decisions.md "Abuse limits". Unlike the rate limits these are not about
 -- time (waiting does not help), so a write over a cap is HP409 (409) with a
 -- sentence, not 429. The numbers are far above what a real group reaches and
@@ -170,7 +160,7 @@ set search_path = ''
 as $$
   select case p_name
     when 'guests' then 200            -- guests per plan
-    when 'ideas' then 1000            -- ideas per plan (issue 13 measures plans of 500)
+    when 'ideas' then 1000            -- ideas per plan (the bench measures plans of 500)
     when 'comments_per_idea' then 500 -- comments per idea
     when 'slots' then 500             -- distinct (date, period) slots per plan
   end
@@ -189,12 +179,21 @@ as $$
 $$;
 revoke all on function private.lock_cap(text, uuid) from public;
 
+-- The count runs on every insert, and PL/pgSQL keeps its plan per connection,
+-- made while the table was as small as the statistics last said. Planned on
+-- a nearly empty table, the count would be a sequential scan and stay one
+-- (every comment would read every comment: ~6,900 scans, 23 million rows, for
+-- ~6,800 comments in the bench) until autovacuum's next analyse. With
+-- sequential scans off for this function the planner takes the index each
+-- count has (guests, ideas and slots by plan_id; comments by (idea_id,
+-- plan_id, created_at)), however small the table looked when it planned.
 create function private.enforce_plan_cap()
 returns trigger
 language plpgsql
 volatile
 security definer
 set search_path = ''
+set enable_seqscan = off
 as $$
 declare
   v_cap   integer;
@@ -279,26 +278,6 @@ create trigger idea_comments_enforce_cap
 create trigger time_slots_enforce_cap
   before insert on app.time_slots
   for each row execute function private.enforce_plan_cap();
--- =============================================================================
--- The caps' counts always go through their indexes (issue 13).
--- =============================================================================
---
--- private.enforce_plan_cap counts the plan's guests, ideas or slots, or the
--- idea's comments, on every insert into those tables. PL/pgSQL keeps a plan
--- of that count per connection, made while the table was as small as the
--- statistics last said. Planned on a nearly empty table, the count was a
--- sequential scan, and it stayed one: issue 13's bench analyses its fixture
--- (one comment), then adds thousands of comments in seconds, and every
--- comment read every comment of every plan (pg_stat_user_tables: ~6,900
--- sequential scans of app.idea_comments, 23 million rows read, for ~6,800
--- comments). Autovacuum's next analyse would re-plan it, but a count that
--- runs on every insert should not wait for that: with sequential scans off
--- for this function the planner takes the index each count has (guests,
--- ideas and slots by plan_id; comments by (idea_id, plan_id, created_at)),
--- however small the table looked when it planned.
-
-alter function private.enforce_plan_cap() set enable_seqscan = off;
-
 alter table app.rate_limit_counters enable row level security;
 -- No grants and a deny-all policy (like app.sign_in_codes): no request role
 -- reads or writes the counters directly.

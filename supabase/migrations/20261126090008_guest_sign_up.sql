@@ -1,27 +1,61 @@
--- @@ EARLIER DEFINITION in 20261121090800_leave_and_transfer.sql had this lead:
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- Transfer of a guest's votes to the signed-in user
--- @@ -- -----------------------------------------------------------------------------
--- @@ -- After signing in on a device that holds a guest session, the client hands
--- @@ -- over the guestId. The guest's idea and slot votes become the user's
--- @@ -- (dropping those the user already has), the guest's ideas and comments are
--- @@ -- attributed to the user, the user joins the plan if needed (keeping the
--- @@ -- guest's place in the join order), and the guest is deleted, which removes
--- @@ -- its participants row: the guest's row is replaced by the user's.
--- @@ --
--- @@ -- SECURITY DEFINER, in `private`: it must rewrite rows owned by the guest,
--- @@ -- which no RLS policy lets the signed-in user touch, and the user usually
--- @@ -- cannot even read the guest's plan yet. Its own checks: the caller is signed
--- @@ -- in (auth.uid()), and holds the guest id (the guest's only credential, the
--- @@ -- same proof a guest request gives). search_path = '' and qualified names.
--- @@ 
+-- =============================================================================
+-- Domain: a guest who signs in. The device that acted as a guest signs in to
+-- an account, and the account takes the guest's place in the plan: its name
+-- (when the account has none), its votes, ideas and comments, and its place
+-- in the join order.
+-- =============================================================================
 
 -- -----------------------------------------------------------------------------
--- The guest-vote transfer needs the guest's secret too
+-- private.adopt_guest_name: the account keeps the name friends know
 -- -----------------------------------------------------------------------------
--- Before: any signed-in account took over a guest (votes, ideas, comments)
--- from its id alone. Now the request must also carry that guest's credential
--- (claims guest_id + guest_secret_hash, checked by claimed_guest_id()).
+-- A fresh account has no name, so without this the plan would suddenly show
+-- the e-mail's local part ("journey-blake-1a2b") instead of "Blake Rivera".
+-- The guest name only fills an account that has no name at all: a name the
+-- user chose is never overwritten.
+-- It checks the guest's credential itself (claimed_guest_id): it runs first in
+-- app.transfer_guest_votes and must not rename the account after a guest
+-- whose secret the caller does not hold.
+create function private.adopt_guest_name(p_guest_id uuid)
+returns void
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  update app.users u
+     set first_name = split_part(btrim(g.name), ' ', 1),
+         last_name  = nullif(btrim(substr(btrim(g.name), length(split_part(btrim(g.name), ' ', 1)) + 1)), ''),
+         updated_at = now()
+    from app.guests g
+   where g.id = p_guest_id
+     and g.id = (select private.claimed_guest_id())
+     and u.id = (select auth.uid())
+     and u.first_name is null
+     and u.last_name is null
+$$;
+
+comment on function private.adopt_guest_name(uuid) is
+  'Gives the signed-in caller''s nameless account the name of the guest it takes over ("Sam Rivera" -> Sam / Rivera).';
+
+revoke all on function private.adopt_guest_name(uuid) from public;
+grant execute on function private.adopt_guest_name(uuid) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Transfer of a guest's votes to the signed-in user
+-- -----------------------------------------------------------------------------
+-- After signing in on a device that holds a guest session, the client hands
+-- over the guestId. The guest's idea and slot votes become the user's
+-- (dropping those the user already has), the guest's ideas and comments are
+-- attributed to the user, the user joins the plan if needed (keeping the
+-- guest's place in the join order), and the guest is deleted, which removes
+-- its participants row: the guest's row is replaced by the user's.
+--
+-- SECURITY DEFINER, in `private`: it must rewrite rows owned by the guest,
+-- which no RLS policy lets the signed-in user touch, and the user usually
+-- cannot even read the guest's plan yet. Its own checks: the caller is signed
+-- in (auth.uid()), and the request carries that guest's credential (claims
+-- guest_id + guest_secret_hash, checked by claimed_guest_id()): a guest id
+-- alone, which is public, takes over nothing.
 create function private.transfer_guest_votes(p_guest_id uuid)
 returns table (transferred_idea_votes integer, transferred_time_votes integer)
 language plpgsql
@@ -101,13 +135,11 @@ revoke all on function private.transfer_guest_votes(uuid) from public;
 -- anon too, so that a token-less call answers HP403 with a sentence instead of
 -- a permission error (the function itself refuses anyone without auth.uid()).
 grant execute on function private.transfer_guest_votes(uuid) to anon, authenticated;
--- @@ EARLIER DEFINITION in 20261121090800_leave_and_transfer.sql had this lead:
--- @@ -- The contract's entry point. SECURITY INVOKER wrapper, so the privileged part
--- @@ -- stays in the non-exposed `private` schema.
--- @@ 
 
--- The contract's entry point now adopts the name first, then moves the votes
--- (which also rewrites the plan's participant row, named from the account).
+-- The entry point the API calls (SECURITY INVOKER, so the privileged parts
+-- stay in the non-exposed `private` schema): adopt the name first, then move
+-- the votes (which also rewrites the plan's participant row, named from the
+-- account).
 create function app.transfer_guest_votes(p_guest_id uuid)
 returns table (transferred_idea_votes integer, transferred_time_votes integer)
 language plpgsql
