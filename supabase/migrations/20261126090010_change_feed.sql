@@ -1,13 +1,13 @@
 -- =============================================================================
--- Domain: the change feed. Every plan has a version, bumped once per transaction that
--- changes what the plan's viewers see, and each such transaction announces
--- itself once per plan (docs/decisions.md "Live updates").
+-- Domain: the change feed. Every plan has a version, bumped once per
+-- transaction that changes what the plan's viewers see, and each such
+-- transaction announces itself once per plan (docs/decisions.md "Live updates").
 -- =============================================================================
 --
 -- How it works
 --
---   1. Each table that a plan's screens show opts in (private.add_to_change_feed)
---      with two triggers:
+--   1. Each table that a plan's screens show has two triggers (at the end of
+--      this file; a table added later gets the same two):
 --        <table>_note_plan_change    AFTER ... FOR EACH ROW (immediate)
 --        <table>_publish_plan_changes  CONSTRAINT TRIGGER ... DEFERRABLE
 --                                      INITIALLY DEFERRED (runs at COMMIT)
@@ -207,35 +207,6 @@ comment on function private.publish_plan_changes() is
 revoke all on function private.publish_plan_changes() from public;
 
 -- -----------------------------------------------------------------------------
--- The tables that opt in: one call each.
--- -----------------------------------------------------------------------------
--- private.add_to_change_feed(table, part) gives a table the two triggers
--- (named <table>_note_plan_change and <table>_publish_plan_changes), so a
--- table added later joins the feed with one line in its own migration.
-create function private.add_to_change_feed(p_table regclass, p_part text)
-returns void
-language plpgsql
-set search_path = ''
-as $$
-declare
-  v_name text := (select c.relname from pg_catalog.pg_class c where c.oid = p_table);
-begin
-  execute format(
-    'create trigger %I after insert or update or delete on %s
-       for each row execute function private.note_plan_change(%L)',
-    v_name || '_note_plan_change', p_table, p_part);
-  execute format(
-    'create constraint trigger %I after insert or update or delete on %s
-       deferrable initially deferred
-       for each row execute function private.publish_plan_changes()',
-    v_name || '_publish_plan_changes', p_table);
-end;
-$$;
-comment on function private.add_to_change_feed(regclass, text) is
-  'Migrations only: puts a table (whose rows have plan_id, or are plans) on the change feed as `part`.';
-revoke all on function private.add_to_change_feed(regclass, text) from public;
-
--- -----------------------------------------------------------------------------
 -- private.plan_versions(ids): the live feed's fallback when LISTEN is not
 -- available (a transaction pooler): the function polls the versions of the
 -- plans its streams watch. A plan id is the capability to read the plan
@@ -316,10 +287,53 @@ create constraint trigger plans_publish_plan_changes
   deferrable initially deferred
   for each row execute function private.publish_plan_changes();
 
-select private.add_to_change_feed('app.guests', 'participants');
-select private.add_to_change_feed('app.participants', 'participants');
-select private.add_to_change_feed('app.ideas', 'ideas');
-select private.add_to_change_feed('app.idea_votes', 'ideas');
-select private.add_to_change_feed('app.idea_comments', 'comments');
-select private.add_to_change_feed('app.time_slots', 'dates');
-select private.add_to_change_feed('app.time_slot_votes', 'dates');
+-- The tables whose rows have a plan_id, each with its part of the plan.
+create trigger guests_note_plan_change
+  after insert or update or delete on app.guests
+  for each row execute function private.note_plan_change('participants');
+create constraint trigger guests_publish_plan_changes
+  after insert or update or delete on app.guests
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
+create trigger participants_note_plan_change
+  after insert or update or delete on app.participants
+  for each row execute function private.note_plan_change('participants');
+create constraint trigger participants_publish_plan_changes
+  after insert or update or delete on app.participants
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
+create trigger ideas_note_plan_change
+  after insert or update or delete on app.ideas
+  for each row execute function private.note_plan_change('ideas');
+create constraint trigger ideas_publish_plan_changes
+  after insert or update or delete on app.ideas
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
+create trigger idea_votes_note_plan_change
+  after insert or update or delete on app.idea_votes
+  for each row execute function private.note_plan_change('ideas');
+create constraint trigger idea_votes_publish_plan_changes
+  after insert or update or delete on app.idea_votes
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
+create trigger idea_comments_note_plan_change
+  after insert or update or delete on app.idea_comments
+  for each row execute function private.note_plan_change('comments');
+create constraint trigger idea_comments_publish_plan_changes
+  after insert or update or delete on app.idea_comments
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
+create trigger time_slots_note_plan_change
+  after insert or update or delete on app.time_slots
+  for each row execute function private.note_plan_change('dates');
+create constraint trigger time_slots_publish_plan_changes
+  after insert or update or delete on app.time_slots
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
+create trigger time_slot_votes_note_plan_change
+  after insert or update or delete on app.time_slot_votes
+  for each row execute function private.note_plan_change('dates');
+create constraint trigger time_slot_votes_publish_plan_changes
+  after insert or update or delete on app.time_slot_votes
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
