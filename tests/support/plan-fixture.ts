@@ -62,9 +62,14 @@ export async function createPlan(sql: Sql, hostId: string, title = 'Friday hango
   return plan;
 }
 
+/**
+ * A member joined now, or at `joinedAt`. "Now" is the database's, as for the
+ * host's row: this machine's clock in whole milliseconds could put a member
+ * who joined a moment later before the host in the join order.
+ */
 export async function addMember(sql: Sql, planId: string, userId: string, joinedAt?: Date) {
   await sql`insert into app.participants (plan_id, user_id, name, joined_at)
-            values (${planId}, ${userId}, '-', ${joinedAt ?? new Date()})`;
+            values (${planId}, ${userId}, '-', coalesce(${joinedAt ?? null}::timestamptz, now()))`;
 }
 
 /** The secret of a test guest's device (the API draws 32 random bytes; tests need to know it). */
