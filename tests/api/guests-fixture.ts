@@ -2,9 +2,9 @@
 // database are shared by all test files, so everything here is fresh and
 // uniquely named. Users and sessions are made directly (as the owner, token
 // signed with the server's secret) rather than through the e-mail flow, which
-// tests/api/auth-*.test.ts covers. Votes are cast with the SQL rules
-// (app.toggle_idea_vote / app.toggle_time_slot_vote) under the claims the API
-// would send, since the vote endpoints are not built yet.
+// tests/api/auth-*.test.ts covers. Votes, which these tests only arrange, are
+// cast directly with the SQL rules the vote endpoints call (app.vote_on_idea /
+// app.vote_on_time_slot) under the claims the API would send.
 import { createHash, randomUUID } from 'node:crypto';
 import postgres, { type Sql } from 'postgres';
 import { inject } from 'vitest';
@@ -90,13 +90,13 @@ export const guestClaims = (guestId: string, planId: string): Claims => ({
 });
 export const memberClaims = (userId: string, planId: string): Claims => ({ role: 'authenticated', sub: userId, plan_id: planId });
 
-/** Toggle a vote with the SQL rule, exactly as the vote endpoints will; true when the vote now exists. */
+/** Toggle a vote with the SQL rule the vote endpoint calls; true when the vote now exists. */
 export async function toggleIdeaVote(owner: Sql, claims: Claims, ideaId: string): Promise<boolean> {
-  return runAs(owner, claims, async (tx) => (await tx`select app.toggle_idea_vote(${ideaId}) as voted`)[0].voted as boolean);
+  return runAs(owner, claims, async (tx) => (await tx`select voted from app.vote_on_idea(${ideaId})`)[0].voted as boolean);
 }
 
 export async function toggleSlotVote(owner: Sql, claims: Claims, slotId: string): Promise<boolean> {
-  return runAs(owner, claims, async (tx) => (await tx`select app.toggle_time_slot_vote(${slotId}) as voted`)[0].voted as boolean);
+  return runAs(owner, claims, async (tx) => (await tx`select voted from app.vote_on_time_slot(${slotId})`)[0].voted as boolean);
 }
 
 /** The plan's participants as the owner sees them, ordered by name. */

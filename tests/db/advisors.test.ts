@@ -1,9 +1,10 @@
 // Supabase's security and performance advisors (`supabase db advisors`, the
-// splinter lints) on the migrated database: no ERROR, no WARN. INFO findings
-// are allowed only of the kinds listed (with the reason) in docs/data-model.md.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// splinter lints) on the migrated database, every domain's tables at once: no
+// ERROR, no WARN. INFO findings are allowed only of the kinds listed (with the
+// reason) in docs/data-model.md.
+import { describe, expect, it } from 'vitest';
 import { runAdvisors } from '../../scripts/lib/db.ts';
-import { freshDatabase, type TestDatabase } from '../support/db.ts';
+import { useFreshDatabase } from '../support/db.ts';
 
 // unused_index: on a fresh database no index has been scanned yet.
 const ACCEPTED_INFO = new Set(['unused_index']);
@@ -14,11 +15,7 @@ interface Finding {
   detail: string;
 }
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await freshDatabase();
-});
-afterAll(() => db?.close());
+const db = useFreshDatabase();
 
 /** The CLI prints a "Target: ..." line, then a JSON array or "No issues found". */
 function parseFindings(output: string): Finding[] {

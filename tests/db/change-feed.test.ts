@@ -1,11 +1,11 @@
-// The change feed (migration 20261123090000): every kind of write bumps its
+// The change feed (the change feed domain): every kind of write bumps its
 // plan's version once per transaction and notifies once per plan per
 // transaction, with the parts that changed and no personal data; Supabase
 // Realtime's realtime.send gets the same payload where it exists.
 import postgres from 'postgres';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { freshDatabase, type Claims, type TestDatabase } from '../support/db.ts';
-import { addGuest, addIdea, asGuest, addMember, createPlan, createUser, seedPlan, type PlanWorld } from '../support/plan-fixture.ts';
+import { freshDatabase, useFreshDatabase, usePlanWorld, type Claims, type TestDatabase } from '../support/db.ts';
+import { addGuest, addIdea, asGuest, addMember, createPlan, createUser, dayFromToday } from '../support/plan-fixture.ts';
 
 interface Change {
   planId: string;
@@ -15,20 +15,18 @@ interface Change {
   slotIds?: string[] | null;
 }
 
-let db: TestDatabase;
-let w: PlanWorld;
+const db = useFreshDatabase();
+const w = usePlanWorld(db);
 let listener: postgres.Sql;
 let received: Change[] = [];
 
 beforeAll(async () => {
-  db = await freshDatabase();
-  w = await seedPlan(db.owner);
   listener = postgres(db.url, { max: 1, onnotice: () => {} });
   await listener.listen('hangplan_plan_changes', (payload) => received.push(JSON.parse(payload) as Change));
 });
+// After hooks run last-registered first: the listener ends before its database goes.
 afterAll(async () => {
   await listener?.end();
-  await db?.close();
 });
 beforeEach(async () => {
   await settle();
@@ -56,7 +54,7 @@ async function changesAfter(write: () => Promise<unknown>): Promise<Change[]> {
 const versionOf = async (planId: string) =>
   Number((await db.owner`select version from app.plan_versions where plan_id = ${planId}`)[0]?.version ?? 0);
 const call = (claims: Claims, query: (sql: postgres.TransactionSql) => Promise<unknown>) => db.as(claims, query);
-const today = async (offset: number) => (await db.owner`select (current_date + ${offset}::int)::text as d`)[0].d as string;
+const today = (offset: number) => dayFromToday(db.owner, offset);
 
 /** Exactly one change for `planId`, version one above the one before, with these parts. */
 async function expectOneChange(planId: string, parts: string[], write: () => Promise<unknown>): Promise<Change> {
@@ -91,7 +89,7 @@ describe('versions', () => {
   });
 
   // The home list's hash (GET /api/plans) reads them through a definer whose
-  // where clause is the check (migration 20261125090900).
+  // where clause is the check.
   it("private.my_plan_versions: the signed-in caller's own plans with their versions, for nobody else", async () => {
     const mine = async (claims: Claims) =>
       (await db.as(claims, (sql) => sql<{ plan_id: string; version: string }[]>`select plan_id, version from private.my_plan_versions()`))
@@ -115,7 +113,7 @@ describe('versions', () => {
   it('a rolled-back write neither bumps nor notifies', async () => {
     const before = await versionOf(w.planA);
     const changes = await changesAfter(() =>
-      db.as(w.actors.member, (sql) => sql`select app.toggle_idea_vote(${w.ideaA})`, { rollback: true }),
+      db.as(w.actors.member, (sql) => sql`select * from app.vote_on_idea(${w.ideaA})`, { rollback: true }),
     );
     expect(changes).toEqual([]);
     expect(await versionOf(w.planA)).toBe(before);
@@ -125,7 +123,7 @@ describe('versions', () => {
 describe('one notification per plan per transaction, for every kind of write', () => {
   it('an idea vote (the rule function) names the idea', async () => {
     const change = await expectOneChange(w.planA, ['ideas'], () =>
-      call(w.actors.member, (sql) => sql`select app.toggle_idea_vote(${w.ideaA})`),
+      call(w.actors.member, (sql) => sql`select * from app.vote_on_idea(${w.ideaA})`),
     );
     expect(change.ideaIds).toEqual([w.ideaA]);
     expect(change).not.toHaveProperty('slotIds');
@@ -144,11 +142,11 @@ describe('one notification per plan per transaction, for every kind of write', (
   it('a date vote (find-or-create slot + vote) and a slot vote name the slot', async () => {
     const date = await today(5);
     const first = await expectOneChange(w.planA, ['dates'], () =>
-      call(w.actors.guest, (sql) => sql`select app.vote_date(${w.planA}, ${date}::date, null)`),
+      call(w.actors.guest, (sql) => sql`select * from app.vote_on_date(${w.planA}, ${date}::date, null)`),
     );
     expect(first.slotIds).toHaveLength(1);
     const again = await expectOneChange(w.planA, ['dates'], () =>
-      call(w.actors.guest, (sql) => sql`select app.toggle_time_slot_vote(${w.slotA})`),
+      call(w.actors.guest, (sql) => sql`select * from app.vote_on_time_slot(${w.slotA})`),
     );
     expect(again.slotIds).toEqual([w.slotA]);
   });
@@ -179,7 +177,7 @@ describe('one notification per plan per transaction, for every kind of write', (
         sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${friend}, '-')`,
       ),
     );
-    await call({ role: 'authenticated', sub: friend }, (sql) => sql`select app.toggle_idea_vote(${w.ideaA})`);
+    await call({ role: 'authenticated', sub: friend }, (sql) => sql`select * from app.vote_on_idea(${w.ideaA})`);
     await settle();
     const change = await expectOneChange(w.planA, ['ideas', 'participants'], () =>
       call({ role: 'authenticated', sub: friend }, (sql) => sql`select app.leave_plan(${w.planA})`),
@@ -247,7 +245,7 @@ describe('one notification per plan per transaction, for every kind of write', (
     await settle();
     const before = await versionOf(plan.id);
     const change = await expectOneChange(plan.id, ['deleted'], () =>
-      call(w.actors.host, (sql) => sql`select app.delete_plan(${plan.id})`),
+      call(w.actors.host, (sql) => sql`delete from app.plans where id = ${plan.id}`),
     );
     expect(change).toEqual({ planId: plan.id, version: before + 1, parts: ['deleted'] });
     expect(await db.owner`select 1 from app.plan_versions where plan_id = ${plan.id}`).toHaveLength(0);
@@ -264,7 +262,7 @@ describe('one notification per plan per transaction, for every kind of write', (
           pool.begin(async (sql) => {
             await sql`select set_config('role', 'anon', true),
                              set_config('request.jwt.claims', ${JSON.stringify(asGuest(guest))}, true)`;
-            await sql`select app.toggle_idea_vote(${w.ideaB})`;
+            await sql`select * from app.vote_on_idea(${w.ideaB})`;
           }),
         ),
       ),

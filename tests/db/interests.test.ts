@@ -1,13 +1,11 @@
 // app.interest_catalog, app.user_interests and private.plan_shared_interests.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectDenied, expectPgError, freshDatabase, type TestDatabase } from '../support/db.ts';
-import { seedPlan, type ActorName, type PlanWorld } from '../support/plan-fixture.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld } from '../support/db.ts';
+import { type ActorName } from '../support/plan-fixture.ts';
 
-let db: TestDatabase;
-let w: PlanWorld;
+const db = useFreshDatabase();
+const w = usePlanWorld(db);
 beforeAll(async () => {
-  db = await freshDatabase();
-  w = await seedPlan(db.owner);
   const add = (user: string, text: string) =>
     db.owner`insert into app.user_interests (user_id, free_form_text) values (${user}, ${text})`;
   await add(w.users.host, 'Coffee');
@@ -15,7 +13,6 @@ beforeAll(async () => {
   await add(w.users.member, ' coffee ');
   await add(w.users.stranger, 'Coffee'); // not in plan A
 });
-afterAll(() => db?.close());
 
 describe('interest catalogue', () => {
   for (const actor of ['anon', 'guest', 'member', 'stranger'] as ActorName[]) {

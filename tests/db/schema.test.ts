@@ -1,13 +1,9 @@
-// Properties of the whole schema that no single table test would notice when
-// a later migration forgets them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabase, type TestDatabase } from '../support/db.ts';
+// Properties of the whole schema that no single domain's tests would notice
+// when a later migration forgets them.
+import { describe, expect, it } from 'vitest';
+import { useFreshDatabase } from '../support/db.ts';
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await freshDatabase();
-});
-afterAll(() => db?.close());
+const db = useFreshDatabase();
 
 describe('schema hygiene', () => {
   it('every table in app has row-level security enabled', async () => {
@@ -82,24 +78,20 @@ describe('schema hygiene', () => {
              pg_get_function_result(p.oid) as sig
         from pg_proc p join pg_namespace n on n.oid = p.pronamespace
        where n.nspname = 'app' or p.proname in ('issue_sign_in_code', 'verify_sign_in_code', 'claimed_guest_id',
-             'claimed_plan_id', 'claimed_plan_slug', 'is_participant', 'is_host', 'can_read_plan',
+             'claimed_plan_id', 'claimed_plan_slug', 'is_participant', 'can_read_plan',
              'plan_id_of_idea', 'plan_id_of_time_slot', 'plan_id_of_slug', 'sign_in_with_code', 'check_request',
              'claimed_session_id', 'issue_guest_credential', 'request_email_change', 'confirm_email_change')
        order by 1`;
     expect(rows.map((r) => r.sig)).toEqual([
       'app.add_idea(p_plan_id uuid, p_text text) -> app.ideas',
       'app.add_idea_comment(p_idea_id uuid, p_text text) -> app.idea_comments',
-      'app.delete_plan(p_plan_id uuid) -> void',
       'app.leave_plan(p_plan_id uuid) -> boolean',
       'app.lock_date(p_plan_id uuid, p_date date) -> void',
       'app.pick_idea(p_plan_id uuid, p_idea_id uuid) -> void',
       'app.set_event_time(p_plan_id uuid, p_time text) -> void',
       'app.set_location(p_plan_id uuid, p_location text) -> void',
-      'app.toggle_idea_vote(p_idea_id uuid) -> boolean',
-      'app.toggle_time_slot_vote(p_time_slot_id uuid) -> boolean',
       'app.transfer_guest_votes(p_guest_id uuid) -> TABLE(transferred_idea_votes integer, transferred_time_votes integer)',
       'app.unlock_plan(p_plan_id uuid) -> void',
-      'app.vote_date(p_plan_id uuid, p_date date, p_period text) -> boolean',
       'app.vote_on_date(p_plan_id uuid, p_date date, p_period text) -> TABLE(voted boolean, time_slot_id uuid, vote_count integer)',
       'app.vote_on_idea(p_idea_id uuid) -> TABLE(voted boolean, vote_count integer)',
       'app.vote_on_time_slot(p_time_slot_id uuid) -> TABLE(voted boolean, vote_count integer)',
@@ -110,7 +102,6 @@ describe('schema hygiene', () => {
       'private.claimed_plan_slug() -> text',
       'private.claimed_session_id() -> uuid',
       'private.confirm_email_change(p_code_hash text) -> text',
-      'private.is_host(p_plan_id uuid) -> boolean',
       'private.is_participant(p_plan_id uuid) -> boolean',
       'private.issue_guest_credential(p_plan_id uuid, p_name text, p_secret_hash text) -> uuid',
       'private.issue_sign_in_code(p_email text, p_code_hash text) -> text',

@@ -3,8 +3,9 @@
 // does, under `anon`/`authenticated` with given claims.
 import { randomUUID } from 'node:crypto';
 import postgres, { type Sql, type TransactionSql } from 'postgres';
-import { expect, inject } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, inject } from 'vitest';
 import '../setup/context.ts';
+import { addMember, createPlan, createUser, seedPlan, type PlanWorld } from './plan-fixture.ts';
 
 export type Claims = {
   role: 'anon' | 'authenticated';
@@ -88,6 +89,66 @@ export async function freshDatabase(): Promise<TestDatabase> {
       await a.end();
     },
   };
+}
+
+/**
+ * The calling file's own fresh database: made before its tests, dropped after
+ * them. The object can be held at collection time; it reaches the database
+ * once the hooks have run.
+ */
+export function useFreshDatabase(): TestDatabase {
+  let real: TestDatabase | undefined;
+  beforeAll(async () => {
+    real = await freshDatabase();
+  });
+  afterAll(() => real?.close());
+  const ready = () => {
+    if (!real) throw new Error('the database exists only inside hooks and tests');
+    return real;
+  };
+  return {
+    get owner() {
+      return ready().owner;
+    },
+    get url() {
+      return ready().url;
+    },
+    as: (claims, fn, opts) => ready().as(claims, fn, opts),
+    pool: (max) => ready().pool(max),
+    close: () => ready().close(),
+  };
+}
+
+/**
+ * seedPlan's world for the tests of the calling scope (a file or a describe),
+ * seeded once before them or, with `each`, anew before each test.
+ */
+export function usePlanWorld(db: TestDatabase, opts: { each?: boolean } = {}): PlanWorld {
+  const world = {} as PlanWorld;
+  (opts.each ? beforeEach : beforeAll)(async () => {
+    Object.assign(world, await seedPlan(db.owner));
+  });
+  return world;
+}
+
+/**
+ * Hanna (a host) and Mia (a member), made once for the calling scope, for
+ * tests that need a plan of their own each: `newPlan()` makes one hosted by
+ * Hanna with Mia in it, and answers the claims each of them sends on it.
+ */
+export function useHostAndMember(db: TestDatabase) {
+  const users = { host: '', member: '' };
+  beforeAll(async () => {
+    users.host = await createUser(db.owner, 'Hanna', 'Host');
+    users.member = await createUser(db.owner, 'Mia', null);
+  });
+  const newPlan = async () => {
+    const plan = await createPlan(db.owner, users.host);
+    await addMember(db.owner, plan.id, users.member);
+    const claims = (sub: string): Claims => ({ role: 'authenticated', sub, plan_id: plan.id });
+    return { planId: plan.id, host: claims(users.host), member: claims(users.member) };
+  };
+  return { users, newPlan };
 }
 
 /** The SQLSTATE and message of a failed promise (fails the test if it resolved). */

@@ -39,6 +39,10 @@ export type ActorName =
   | 'stranger'
   | 'strangerWithLink';
 
+/** Who reads plan A (its link, or a part in it) and who does not. */
+export const readersOfA: ActorName[] = ['anonWithLink', 'guest', 'otherGuestWithLink', 'member', 'host', 'strangerWithLink'];
+export const blindToA: ActorName[] = ['anon', 'anonWithSlug', 'otherGuest', 'stranger'];
+
 let counter = 0;
 
 /** Insert a user as the owner; returns its id. */
@@ -58,9 +62,14 @@ export async function createPlan(sql: Sql, hostId: string, title = 'Friday hango
   return plan;
 }
 
+/**
+ * A member joined now, or at `joinedAt`. "Now" is the database's, as for the
+ * host's row: this machine's clock in whole milliseconds could put a member
+ * who joined a moment later before the host in the join order.
+ */
 export async function addMember(sql: Sql, planId: string, userId: string, joinedAt?: Date) {
   await sql`insert into app.participants (plan_id, user_id, name, joined_at)
-            values (${planId}, ${userId}, '-', ${joinedAt ?? new Date()})`;
+            values (${planId}, ${userId}, '-', coalesce(${joinedAt ?? null}::timestamptz, now()))`;
 }
 
 /** The secret of a test guest's device (the API draws 32 random bytes; tests need to know it). */
@@ -102,6 +111,30 @@ export async function addSlot(sql: Sql, planId: string, daysAhead: number, perio
     insert into app.time_slots (plan_id, date, period)
     values (${planId}, current_date + ${daysAhead}::int, ${period}) returning id`;
   return s.id;
+}
+
+/** A session of the user (as verify-otp starts one); returns its id. */
+export async function startSession(sql: Sql, userId: string): Promise<string> {
+  const [{ id }] = await sql<{ id: string }[]>`insert into app.sessions (user_id) values (${userId}) returning id`;
+  return id;
+}
+
+/** The claims of a signed-in request that carries its session. */
+export const signedIn = (userId: string, sessionId: string): Claims => ({ role: 'authenticated', sub: userId, session_id: sessionId });
+
+/** The ids of the user's sessions, sorted. */
+export async function sessionsOf(sql: Sql, userId: string): Promise<string[]> {
+  return (await sql<{ id: string }[]>`select id from app.sessions where user_id = ${userId} order by id`).map((r) => r.id);
+}
+
+/** The names on the plan's participants rows, sorted. */
+export async function participantNames(sql: Sql, planId: string): Promise<string[]> {
+  return (await sql<{ name: string }[]>`select name from app.participants where plan_id = ${planId} order by name`).map((r) => r.name);
+}
+
+/** The date `offset` days from the database's today, as 'YYYY-MM-DD'. */
+export async function dayFromToday(sql: Sql, offset: number): Promise<string> {
+  return (await sql<{ d: string }[]>`select (current_date + ${offset}::int)::text as d`)[0].d;
 }
 
 export async function seedPlan(sql: Sql): Promise<PlanWorld> {

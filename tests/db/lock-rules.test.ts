@@ -1,25 +1,22 @@
-// lock_date, set_event_time, unlock_plan, pick_idea, set_location, delete_plan.
-import { afterAll, beforeEach, beforeAll, describe, expect, it } from 'vitest';
-import { expectPgError, freshDatabase, type Claims, type TestDatabase } from '../support/db.ts';
-import { seedPlan, type ActorName, type PlanWorld } from '../support/plan-fixture.ts';
+// The host's rules (the lock rules domain): lock_date, set_event_time,
+// unlock_plan, pick_idea, set_location; who the "time is set" e-mail goes to
+// (private.event_time_recipients); and private.claim_event_time_notice, which
+// lets that e-mail go out only when the date or time changed, at most once
+// per window per plan.
+import { describe, expect, it } from 'vitest';
+import { expectDenied, expectPgError, useFreshDatabase, useHostAndMember, usePlanWorld, type Claims } from '../support/db.ts';
+import { dayFromToday, type ActorName } from '../support/plan-fixture.ts';
 
-let db: TestDatabase;
-let w: PlanWorld;
-beforeAll(async () => {
-  db = await freshDatabase();
-});
+const db = useFreshDatabase();
 // Every test gets its own two plans (and users), so status changes never leak.
-beforeEach(async () => {
-  w = await seedPlan(db.owner);
-});
-afterAll(() => db?.close());
+const w = usePlanWorld(db, { each: true });
 
 const call = (claims: Claims, query: string, ...args: unknown[]) =>
   db.as(claims, (sql) => sql.unsafe(query, args as never[]));
 const plan = async (id = w.planA) =>
   (await db.owner`select status, locked_time_slot_date::text as date, locked_time_slot_id, event_time, locked_idea_id, location
                   from app.plans where id = ${id}`)[0];
-const day = async (offset: number) => (await db.owner`select (current_date + ${offset}::int)::text as d`)[0].d as string;
+const day = (offset: number) => dayFromToday(db.owner, offset);
 
 const nonHosts: ActorName[] = ['member', 'guest', 'strangerWithLink', 'anonWithLink'];
 
@@ -72,7 +69,7 @@ describe('set_event_time', () => {
 
   it('reuses an existing slot of that time', async () => {
     const d = await day(3);
-    await call(w.actors.member, 'select app.vote_date($1, $2::date, $3)', w.planA, d, '18:00');
+    await call(w.actors.member, 'select * from app.vote_on_date($1, $2::date, $3)', w.planA, d, '18:00');
     await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, d);
     await call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, '18:00');
     const slots = await db.owner`select id from app.time_slots where plan_id = ${w.planA} and date = ${d} and period = '18:00'`;
@@ -146,7 +143,7 @@ describe('pick_idea', () => {
   });
 });
 
-describe('set_location and delete_plan', () => {
+describe('set_location', () => {
   it('location is trimmed, an empty string clears it, over 500 characters is 400', async () => {
     await call(w.actors.host, 'select app.set_location($1, $2)', w.planA, '  https://maps.example/x  ');
     expect((await plan()).location).toBe('https://maps.example/x');
@@ -159,11 +156,113 @@ describe('set_location and delete_plan', () => {
     );
     await expectPgError(call(w.actors.member, 'select app.set_location($1, $2)', w.planA, 'x'), 'HP403', 'Only the host can set the location');
   });
-  it('only the host deletes', async () => {
-    for (const actor of nonHosts) {
-      await expectPgError(call(w.actors[actor], 'select app.delete_plan($1)', w.planA), 'HP403', 'Only the host can delete the plan');
+});
+
+const recipients = (claims: Claims, planId = w.planA) =>
+  db.as(claims, (sql) => sql<{ email: string; name: string }[]>`select email, name from private.event_time_recipients(${planId})`);
+
+async function completePlanA() {
+  const host = w.actors.host;
+  await db.as(host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+  await db.as(host, (sql) => sql`select app.set_event_time(${w.planA}, '19:30')`);
+}
+
+const emailOf = async (userId: string) => (await db.owner`select email from app.users where id = ${userId}`)[0].email as string;
+
+describe('private.event_time_recipients', () => {
+  it('gives the host of a completed plan every member (with an account), in join order, never guests', async () => {
+    await completePlanA();
+    const rows = await recipients(w.actors.host);
+    expect(rows).toEqual([
+      { email: await emailOf(w.users.host), name: 'Hanna Host' },
+      { email: await emailOf(w.users.member), name: 'Mia' },
+    ]);
+  });
+
+  it('gives nothing while the time is not set', async () => {
+    expect(await recipients(w.actors.host)).toEqual([]);
+    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    expect(await recipients(w.actors.host)).toEqual([]);
+  });
+
+  it('gives nothing to anyone but the host', async () => {
+    await completePlanA();
+    for (const actor of ['member', 'stranger', 'strangerWithLink'] as const) {
+      expect(await recipients(w.actors[actor]), actor).toEqual([]);
     }
-    await call(w.actors.host, 'select app.delete_plan($1)', w.planA);
-    expect(await db.owner`select 1 from app.plans where id = ${w.planA}`).toHaveLength(0);
+    expect(await recipients(w.actors.host, w.planB)).toEqual([]);
+  });
+
+  it('cannot be called by anon at all', async () => {
+    await completePlanA();
+    await expectPgError(recipients(w.actors.guest), '42501');
+    await expectPgError(recipients(w.actors.anonWithLink), '42501');
+  });
+});
+
+describe('the "time is set" e-mail, once per change', () => {
+  const { users, newPlan: plan } = useHostAndMember(db);
+
+  const MESSAGE = 'Everyone was e-mailed a new time a moment ago';
+
+  /**
+   * set_event_time then the claim, in one transaction, as the API does. With
+   * `days`, the host first unlocks and locks that date (the UI's "Change Date").
+   */
+  const setTime = (claims: Claims, planId: string, time: string, days?: number) =>
+    db.as(claims, async (sql) => {
+      if (days !== undefined) {
+        await sql`select app.unlock_plan(${planId})`;
+        await sql`select app.lock_date(${planId}, current_date + ${days}::int)`;
+      }
+      await sql`select app.set_event_time(${planId}, ${time})`;
+      const [{ send }] = await sql`select private.claim_event_time_notice(${planId}, 600, ${MESSAGE}) as send`;
+      return send as boolean;
+    });
+
+  describe('claim_event_time_notice', () => {
+    it('first time: send; the same time again: nothing to send', async () => {
+      const p = await plan();
+      expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(true);
+      expect(await setTime(p.host, p.planId, '19:00')).toBe(false);
+      // Unlock, pick the same date, same time: still the same, still nothing.
+      expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(false);
+    });
+
+    it('a different time or date within the window is HP429 (seconds in DETAIL) and rolls back; after it, send', async () => {
+      const p = await plan();
+      expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(true);
+      try {
+        await setTime(p.host, p.planId, '20:00');
+        expect.fail('expected HP429');
+      } catch (error) {
+        const e = error as { code: string; message: string; detail: string };
+        expect(e.code).toBe('HP429');
+        expect(e.message).toBe(MESSAGE);
+        expect(Number(e.detail)).toBeGreaterThan(590);
+      }
+      await expectPgError(setTime(p.host, p.planId, '19:00', 5), 'HP429', MESSAGE);
+      // Rolled back: the plan still says 7 PM on the first date.
+      const [row] = await db.owner`select event_time, (locked_time_slot_date - current_date)::int as days from app.plans where id = ${p.planId}`;
+      expect(row).toEqual({ event_time: '7:00 PM', days: 4 });
+      await db.owner`update app.event_time_notices set sent_at = now() - interval '601 seconds' where plan_id = ${p.planId}`;
+      expect(await setTime(p.host, p.planId, '20:00')).toBe(true);
+      const [notice] = await db.owner`select event_time from app.event_time_notices where plan_id = ${p.planId}`;
+      expect(notice.event_time).toBe('8:00 PM');
+    });
+
+    it('not completed: nothing to send; not the host: HP403', async () => {
+      const p = await plan();
+      expect(await db.as(p.host, async (sql) => (await sql`select private.claim_event_time_notice(${p.planId}, 600, 'x') as s`)[0].s)).toBe(false);
+      await expectPgError(
+        db.as({ role: 'authenticated', sub: users.member, plan_id: p.planId }, (sql) => sql`select private.claim_event_time_notice(${p.planId}, 600, 'x')`),
+        'HP403',
+      );
+    });
+
+    it('nobody reads or writes the notices directly', async () => {
+      await expectDenied(db.as({ role: 'authenticated', sub: users.host }, (sql) => sql`select * from app.event_time_notices`));
+      await expectDenied(db.as({ role: 'anon' }, (sql) => sql`select private.claim_event_time_notice(gen_random_uuid(), 600, 'x')`));
+    });
   });
 });

@@ -1,0 +1,248 @@
+// Participants (the plans, guests and participants domain, split in three:
+// .plans, .guests and this file): app.participants' row security (reading,
+// joining, leaving directly) and app.leave_plan (hand-over, last one out,
+// 409, and leaving at the same moment).
+import { describe, expect, it } from 'vitest';
+import { expectDenied, expectPgError, runAs, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
+import {
+  addGuest,
+  addIdea,
+  addMember,
+  blindToA,
+  createPlan,
+  createUser,
+  participantNames,
+  readersOfA,
+  sha256Hex,
+} from '../support/plan-fixture.ts';
+
+const db = useFreshDatabase();
+
+describe('app.participants', () => {
+  const w = usePlanWorld(db);
+
+  describe('reading participants', () => {
+    for (const actor of readersOfA) {
+      it(`${actor} sees plan A's three participants`, async () => {
+        const rows = await db.as(
+          w.actors[actor],
+          (sql) => sql`select name from app.participants where plan_id = ${w.planA} order by name`,
+        );
+        expect(rows.map((r) => r.name)).toEqual(['Gus', 'Hanna Host', 'Mia']);
+      });
+    }
+    for (const actor of blindToA) {
+      it(`${actor} sees none of plan A's participants`, async () => {
+        const rows = await db.as(w.actors[actor], (sql) => sql`select 1 from app.participants where plan_id = ${w.planA}`);
+        expect(rows).toHaveLength(0);
+      });
+    }
+  });
+
+  describe('joining', () => {
+    it('a signed-in user with the link joins itself; its name is its display name whatever it sends', async () => {
+      const [row] = await db.as(
+        w.actors.strangerWithLink,
+        (sql) => sql`insert into app.participants (plan_id, user_id, name)
+                     values (${w.planA}, ${w.users.stranger}, 'Fake Name') returning name`,
+        { rollback: true },
+      );
+      expect(row.name).toBe('Sam Stranger');
+    });
+    it('joining twice is impossible (ON CONFLICT DO NOTHING joins nobody twice)', async () => {
+      await expectPgError(
+        db.as(w.actors.member, (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${w.users.member}, 'x')`),
+        '23505',
+      );
+      const r = await db.as(
+        w.actors.member,
+        (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${w.users.member}, 'x') on conflict do nothing`,
+      );
+      expect(r.count).toBe(0);
+    });
+    it('nobody joins a plan without its link, nor joins someone else', async () => {
+      await expectDenied(
+        db.as(w.actors.stranger, (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${w.users.stranger}, 'x')`),
+      );
+      await expectDenied(
+        db.as(w.actors.strangerWithLink, (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${w.users.otherHost}, 'x')`),
+      );
+    });
+    it('joined_at cannot be chosen (it decides the host hand-over)', async () => {
+      await expectDenied(
+        db.as(
+          w.actors.strangerWithLink,
+          (sql) => sql`insert into app.participants (plan_id, user_id, name, joined_at)
+                       values (${w.planA}, ${w.users.stranger}, 'x', '2000-01-01')`,
+        ),
+      );
+    });
+    it('a new guest joins the plan the request names, named after the guest', async () => {
+      const [row] = await db.as(
+        w.actors.anonWithLink,
+        async (sql) => {
+          const [g] = await sql`insert into app.guests (plan_id, name) values (${w.planA}, ' Zed ') returning id`;
+          return sql`insert into app.participants (plan_id, guest_id, name) values (${w.planA}, ${g.id}, 'Other') returning name`;
+        },
+        { rollback: true },
+      );
+      expect(row.name).toBe('Zed');
+    });
+    it("a guest of another plan cannot be joined to plan A (the guest must be the plan's own)", async () => {
+      await expectPgError(
+        db.as(w.actors.otherGuestWithLink, (sql) => sql`insert into app.participants (plan_id, guest_id, name) values (${w.planA}, ${w.otherGuest}, 'x')`),
+        '23503',
+      );
+    });
+    it('anon cannot insert a member row', async () => {
+      await expectDenied(
+        db.as(w.actors.anonWithLink, (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${w.users.stranger}, 'x')`),
+      );
+    });
+    it('exactly one of user_id / guest_id', async () => {
+      await expectPgError(
+        db.owner`insert into app.participants (plan_id, user_id, guest_id, name) values (${w.planA}, ${w.users.stranger}, ${w.guest}, 'x')`,
+        '23514',
+      );
+    });
+  });
+
+  describe('leaving directly (the API uses app.leave_plan)', () => {
+    it('a member deletes only its own row', async () => {
+      const own = await db.as(w.actors.member, (sql) => sql`delete from app.participants where plan_id = ${w.planA} and user_id = ${w.users.member}`, {
+        rollback: true,
+      });
+      expect(own.count).toBe(1);
+      const others = await db.as(w.actors.member, (sql) => sql`delete from app.participants where plan_id = ${w.planA} and user_id <> ${w.users.member}`);
+      expect(others.count).toBe(0);
+    });
+    it('a guest deletes only its own row', async () => {
+      const r = await db.as(w.actors.guest, (sql) => sql`delete from app.participants where plan_id = ${w.planA}`, { rollback: true });
+      expect(r.count).toBe(1);
+    });
+    it('the host cannot drop its own row without handing over', async () => {
+      await expectPgError(
+        db.as(w.actors.host, (sql) => sql`delete from app.participants where user_id = ${w.users.host}`),
+        'HP409',
+        'The host cannot leave without handing the plan over',
+      );
+    });
+    it('nobody updates participants', async () => {
+      await expectDenied(db.as(w.actors.member, (sql) => sql`update app.participants set name = 'x' where user_id = ${w.users.member}`));
+      await expectDenied(db.as(w.actors.guest, (sql) => sql`update app.participants set name = 'x' where guest_id = ${w.guest}`));
+    });
+  });
+});
+
+describe('app.leave_plan', () => {
+  const w = usePlanWorld(db, { each: true });
+  const leave = (claims: Claims, planId: string) =>
+    db.as(claims, async (sql) => (await sql`select app.leave_plan(${planId}) as deleted`)[0].deleted as boolean);
+  const hostOf = async (planId: string) => (await db.owner`select host_id from app.plans where id = ${planId}`)[0]?.host_id;
+
+  describe('leave_plan', () => {
+    it('a member leaves: its row and votes go, its comments stay; the plan stays', async () => {
+      expect(await leave(w.actors.member, w.planA)).toBe(false);
+      expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host']);
+      expect(await db.owner`select 1 from app.idea_votes where user_id = ${w.users.member}`).toHaveLength(0);
+      expect(await db.owner`select author_name from app.idea_comments where id = ${w.commentA}`).toEqual([{ author_name: 'Mia' }]);
+    });
+
+    it('a guest id without its secret (or with a wrong one) cannot leave: 403, nothing deleted', async () => {
+      for (const claims of [
+        { role: 'anon', guest_id: w.guest, plan_id: w.planA } as Claims,
+        { ...w.actors.guest, guest_secret_hash: sha256Hex('a guess') },
+      ]) {
+        await expectPgError(leave(claims, w.planA), 'HP403', 'You are not a participant of this plan');
+      }
+      expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(1);
+    });
+
+    it('a guest leaves: the guest and its votes are deleted', async () => {
+      expect(await leave(w.actors.guest, w.planA)).toBe(false);
+      expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(0);
+      expect(await db.owner`select 1 from app.idea_votes where guest_id = ${w.guest}`).toHaveLength(0);
+      expect(await participantNames(db.owner, w.planA)).toEqual(['Hanna Host', 'Mia']);
+    });
+
+    it('the host hands over to the earliest-joined remaining member with an account (guests skipped)', async () => {
+      const plan = await createPlan(db.owner, w.users.host, 'Hand-over');
+      const early = Date.now() - 3_600_000;
+      await addGuest(db.owner, plan.id, 'Early Guest');
+      await db.owner`update app.participants set joined_at = ${new Date(early - 1000)} where plan_id = ${plan.id} and guest_id is not null`;
+      const late = await createUser(db.owner, 'Late', null);
+      const first = await createUser(db.owner, 'First', null);
+      await addMember(db.owner, plan.id, late, new Date(early + 1000));
+      await addMember(db.owner, plan.id, first, new Date(early));
+      expect(await leave(w.actors.host, plan.id)).toBe(false);
+      expect(await hostOf(plan.id)).toBe(first);
+      expect(await participantNames(db.owner, plan.id)).toEqual(['Early Guest', 'First', 'Late']);
+    });
+
+    it('409 when only guests would remain; nothing changes', async () => {
+      const plan = await createPlan(db.owner, w.users.host, 'Guests only');
+      await addGuest(db.owner, plan.id, 'Solo Guest');
+      await expectPgError(
+        leave(w.actors.host, plan.id),
+        'HP409',
+        'Delete the plan instead: no one else with an account can host it',
+      );
+      expect(await hostOf(plan.id)).toBe(w.users.host);
+      expect(await participantNames(db.owner, plan.id)).toEqual(['Hanna Host', 'Solo Guest']);
+    });
+
+    it('the last one out deletes the plan and everything in it', async () => {
+      const plan = await createPlan(db.owner, w.users.host, 'Alone');
+      const idea = await addIdea(db.owner, plan.id, 'Nap', { userId: w.users.host });
+      expect(await leave(w.actors.host, plan.id)).toBe(true);
+      expect(await db.owner`select 1 from app.plans where id = ${plan.id}`).toHaveLength(0);
+      expect(await db.owner`select 1 from app.ideas where id = ${idea}`).toHaveLength(0);
+    });
+
+    it('after a hand-over the old host is out and the new one can leave last', async () => {
+      const plan = await createPlan(db.owner, w.users.host, 'Two');
+      await addMember(db.owner, plan.id, w.users.member);
+      expect(await leave(w.actors.host, plan.id)).toBe(false);
+      expect(await hostOf(plan.id)).toBe(w.users.member);
+      expect(await leave(w.actors.member, plan.id)).toBe(true);
+      expect(await hostOf(plan.id)).toBeUndefined();
+    });
+
+    it('403 for link holders who are not in the plan, 404 for plans one cannot see', async () => {
+      await expectPgError(leave(w.actors.strangerWithLink, w.planA), 'HP403', 'You are not a participant of this plan');
+      await expectPgError(leave(w.actors.otherGuestWithLink, w.planA), 'HP403');
+      await expectPgError(leave(w.actors.stranger, w.planA), 'HP404', 'Plan not found');
+    });
+
+    it('the last two leaving at the same moment: both succeed, the plan is deleted, never left empty', async () => {
+      for (let round = 0; round < 5; round++) {
+        const plan = await createPlan(db.owner, w.users.host, 'Race');
+        await addMember(db.owner, plan.id, w.users.member);
+        const pool = db.pool(2);
+        const results = await Promise.all([
+          runAs(pool, w.actors.host, async (sql) => (await sql`select app.leave_plan(${plan.id}) as d`)[0].d),
+          runAs(pool, w.actors.member, async (sql) => (await sql`select app.leave_plan(${plan.id}) as d`)[0].d),
+        ]);
+        expect(results.sort()).toEqual([false, true]);
+        expect(await db.owner`select 1 from app.plans where id = ${plan.id}`).toHaveLength(0);
+      }
+    });
+
+    it('host and first member leaving at the same moment: the next member ends up host', async () => {
+      for (let round = 0; round < 5; round++) {
+        const plan = await createPlan(db.owner, w.users.host, 'Race of three');
+        const t = Date.now() - 60_000;
+        await addMember(db.owner, plan.id, w.users.member, new Date(t));
+        await addMember(db.owner, plan.id, w.users.stranger, new Date(t + 1000));
+        const pool = db.pool(2);
+        const results = await Promise.all([
+          runAs(pool, w.actors.host, async (sql) => (await sql`select app.leave_plan(${plan.id}) as d`)[0].d),
+          runAs(pool, w.actors.member, async (sql) => (await sql`select app.leave_plan(${plan.id}) as d`)[0].d),
+        ]);
+        expect(results).toEqual([false, false]);
+        expect(await hostOf(plan.id)).toBe(w.users.stranger);
+        expect(await participantNames(db.owner, plan.id)).toEqual(['Sam Stranger']);
+      }
+    });
+  });
+});

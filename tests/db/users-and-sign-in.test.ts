@@ -1,0 +1,407 @@
+// Accounts and how one gets in (the users and sign-in domain): app.users (own
+// row only, e-mail normalisation, names, the display name kept on
+// participants rows); the sign-in codes (private.issue_sign_in_code /
+// private.verify_sign_in_code) and the verified e-mail change
+// (private.request_email_change / private.confirm_email_change), called as the
+// API calls them. Time is simulated by moving the stored timestamps back as
+// the owner.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
+import { createUser, sessionsOf, signedIn, startSession } from '../support/plan-fixture.ts';
+
+const db = useFreshDatabase();
+
+const HASH = 'a'.repeat(64);
+const OTHER = 'b'.repeat(64);
+
+describe('app.users', () => {
+  const w = usePlanWorld(db);
+
+  describe('reading users', () => {
+    it('a signed-in user reads exactly its own row (GET /api/auth/me)', async () => {
+      const rows = await db.as(
+        w.actors.member,
+        (sql) => sql`select id, email, first_name, last_name from app.users where id = auth.uid()`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({ id: w.users.member, first_name: 'Mia', last_name: null });
+      const all = await db.as(w.actors.member, (sql) => sql`select id from app.users`);
+      expect(all.map((r) => r.id)).toEqual([w.users.member]);
+    });
+    it('the host of a plan does not read its members', async () => {
+      const rows = await db.as(w.actors.host, (sql) => sql`select id from app.users where id = ${w.users.member}`);
+      expect(rows).toHaveLength(0);
+    });
+    it('anon reads no user, with any claims', async () => {
+      await expectDenied(db.as(w.actors.anon, (sql) => sql`select id from app.users`));
+      await expectDenied(db.as(w.actors.guest, (sql) => sql`select id from app.users`));
+    });
+  });
+
+  describe('updating users (PATCH /api/auth/profile)', () => {
+    it('a user updates its own names; blanks become null, names are trimmed', async () => {
+      const [row] = await db.as(
+        w.actors.stranger,
+        (sql) => sql`update app.users set first_name = '  Samuel ', last_name = ''
+                     where id = (select auth.uid()) returning first_name, last_name, updated_at > created_at as touched`,
+        { rollback: true },
+      );
+      expect(row).toEqual({ first_name: 'Samuel', last_name: null, touched: true });
+    });
+    it('the e-mail cannot be set directly: only a confirmed change moves it (private.confirm_email_change)', async () => {
+      await expectDenied(
+        db.as(w.actors.stranger, (sql) => sql`update app.users set email = 'samuel@example.test' where id = (select auth.uid())`),
+      );
+    });
+    it("no one updates someone else's row", async () => {
+      const r = await db.as(w.actors.member, (sql) => sql`update app.users set first_name = 'X' where id = ${w.users.host}`);
+      expect(r.count).toBe(0);
+    });
+    it('id and created_at are not editable', async () => {
+      await expectDenied(db.as(w.actors.member, (sql) => sql`update app.users set created_at = now() where id = (select auth.uid())`));
+      await expectDenied(db.as(w.actors.member, (sql) => sql`update app.users set id = gen_random_uuid() where id = (select auth.uid())`));
+    });
+    it('an e-mail taken by another account is a unique violation (the e-mail change answers 409)', async () => {
+      const [{ email }] = await db.owner`select email from app.users where id = ${w.users.host}`;
+      await expectPgError(db.owner`update app.users set email = ${email} where id = ${w.users.member}`, '23505');
+    });
+    it('anon updates no user, with any claims', async () => {
+      for (const actor of ['anon', 'anonWithLink', 'guest'] as const) {
+        await expectDenied(db.as(w.actors[actor], (sql) => sql`update app.users set first_name = 'X'`));
+      }
+    });
+    it('nobody inserts or deletes users through the API roles', async () => {
+      await expectDenied(db.as(w.actors.stranger, (sql) => sql`insert into app.users (email) values ('new@example.test')`));
+      await expectDenied(db.as(w.actors.stranger, (sql) => sql`delete from app.users where id = (select auth.uid())`));
+    });
+  });
+
+  describe('e-mail and name constraints', () => {
+    const insert = (email: string, first: string | null = null) =>
+      db.owner`insert into app.users (email, first_name) values (${email}, ${first})`;
+    it('the e-mail must be stored trimmed and lower-cased', async () => {
+      await expectPgError(insert('Upper@Example.test'), '23514');
+      await expectPgError(insert(' pad@example.test'), '23514');
+    });
+    it('the e-mail has an @ that is neither first nor last, no spaces, 3-254 characters', async () => {
+      for (const bad of ['plain', '@x.y', 'x@', 'a b@c.d', `${'a'.repeat(250)}@b.cd`]) {
+        await expectPgError(insert(bad), '23514');
+      }
+      await insert('ok@x');
+    });
+    it('names are at most 80 characters', async () => {
+      await expectPgError(insert('long@example.test', 'n'.repeat(81)), '23514');
+    });
+  });
+
+  describe('display name on participants rows', () => {
+    const names = async () =>
+      (await db.owner`select name from app.participants where user_id = ${w.users.member}`).map((r) => r.name);
+
+    it("follows profile edits: 'first last', else first, else the e-mail's local part", async () => {
+      await db.as(w.actors.member, (sql) => sql`update app.users set last_name = 'Miller' where id = (select auth.uid())`);
+      expect(await names()).toEqual(['Mia Miller']);
+      await db.as(w.actors.member, (sql) => sql`update app.users set first_name = null, last_name = null where id = (select auth.uid())`);
+      // (The e-mail moves only through a confirmed change, a definer: the owner stands in for it.)
+      await db.owner`update app.users set email = 'mia.m@example.test' where id = ${w.users.member}`;
+      expect(await names()).toEqual(['mia.m']);
+      await db.as(w.actors.member, (sql) => sql`update app.users set first_name = 'Mia' where id = (select auth.uid())`);
+      expect(await names()).toEqual(['Mia']);
+    });
+    it('a long e-mail local part still makes a valid participant name', async () => {
+      const local = 'l'.repeat(240);
+      const [{ id }] = await db.owner`insert into app.users (email) values (${local + '@ex.io'}) returning id`;
+      const [row] = await db.as(
+        { role: 'authenticated', sub: id, plan_id: w.planA },
+        (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${id}, '-') returning name`,
+        { rollback: true },
+      );
+      expect(row.name).toBe(local);
+    });
+    it('a last name alone does not make a display name', async () => {
+      const [r] = await db.owner`select private.display_name(null, 'Only', 'x.y@z.t') as n`;
+      expect(r.n).toBe('x.y');
+    });
+  });
+});
+
+const anon = { role: 'anon' } as const;
+let n = 0;
+const email = () => `person${++n}@example.test`;
+
+const issue = (e: string, hash = HASH) =>
+  db.as(anon, async (sql) => (await sql`select private.issue_sign_in_code(${e}, ${hash}) as r`)[0].r as string);
+const verify = (e: string, hash = HASH) =>
+  db.as(anon, async (sql) => (await sql`select private.verify_sign_in_code(${e}, ${hash}) as r`)[0].r as string | null);
+/** Pretend the last send happened `seconds` ago. */
+const age = (e: string, seconds: number) =>
+  db.owner`update app.sign_in_codes set last_sent_at = last_sent_at - make_interval(secs => ${seconds}),
+           hour_started_at = hour_started_at - make_interval(secs => ${seconds}) where email = ${e}`;
+
+describe('issue_sign_in_code', () => {
+  it('stores only the hash, expiring in 10 minutes with 0 failed attempts', async () => {
+    const e = email();
+    expect(await issue(e)).toBe('ok');
+    const [row] = await db.owner`
+      select code_hash, failed_attempts, extract(epoch from expires_at - now())::int as ttl from app.sign_in_codes where email = ${e}`;
+    expect(row.code_hash).toBe(HASH);
+    expect(row.failed_attempts).toBe(0);
+    expect(row.ttl).toBeGreaterThanOrEqual(598);
+    expect(row.ttl).toBeLessThanOrEqual(600);
+  });
+
+  it('answers too_soon within 30 s of the last send, ok after', async () => {
+    const e = email();
+    expect(await issue(e)).toBe('ok');
+    expect(await issue(e, OTHER)).toBe('too_soon');
+    await age(e, 29);
+    expect(await issue(e, OTHER)).toBe('too_soon');
+    await age(e, 2);
+    expect(await issue(e, OTHER)).toBe('ok');
+  });
+
+  it('no 30 s pause once the pending code was used: sign out, sign in again at once', async () => {
+    const e = email();
+    expect(await issue(e)).toBe('ok');
+    expect(await verify(e)).not.toBeNull();
+    expect(await issue(e, OTHER)).toBe('ok');
+    expect(await issue(e, HASH)).toBe('too_soon'); // OTHER is pending again
+  });
+
+  it('allows 5 sends per hour window, then too_many until the hour is over', async () => {
+    const e = email();
+    for (let i = 0; i < 5; i++) {
+      expect(await issue(e)).toBe('ok');
+      await age(e, 31);
+    }
+    expect(await issue(e)).toBe('too_many');
+    // 5 * 31 s have passed; the window opened at the first send.
+    await age(e, 3600 - 5 * 31 - 1);
+    expect(await issue(e)).toBe('too_many');
+    await age(e, 2);
+    expect(await issue(e)).toBe('ok');
+    const [row] = await db.owner`select sends_this_hour from app.sign_in_codes where email = ${e}`;
+    expect(row.sends_this_hour).toBe(1);
+  });
+
+  it('a new send replaces the previous code and resets failed attempts', async () => {
+    const e = email();
+    await issue(e, HASH);
+    expect(await verify(e, OTHER)).toBeNull();
+    await age(e, 31);
+    expect(await issue(e, OTHER)).toBe('ok');
+    const [row] = await db.owner`select failed_attempts from app.sign_in_codes where email = ${e}`;
+    expect(row.failed_attempts).toBe(0);
+    expect(await verify(e, HASH)).toBeNull();
+    expect(await verify(e, OTHER)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('two parallel sends: exactly one ok', async () => {
+    const e = email();
+    const results = await Promise.all([issue(e), issue(e, OTHER), issue(e)]);
+    expect(results.filter((r) => r === 'ok')).toHaveLength(1);
+    expect(results.filter((r) => r === 'too_soon')).toHaveLength(2);
+  });
+
+  it('rejects an e-mail that is not normalised with HP400', async () => {
+    await expectPgError(issue(' Person@Example.test'), 'HP400', 'Enter a valid e-mail address');
+    await expectPgError(issue('no-at-sign'), 'HP400');
+  });
+});
+
+describe('verify_sign_in_code', () => {
+  it('creates the account on first sign-in, finds it afterwards; the code is single use', async () => {
+    const e = email();
+    await issue(e);
+    const id = await verify(e);
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const [user] = await db.owner`select email, first_name from app.users where id = ${id}`;
+    expect(user).toEqual({ email: e, first_name: null });
+    expect(await verify(e)).toBeNull(); // used
+    await age(e, 31);
+    await issue(e);
+    expect(await verify(e)).toBe(id); // same account
+  });
+
+  it('returns null for an expired code', async () => {
+    const e = email();
+    await issue(e);
+    await db.owner`update app.sign_in_codes set expires_at = now() - interval '1 second' where email = ${e}`;
+    expect(await verify(e)).toBeNull();
+    const [{ count }] = await db.owner`select count(*)::int from app.users where email = ${e}`;
+    expect(count).toBe(0);
+  });
+
+  it('returns null for an unknown e-mail', async () => {
+    expect(await verify(email())).toBeNull();
+  });
+
+  it('the right code still works after 4 wrong tries', async () => {
+    const e = email();
+    await issue(e);
+    for (let i = 0; i < 4; i++) expect(await verify(e, OTHER)).toBeNull();
+    expect(await verify(e)).not.toBeNull();
+  });
+
+  it('after 5 wrong tries even the right code fails', async () => {
+    const e = email();
+    await issue(e);
+    for (let i = 0; i < 5; i++) expect(await verify(e, OTHER)).toBeNull();
+    const [row] = await db.owner`select failed_attempts, code_hash from app.sign_in_codes where email = ${e}`;
+    expect(row).toEqual({ failed_attempts: 5, code_hash: null });
+    expect(await verify(e)).toBeNull();
+  });
+
+  it('parallel wrong guesses are all counted (no more than 5 get a chance)', async () => {
+    const e = email();
+    await issue(e);
+    await Promise.all(Array.from({ length: 8 }, () => verify(e, OTHER)));
+    expect(await verify(e)).toBeNull();
+  });
+
+  it('two parallel first sign-ins with one code: one user id, one account', async () => {
+    const e = email();
+    await issue(e);
+    const ids = await Promise.all([verify(e), verify(e)]);
+    expect(ids.filter(Boolean)).toHaveLength(1);
+    const [{ count }] = await db.owner`select count(*)::int from app.users where email = ${e}`;
+    expect(count).toBe(1);
+  });
+});
+
+describe('sign-in codes are reachable only through the functions', () => {
+  for (const role of ['anon', 'authenticated'] as const) {
+    it(`${role} cannot read or write app.sign_in_codes`, async () => {
+      const claims = role === 'anon' ? anon : { role, sub: crypto.randomUUID() };
+      await expectDenied(db.as(claims, (sql) => sql`select * from app.sign_in_codes`));
+      await expectDenied(
+        db.as(claims, (sql) => sql`insert into app.sign_in_codes (email, code_hash, expires_at) values ('x@y.z', 'h', now())`),
+      );
+    });
+  }
+
+  it('PUBLIC cannot execute the sign-in functions (only anon and authenticated)', async () => {
+    const rows = await db.owner`
+      select p.proname,
+             has_function_privilege('anon', p.oid, 'execute') as anon,
+             has_function_privilege('authenticated', p.oid, 'execute') as auth,
+             coalesce(array_to_string(p.proacl, ','), '') ~ '(^|,)=X' as public_exec,
+             p.prosecdef, p.proconfig
+        from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+       where n.nspname = 'private' and p.proname in ('issue_sign_in_code', 'verify_sign_in_code')`;
+    expect(rows).toHaveLength(2);
+    for (const r of rows) {
+      expect(r).toMatchObject({ anon: true, auth: true, public_exec: false, prosecdef: true });
+      expect(r.proconfig).toContain('search_path=""');
+    }
+  });
+});
+
+describe('verified e-mail change', () => {
+  const w = usePlanWorld(db, { each: true });
+  let user: string;
+  let session: string;
+  let me: Claims;
+  beforeEach(async () => {
+    user = await createUser(db.owner, 'Eve', null, `eve-${crypto.randomUUID()}@example.test`);
+    session = await startSession(db.owner, user);
+    me = signedIn(user, session);
+  });
+
+  const request = (claims: Claims, email: string, hash = HASH) =>
+    db.as(claims, async (sql) => (await sql`select private.request_email_change(${email}, ${hash}) as r`)[0].r as string);
+  const confirm = (claims: Claims, hash = HASH) =>
+    db.as(claims, async (sql) => (await sql`select private.confirm_email_change(${hash}) as r`)[0].r as string);
+  const emailOf = async (id: string) => (await db.owner`select email from app.users where id = ${id}`)[0].email as string;
+
+  it('stores only the hash and the target, 10 minutes, and moves nothing yet', async () => {
+    const target = `new-${crypto.randomUUID()}@example.test`;
+    const before = await emailOf(user);
+    expect(await request(me, target)).toBe('ok');
+    const [row] = await db.owner`
+      select new_email, code_hash, failed_attempts, extract(epoch from expires_at - now())::int as ttl
+        from app.email_changes where user_id = ${user}`;
+    expect(row).toMatchObject({ new_email: target, code_hash: HASH, failed_attempts: 0 });
+    expect(row.ttl).toBeGreaterThanOrEqual(598);
+    expect(await emailOf(user)).toBe(before);
+  });
+
+  it('answers the same for a free and a taken address (no enumeration); "same" for its own', async () => {
+    const [{ email: taken }] = await db.owner`select email from app.users where id = ${w.users.host}`;
+    expect(await request(me, `free-${crypto.randomUUID()}@example.test`)).toBe('ok');
+    await db.owner`update app.email_changes set last_sent_at = now() - interval '1 minute' where user_id = ${user}`;
+    expect(await request(me, taken)).toBe('ok');
+    expect(await request(me, await emailOf(user))).toBe('same');
+  });
+
+  it('the send limits of sign-in codes: 30 s while a code is pending, 5 per hour', async () => {
+    const target = () => `limit-${crypto.randomUUID()}@example.test`;
+    expect(await request(me, target())).toBe('ok');
+    expect(await request(me, target())).toBe('too_soon');
+    for (let i = 2; i <= 5; i++) {
+      await db.owner`update app.email_changes set last_sent_at = now() - interval '31 seconds' where user_id = ${user}`;
+      expect(await request(me, target())).toBe('ok');
+    }
+    await db.owner`update app.email_changes set last_sent_at = now() - interval '31 seconds' where user_id = ${user}`;
+    expect(await request(me, target())).toBe('too_many');
+    await db.owner`update app.email_changes set last_sent_at = now() - interval '61 minutes', hour_started_at = now() - interval '61 minutes' where user_id = ${user}`;
+    expect(await request(me, target())).toBe('ok');
+  });
+
+  it('a wrong code counts; the 5th kills it, after which even the right one fails', async () => {
+    const target = `tries-${crypto.randomUUID()}@example.test`;
+    await request(me, target);
+    for (let i = 1; i <= 4; i++) expect(await confirm(me, OTHER)).toBe('invalid');
+    expect((await db.owner`select failed_attempts from app.email_changes where user_id = ${user}`)[0].failed_attempts).toBe(4);
+    expect(await confirm(me, OTHER)).toBe('invalid');
+    expect(await confirm(me)).toBe('invalid');
+    expect(await emailOf(user)).not.toBe(target);
+  });
+
+  it('an expired code fails', async () => {
+    await request(me, `late-${crypto.randomUUID()}@example.test`);
+    await db.owner`update app.email_changes set expires_at = now() - interval '1 second' where user_id = ${user}`;
+    expect(await confirm(me)).toBe('invalid');
+  });
+
+  it('the right code moves the account and ends every OTHER session of the user; single use', async () => {
+    const laptop = await startSession(db.owner, user);
+    const phone = await startSession(db.owner, user);
+    const hostSession = await startSession(db.owner, w.users.host);
+    const target = `moved-${crypto.randomUUID()}@example.test`;
+    await request(me, target);
+    expect(await confirm(me)).toBe('changed');
+    expect(await emailOf(user)).toBe(target);
+    const left = await sessionsOf(db.owner, user);
+    expect(left).toEqual([session]);
+    expect(left).not.toContain(laptop);
+    expect(left).not.toContain(phone);
+    expect(await sessionsOf(db.owner, w.users.host)).toContain(hostSession);
+    expect(await confirm(me)).toBe('invalid');
+  });
+
+  it('"taken" only after the right code, when another account has the address; nothing moves', async () => {
+    const [{ email: taken }] = await db.owner`select email from app.users where id = ${w.users.host}`;
+    const other = await startSession(db.owner, user);
+    await request(me, taken);
+    expect(await confirm(me, OTHER)).toBe('invalid');
+    expect(await confirm(me)).toBe('taken');
+    expect(await emailOf(user)).not.toBe(taken);
+    expect(await sessionsOf(db.owner, user)).toContain(other);
+  });
+
+  it('the code is the account’s: another user cannot confirm it', async () => {
+    const target = `mine-${crypto.randomUUID()}@example.test`;
+    await request(me, target);
+    const mallory = signedIn(w.users.stranger, await startSession(db.owner, w.users.stranger));
+    expect(await confirm(mallory)).toBe('invalid');
+    expect(await emailOf(w.users.stranger)).not.toBe(target);
+  });
+
+  it('only for signed-in callers; pending changes are unreadable', async () => {
+    await expectDenied(request(w.actors.anon, 'x@example.test'));
+    await expectDenied(confirm(w.actors.guest));
+    await expectDenied(db.as(me, (sql) => sql`select * from app.email_changes`));
+    await expectPgError(request(me, 'Not An Email'), 'HP400', 'Email must be a valid e-mail address');
+  });
+});
