@@ -7,7 +7,7 @@
 -- The schema is written one domain per file, in the order a reader (and
 -- PostgreSQL) needs them; each function, table and policy is defined once, in
 -- its domain's file. How the schema changes from the first release on:
--- docs/decisions/0001-schema-in-domain-files.md.
+-- docs/decisions/0063-schema-in-domain-files.md.
 --
 -- WHY two schemas and not `public`:
 --   Supabase's REST endpoint (PostgREST) serves the schemas listed in

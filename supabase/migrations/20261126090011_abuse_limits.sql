@@ -23,7 +23,7 @@
 --
 -- Atomic: INSERT ... ON CONFLICT DO UPDATE locks the key's row, so parallel
 -- hits on one key are counted one after the other and never exceed `max`
--- (tests/db/rate-limits.test.ts). The row stays locked until the request's
+-- (tests/db/abuse-limits.test.ts). The row stays locked until the request's
 -- transaction ends, so a key is only ever hit inside short transactions.
 
 create table app.rate_limit_counters (

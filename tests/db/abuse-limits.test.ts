@@ -198,7 +198,7 @@ const memberOf = (planId: string): Claims => ({ role: 'authenticated', sub: user
 const hostOf = (planId: string): Claims => ({ role: 'authenticated', sub: users.host, plan_id: planId });
 
 describe('the numbers', () => {
-  it('are the ones in docs/decisions.md', async () => {
+  it('are the ones in docs/security-and-limits.md', async () => {
     expect(await cap('guests')).toBe(200);
     expect(await cap('ideas')).toBe(1000);
     expect(await cap('comments_per_idea')).toBe(500);

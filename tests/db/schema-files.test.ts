@@ -1,4 +1,4 @@
-// The schema's one place (docs/decisions/0001-schema-in-domain-files.md): each
+// The schema's one place (docs/decisions/0063-schema-in-domain-files.md): each
 // table, function, policy, trigger and index is defined once, in its domain's
 // file under supabase/migrations; no statement there replaces, drops or
 // alters what another defines; every SQL function is used; and the domain
