@@ -1,6 +1,6 @@
 // `npm test`: everything, in the order that fails fastest.
 // browser present? -> typecheck -> lint -> vitest (web, unit, db incl. Supabase
-// advisors, api) -> vitest (stack) -> e2e.
+// advisors, api) -> vitest (stack) -> every bench once in its smoke mode -> e2e.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,7 @@ interface Step {
   args: string[];
   /** JSON report to read test counts from. */
   report?: { file: string; kind: 'vitest' | 'playwright' };
+  needsBrowser?: boolean;
 }
 
 const only = process.argv.slice(2);
@@ -54,24 +55,31 @@ const allSteps: Step[] = [
     ],
     report: { file: path.join(reports, 'vitest-stack.json'), kind: 'vitest' },
   },
+  // Every bench the README and docs/performance.md name, run the way they
+  // name it, briefly and with no budget: a change that breaks a bench fails
+  // here, not weeks later. A row that errors fails the step; timings do not.
+  { name: 'bench smoke: npm run bench (API and web)', command: 'npm', args: ['run', '--silent', 'bench', '--', '--smoke'], needsBrowser: true },
+  { name: 'bench smoke: npm run bench:live', command: 'npm', args: ['run', '--silent', 'bench:live', '--', '--smoke'] },
+  { name: 'bench smoke: sql-ab', command: process.execPath, args: ['--import', 'tsx', 'scripts/bench/sql-ab.ts', '--smoke'] },
   {
     name: 'e2e: Playwright in Chromium',
     command: bin('playwright'),
     args: ['test'],
     report: { file: path.join(reports, 'playwright.json'), kind: 'playwright' },
+    needsBrowser: true,
   },
 ];
 const steps = allSteps.filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
 
-// The end-to-end tests need a browser: say so now, not after minutes of other
-// steps. The same path playwright.config.ts launches.
-if (steps.some((s) => s.name.startsWith('e2e'))) {
+// The end-to-end tests and Lighthouse need a browser: say so now, not after
+// minutes of other steps. The same path playwright.config.ts launches.
+if (steps.some((s) => s.needsBrowser)) {
   const browser = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
   if (!isExecutableFile(browser)) {
     console.error(
       process.env.CHROMIUM_PATH
-        ? `The end-to-end tests need Chromium, but CHROMIUM_PATH (${browser}) is not an executable file: point it at a Chromium or Chrome binary.`
-        : `The end-to-end tests need Chromium at ${browser}: install it with \`apt-get install -y chromium\` (Debian/Ubuntu), or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
+        ? `The end-to-end tests and the web bench need Chromium, but CHROMIUM_PATH (${browser}) is not an executable file: point it at a Chromium or Chrome binary.`
+        : `The end-to-end tests and the web bench need Chromium at ${browser}: install it with \`apt-get install -y chromium\` (Debian/Ubuntu), or set CHROMIUM_PATH to a Chromium or Chrome binary.`,
     );
     process.exit(1);
   }

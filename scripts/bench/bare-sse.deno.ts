@@ -12,7 +12,7 @@ Deno.serve({ port: Number(Deno.env.get('PORT') ?? 8000), onListen: () => {} }, (
     gc?.();
     return Response.json(Deno.memoryUsage());
   }
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode('event: ready\ndata: {}\n\n'));

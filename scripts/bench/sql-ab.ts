@@ -11,6 +11,8 @@
 // it, so it moves much less from round to round than the time does.
 //
 //   node --import tsx scripts/bench/sql-ab.ts candidate.sql [rounds=6] [iterations=400]
+//   node --import tsx scripts/bench/sql-ab.ts --smoke   (what `npm test` runs:
+//     one short round with no candidate, B the same as A, to keep it working)
 //
 // The candidate file holds `create or replace function ...` statements (and
 // may drop or create triggers); A is what the migrations define, restored
@@ -24,15 +26,18 @@ import { addGuest, addIdea, addMember, asGuest, createPlan, createUser } from '.
 import { prepareDatabase, startEmbeddedPostgres, tempDataDir } from '../lib/db.ts';
 import { freePort } from '../lib/services.ts';
 
-const [candidateFile, roundsArg, iterationsArg] = process.argv.slice(2);
-if (!candidateFile) {
-  console.error('usage: sql-ab.ts candidate.sql [rounds] [iterations]');
+const SMOKE = process.argv.includes('--smoke');
+const [candidateFile, roundsArg, iterationsArg] = process.argv.slice(2).filter((arg) => arg !== '--smoke');
+if (!candidateFile && !SMOKE) {
+  console.error('usage: sql-ab.ts candidate.sql [rounds] [iterations], or sql-ab.ts --smoke');
   process.exit(2);
 }
-const ROUNDS = Number(roundsArg ?? 6);
-const ITERATIONS = Number(iterationsArg ?? 400);
-const candidate = readFileSync(candidateFile, 'utf8');
+const ROUNDS = SMOKE ? 1 : Number(roundsArg ?? 6);
+const ITERATIONS = SMOKE ? 5 : Number(iterationsArg ?? 400);
+const candidate = candidateFile ? readFileSync(candidateFile, 'utf8') : '';
 
+// fsync off (unlike `npm run bench`): the disk's wait at each commit is the
+// same under A and B, and would only dilute the difference in the time column.
 const db = await startEmbeddedPostgres({ dir: tempDataDir('sql-ab'), port: await freePort(), persistent: false });
 try {
   await prepareDatabase(db.url);
@@ -57,7 +62,9 @@ try {
     for (const def of original) await owner.unsafe(def);
     for (const def of triggerDefs) await owner.unsafe(def);
   };
-  const useB = () => owner.unsafe(candidate);
+  const useB = async () => {
+    if (candidate.trim()) await owner.unsafe(candidate);
+  };
 
   // The fixture: a plan, its host, a member, 20 guests with credentials, 30
   // ideas, arranged as the database tests arrange theirs.

@@ -99,6 +99,12 @@ export async function startEmbeddedPostgres(opts: {
   dir: string;
   port: number;
   persistent: boolean;
+  /**
+   * Flush every commit to disk, as `npm start` and every hosted database do
+   * (default: only for a persistent cluster; the tests' throwaway ones skip it).
+   * The bench sets it so that a write costs what it costs in the product.
+   */
+  fsync?: boolean;
   /** More server settings (`name=value`), e.g. the bench's pg_stat_statements. */
   settings?: string[];
   onLog?: (line: string) => void;
@@ -139,7 +145,7 @@ export async function startEmbeddedPostgres(opts: {
       }
     }
 
-    const flags = ['-c', 'max_connections=200', '-c', 'fsync=' + (opts.persistent ? 'on' : 'off')];
+    const flags = ['-c', 'max_connections=200', '-c', 'fsync=' + ((opts.fsync ?? opts.persistent) ? 'on' : 'off')];
     for (const setting of opts.settings ?? []) flags.push('-c', setting);
     let ready: () => void = () => {};
     const isReady = new Promise<void>((resolve) => (ready = resolve));
