@@ -10,13 +10,11 @@
 //
 // Everything here runs under the request's role (withRequest), so RLS decides
 // what is visible: a plan the caller may not read is simply not found.
-import type { LockedTimeSlot, Participant, Plan, PlanListItem, PlanListParticipant } from './contract/plans.ts';
-import { PLAN_NOT_FOUND } from './contract/plans.ts';
+import { PLAN_NOT_FOUND, type Plan } from './contract/plans.ts';
 import type { Tx } from './db.ts';
 import { HttpError } from './errors.ts';
 import { versionedColumns, type VersionedRow } from './versioned.ts';
 
-export type { LockedTimeSlot, Participant, Plan, PlanListItem, PlanListParticipant };
 
 /** A piece of SQL built with the request's `tx`, to embed in another query. */
 export type SqlFragment = ReturnType<Tx['unsafe']>;

@@ -1,7 +1,7 @@
 // The "Add to Calendar" event of a plan (spec §3 Calendar event, §9 calendar
 // hours; decisions.md "Dates, times and calendar"). The event itself, the .ics
 // and the Google link come from the API's own pure module
-// (supabase/functions/_shared/calendar.ts, which uses `ics`), so the file a
+// (supabase/functions/_shared/contract/calendar.ts, which uses `ics`), so the file a
 // visitor downloads is the one the "time is set" e-mail attaches.
 import {
   buildCalendarEvent,
@@ -9,7 +9,7 @@ import {
   googleCalendarUrl,
   icsFileName,
   toIcs,
-} from '../../../../supabase/functions/_shared/calendar.ts';
+} from '../../../../supabase/functions/_shared/contract/calendar.ts';
 import type { CalendarPlan } from './calendar-plan';
 import { canAddToCalendar } from './can-add-to-calendar';
 

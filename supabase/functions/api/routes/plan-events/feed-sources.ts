@@ -6,9 +6,10 @@
 // never arrives reconnects and tells every stream to resync. `poll`: behind a
 // transaction pooler, read the watched plans' versions every few seconds.
 import postgres from 'postgres';
-import { withRequest } from './db.ts';
-import { databasePoolMode, databaseUrl, liveStreamTiming } from './env.ts';
-import { type FeedEvent, type FeedSource, fullChange, parseChange, PlanFeed } from './plan-feed.ts';
+import { fullChange, parseChange } from '../../../_shared/contract/live.ts';
+import { withRequest } from '../../../_shared/db.ts';
+import { databasePoolMode, databaseUrl, liveStreamTiming } from '../../../_shared/env.ts';
+import { type FeedEvent, type FeedSource, PlanFeed } from './plan-feed.ts';
 
 export const CHANGE_CHANNEL = 'hangplan_plan_changes';
 const HEARTBEAT_CHANNEL = 'hangplan_feed_heartbeat';

@@ -16,7 +16,8 @@
 //
 // The stream ends itself after lifetimeMs (clients reconnect with ?since=),
 // after a `deleted` event of a single-plan stream, or when a resync fails.
-import { type FeedEvent, fullChange, type PlanChange, type PlanFeed } from './plan-feed.ts';
+import { fullChange, type PlanChange } from '../../../_shared/contract/live.ts';
+import { type FeedEvent, type PlanFeed } from './plan-feed.ts';
 
 export interface PlanStreamOptions {
   feed: PlanFeed;
