@@ -3,7 +3,7 @@ import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { getAuthToken, removeAuthToken } from '../../lib/auth-token';
 import { authKeys } from '../../lib/query-keys';
-import { userSchema, type User } from './schema';
+import { type User, userSchema } from '../../../../supabase/functions/_shared/contract/auth';
 
 export { authKeys };
 

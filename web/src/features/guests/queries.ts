@@ -4,7 +4,7 @@ import { ApiError } from '../../lib/api-error';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { guestKeys } from '../../lib/query-keys';
-import { guestSessionSchema } from './schema';
+import { guestSessionSchema } from '../../../../supabase/functions/_shared/contract/guests';
 
 export { guestKeys };
 

@@ -2,7 +2,7 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { ideaKeys } from '../../lib/query-keys';
-import { activitySuggestionsSchema, ideaCommentListSchema, ideaListSchema, voterListSchema } from './schema';
+import { activitySuggestionsSchema, ideaCommentListSchema, ideaListSchema, voterListSchema } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // A plan's ideas, suggestions and each idea's comments and voters sit under
 // `ideaKeys.all(planId)`, inside the plan's prefix (forgetting the plan forgets them).

@@ -10,7 +10,7 @@ import { planKeys } from '../plans';
 import type { Plan } from '../plans';
 import { JOIN_TO_VOTE } from './ideas';
 import { ideaKeys, refreshIdeas } from './queries';
-import { voteResultSchema, type Idea, type VoteResult } from './schema';
+import { type Idea, type VoteResult, voteResultSchema } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // The vote toggle on an idea (spec §4, §7): shown at once, settled on the
 // server's answer, put back if it is refused.

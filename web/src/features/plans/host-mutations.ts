@@ -8,7 +8,7 @@ import { apiPaths } from '../../lib/api-paths';
 import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from './queries';
-import { planSchema, type Plan } from './schema';
+import { type Plan, planSchema } from '../../../../supabase/functions/_shared/contract/plans';
 import { PLAN_NOT_FOUND } from '../../../../supabase/functions/_shared/contract/common';
 
 /** Spec §5: lock, time and vote-date actions need a plan id, else 'Plan not found'. */

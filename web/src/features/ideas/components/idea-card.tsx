@@ -5,7 +5,7 @@ import type { PlanVisitor } from '../../guests';
 import type { Plan } from '../../plans';
 import { votesLabel } from '../ideas';
 import { useVoteOnIdea } from '../vote-mutations';
-import type { Idea } from '../schema';
+import type { Idea } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { CommentsToggle, CommentThread } from './idea-comments';
 import { IconCrown, IconThumbUp, IconTrophy } from './idea-icons';
 import { VoterAvatars } from './voter-avatars';

@@ -7,7 +7,7 @@ import type { Plan } from '../../plans';
 import { sortIdeasByVotes, topIdeaId } from '../ideas';
 import { usePickIdea } from '../mutations';
 import { ideaListQueryOptions } from '../queries';
-import type { Idea } from '../schema';
+import type { Idea } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { IdeaCard } from './idea-card';
 import { SuggestIdeaButton, SuggestionsPanel } from './suggestions-panel';
 

@@ -1,7 +1,7 @@
 import { Badge, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconCheck } from '../../../components/icons';
 import { useAddInterest } from '../mutations';
-import type { CatalogItem, UserInterest } from '../schema';
+import type { CatalogItem, UserInterest } from '../../../../../supabase/functions/_shared/contract/interests';
 import { InterestIcon } from './interest-icons';
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();

@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import { IconBulb, IconCalendar, IconUsers } from '../../../components/icons';
 import { summarizeNames } from '../../../lib/overflow';
 import { formatCardTime } from '../plan-time';
-import type { PlanSummary } from '../schema';
+import type { PlanSummary } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /** Spec §9: a card shows at most 6 participant names, then '+N'. */
 export const PLAN_CARD_MAX_NAMES = 6;

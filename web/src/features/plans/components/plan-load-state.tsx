@@ -4,7 +4,7 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /**
  * Spec §8: a missing plan shows the not-found screen. 'Go Home' leads to /home
