@@ -3,7 +3,7 @@
 import { HTTPException } from 'hono/http-exception';
 import { NOT_AN_OBJECT } from './contract/common.ts';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
 
 export class HttpError extends Error {
   constructor(
@@ -89,7 +89,7 @@ const CHECK_MESSAGES: Record<string, string> = {
 };
 
 /** Sentences for database errors that are the request's fault, never a 500. */
-export const dbMessages = {
+const dbMessages = {
   checkViolation: 'A value sent is not allowed',
   uniqueViolation: 'That already exists',
   notNullViolation: 'A required value is missing',

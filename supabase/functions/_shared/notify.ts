@@ -32,7 +32,7 @@ export interface Recipient {
   name: string | null;
 }
 
-export interface NotifyResult {
+interface NotifyResult {
   sent: number;
   failed: number;
 }
@@ -66,7 +66,7 @@ function oneLine(value: string): string {
 }
 
 /** The calendar event the e-mail describes and attaches. */
-export function eventOf(details: EventTimeDetails, origin: string): CalendarEvent {
+function eventOf(details: EventTimeDetails, origin: string): CalendarEvent {
   return buildCalendarEvent({
     planTitle: details.planTitle,
     ideaText: details.ideaText,

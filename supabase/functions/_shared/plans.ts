@@ -17,7 +17,7 @@ import { versionedColumns, type VersionedRow } from './versioned.ts';
 
 
 /** A piece of SQL built with the request's `tx`, to embed in another query. */
-export type SqlFragment = ReturnType<Tx['unsafe']>;
+type SqlFragment = ReturnType<Tx['unsafe']>;
 type Fragment = SqlFragment;
 
 const ALIAS = /^[a-z_][a-z0-9_]*$/;
@@ -69,7 +69,7 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
 }
 
 /** The plan with this id, if the caller can read it (claim plan_id, or a participant). */
-export async function findPlanById(tx: Tx, planId: string): Promise<Plan | undefined> {
+async function findPlanById(tx: Tx, planId: string): Promise<Plan | undefined> {
   const [row] = await tx<{ plan: Plan }[]>`
     select ${planJson(tx)} as plan from app.plans p where p.id = ${planId}::uuid`;
   return row?.plan;

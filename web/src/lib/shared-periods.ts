@@ -11,6 +11,5 @@ export {
   formatLongDate,
   formatPeriod,
   parseCalendarDate,
-  parse24HourTime,
   to12HourTime,
 } from '../../../supabase/functions/_shared/contract/periods.ts';

@@ -2,7 +2,7 @@
 // Voter, §7; decisions.md "Time slots and the lock flow").
 import { z } from 'zod/mini';
 
-export { LOCATION_MAX, type Voter, voterListSchema, voterSchema } from './common.ts';
+export { type Voter, voterListSchema } from './common.ts';
 
 export const TIME_SLOT_NOT_FOUND = 'Time slot not found';
 export const JOIN_FIRST_TO_VOTE = 'Join the plan first to vote';

@@ -2,7 +2,7 @@
 // Voter; §7; decisions.md "Ideas, comments, votes", "Interests and suggestions").
 import { z } from 'zod/mini';
 
-export { COMMENT_TEXT_MAX, IDEA_TEXT_MAX, JOIN_TO_VOTE, PLAN_NOT_FOUND, type Voter, voterListSchema, voterSchema } from './common.ts';
+export { COMMENT_TEXT_MAX, IDEA_TEXT_MAX, JOIN_TO_VOTE, PLAN_NOT_FOUND, type Voter, voterListSchema } from './common.ts';
 
 export const IDEA_NOT_FOUND = 'Idea not found';
 /** No token and no guestId (the database answers the same for an unknown guest). */

@@ -24,7 +24,7 @@ import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
 /** Slots in the order of spec §3 "sorted by date then period": whole day, then by time of day. */
-export function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
+function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
   return [...slots].sort(
     (a, b) =>
       a.date.localeCompare(b.date) ||

@@ -9,7 +9,7 @@ export { authKeys };
 
 const fetchMe = apiGet(apiPaths.me(), (body) => userSchema.parse(body), { on401: 'returnNull' });
 
-export function meQueryOptions() {
+function meQueryOptions() {
   return queryOptions({
     queryKey: authKeys.me(),
     queryFn: async (context): Promise<User | null> => {

@@ -26,10 +26,10 @@ function mirrorGuestVote(visitor: PlanVisitor, timeSlotId: string, voted: boolea
   if (getGuestVotes().timeSlotIds.includes(timeSlotId) !== voted) toggleGuestTimeSlotVote(timeSlotId);
 }
 
-export type VoteTarget = { kind: 'date'; date: string } | { kind: 'slot'; slotId: string; date: string };
+type VoteTarget = { kind: 'date'; date: string } | { kind: 'slot'; slotId: string; date: string };
 
 /** The key of a pending vote: one tap at a time per day or slot. */
-export const targetKey = (target: VoteTarget) => (target.kind === 'date' ? `date:${target.date}` : `slot:${target.slotId}`);
+const targetKey = (target: VoteTarget) => (target.kind === 'date' ? `date:${target.date}` : `slot:${target.slotId}`);
 
 interface VoteVariables {
   target: VoteTarget;

@@ -20,7 +20,7 @@ export { canAddToCalendar, googleCalendarUrl, icsFileName };
  * The plan's public link {origin}/l/{slug}: it opens the plan for everyone who
  * gets the event (members go on to /plan/{id}, guests to their dashboard).
  */
-export function planLink(plan: Pick<CalendarPlan, 'slug'>, origin: string): string {
+function planLink(plan: Pick<CalendarPlan, 'slug'>, origin: string): string {
   return `${origin}/l/${encodeURIComponent(plan.slug)}`;
 }
 

@@ -6,7 +6,6 @@ import { apiPaths } from '../../lib/api-paths';
 import { guestKeys } from '../../lib/query-keys';
 import { guestSessionSchema } from '../../../../supabase/functions/_shared/contract/guests';
 
-export { guestKeys };
 
 /**
  * GET /api/guest-session/{id}: is the stored guest still a guest on the

@@ -7,8 +7,8 @@ import type { Idea, Voter } from '../../../../supabase/functions/_shared/contrac
 export const DEFAULT_MAX_VOTER_AVATARS = 3;
 
 /** Spec §8 client-side errors. */
-export const PLAN_ID_AND_TEXT_REQUIRED = 'Plan ID and idea text required';
-export const USER_AUTHENTICATION_REQUIRED = 'User authentication required';
+const PLAN_ID_AND_TEXT_REQUIRED = 'Plan ID and idea text required';
+const USER_AUTHENTICATION_REQUIRED = 'User authentication required';
 export { JOIN_TO_VOTE } from '../../../../supabase/functions/_shared/contract/common';
 
 /**

@@ -9,7 +9,7 @@ import { activitySuggestionsSchema, ideaCommentListSchema, ideaListSchema, voter
 export { ideaKeys };
 
 /** Spec §7: comments are cached for 5 minutes. */
-export const COMMENTS_STALE_TIME = 5 * 60 * 1000;
+const COMMENTS_STALE_TIME = 5 * 60 * 1000;
 
 /** GET /api/plans/{id}/ideas (most votes first), with ?guestId= for a guest's own flags. */
 export function ideaListQueryOptions(planId: string, guestId: string | null) {

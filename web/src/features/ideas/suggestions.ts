@@ -32,7 +32,7 @@ export interface Suggestion {
 }
 
 /** Who is looking: their own ideas are not suggested back to them. */
-export type SuggestionViewer = { userId?: string | null; guestId?: string | null } | null | undefined;
+type SuggestionViewer = { userId?: string | null; guestId?: string | null } | null | undefined;
 
 function isByViewer(idea: Pick<Idea, 'userId' | 'guestId'>, viewer: SuggestionViewer): boolean {
   if (!viewer) return false;

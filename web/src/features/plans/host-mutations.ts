@@ -31,7 +31,7 @@ export function showPlanActionError(error: unknown, fallback: string): void {
 }
 
 /** After a host action: the answered plan, then everything that shows it. */
-export function refreshAfterHostAction(queryClient: QueryClient, plan: Plan): void {
+function refreshAfterHostAction(queryClient: QueryClient, plan: Plan): void {
   queryClient.setQueryData(planKeys.detail(plan.id), plan);
   queryClient.setQueryData(planKeys.bySlug(plan.slug), plan);
   // Slots (a set time creates one), the guest views by slug and the home card.

@@ -26,7 +26,7 @@ const isSlugReadOf = (key: QueryKey, data: unknown, planId: string, slug?: strin
   under(key, planKeys.bySlugs()) && ((slug !== undefined && under(key, planKeys.bySlug(slug))) || planIdOf(data) === planId);
 
 /** Everything cached about the plan: under `planKeys.plan(id)`, and its reads by slug. */
-export function belongsToPlan(key: QueryKey, data: unknown, planId: string, slug?: string): boolean {
+function belongsToPlan(key: QueryKey, data: unknown, planId: string, slug?: string): boolean {
   return under(key, planKeys.plan(planId)) || isSlugReadOf(key, data, planId, slug);
 }
 
@@ -41,7 +41,7 @@ const listed = (key: QueryKey, ids: string[] | null | undefined, keyOf: (id: str
  * `ideaIds` and the idea lists (their counts); dates → slots, my votes, voters
  * of `slotIds`. An id list that is null means all of them.
  */
-export function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unknown) => boolean {
+function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unknown) => boolean {
   const has = (part: PlanPart) => change.parts.includes(part);
   const planRow = has('plan') || has('participants');
   const id = change.planId;
@@ -81,7 +81,7 @@ export function applyPlanChange(client: QueryClient, change: PlanChange, slug?: 
  * again (a 404, so the page shows its "Plan not found" instead of failing on
  * the next tap), and the home list refetches.
  */
-export async function forgetDeletedPlan(client: QueryClient, planId: string, slug?: string): Promise<void> {
+async function forgetDeletedPlan(client: QueryClient, planId: string, slug?: string): Promise<void> {
   const ofPlan = (query: Query) => belongsToPlan(query.queryKey, query.state.data, planId, slug);
   const unseen = (query: Query) => ofPlan(query) && query.getObserversCount() === 0;
   const isPlanRead = (query: Query) =>
@@ -100,7 +100,7 @@ export async function forgetDeletedPlan(client: QueryClient, planId: string, slu
  * ETag names an older version, and (`byAge`) data without a version read
  * before this subscription started (a plan shown again after a while).
  */
-export function refetchBehind(
+function refetchBehind(
   client: QueryClient,
   plan: LivePlan,
   { version, byAge }: { version: number | null; byAge: boolean },
@@ -123,7 +123,7 @@ function mergeIds(a: string[] | null | undefined, b: string[] | null | undefined
 }
 
 /** Two changes waiting together: every part and id of both, at the newer version. */
-export function mergeChanges(a: PlanChange, b: PlanChange): PlanChange {
+function mergeChanges(a: PlanChange, b: PlanChange): PlanChange {
   const merged: PlanChange = {
     planId: a.planId,
     version: Math.max(a.version, b.version),
@@ -136,7 +136,7 @@ export function mergeChanges(a: PlanChange, b: PlanChange): PlanChange {
   return merged;
 }
 
-export interface PlanSync {
+interface PlanSync {
   handle(event: PlanLiveEvent): void;
   /** Drop what is waiting and stop watching the writes (the sync can be used again). */
   dispose(): void;
@@ -191,7 +191,7 @@ export function createPlanSync(client: QueryClient, plan: LivePlan, { now = Date
   };
 }
 
-export interface MyPlansSync {
+interface MyPlansSync {
   handle(event: MyPlansLiveEvent): void;
   dispose(): void;
 }

@@ -11,11 +11,11 @@ import { withRequest } from '../../../_shared/db.ts';
 import { databasePoolMode, databaseUrl, liveStreamTiming } from '../../../_shared/env.ts';
 import { type FeedEvent, type FeedSource, PlanFeed } from './plan-feed.ts';
 
-export const CHANGE_CHANNEL = 'hangplan_plan_changes';
+const CHANGE_CHANNEL = 'hangplan_plan_changes';
 const HEARTBEAT_CHANNEL = 'hangplan_feed_heartbeat';
 const HEARTBEAT_MS = 30_000;
 
-export function listenSource(heartbeatMs = HEARTBEAT_MS): FeedSource {
+function listenSource(heartbeatMs = HEARTBEAT_MS): FeedSource {
   let client: postgres.Sql | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let pendingBeat: string | null = null;
@@ -94,7 +94,7 @@ export function listenSource(heartbeatMs = HEARTBEAT_MS): FeedSource {
  * version ignores it; one that fell behind in between refetches); a plan that
  * is gone is announced as deleted.
  */
-export function pollSource(
+function pollSource(
   readVersions: (planIds: string[]) => Promise<Map<string, number>>,
   intervalMs: number,
 ): FeedSource {
@@ -162,9 +162,4 @@ export function planFeed(): PlanFeed {
     databasePoolMode() === 'transaction' ? pollSource(readPlanVersions, liveStreamTiming().pollMs) : listenSource(),
   );
   return feed;
-}
-
-/** Which source planFeed() uses (health and tests). */
-export function planFeedMode(): 'listen' | 'poll' {
-  return databasePoolMode() === 'transaction' ? 'poll' : 'listen';
 }

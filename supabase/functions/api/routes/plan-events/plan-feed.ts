@@ -15,7 +15,7 @@ import type { PlanChange } from '../../../_shared/contract/live.ts';
  * compares the plan's version with the last one it sent.
  */
 export type FeedEvent = { kind: 'change'; change: PlanChange } | { kind: 'resync' };
-export type FeedListener = (event: FeedEvent) => void;
+type FeedListener = (event: FeedEvent) => void;
 
 /** Where announcements come from. `watch` tells a polling source what to read. */
 export interface FeedSource {

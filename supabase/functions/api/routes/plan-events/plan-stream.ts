@@ -19,7 +19,7 @@
 import { fullChange, type PlanChange } from '../../../_shared/contract/live.ts';
 import { type FeedEvent, type PlanFeed } from './plan-feed.ts';
 
-export interface PlanStreamOptions {
+interface PlanStreamOptions {
   feed: PlanFeed;
   planIds: string[];
   /** The versions of the plans the caller may read now (absent: unknown, deleted or hidden). */

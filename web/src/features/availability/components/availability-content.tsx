@@ -17,7 +17,7 @@ import { NextTwoWeeks } from './next-two-weeks';
 /** Spec §2: no 'Pick Date' once a date is locked or the time is set. */
 const LOCKED_STATUSES = new Set(['completed', 'date_locked', 'time_range_locked']);
 
-export const isDateLocked = (plan: Pick<Plan, 'status' | 'lockedTimeSlotDate'>) =>
+const isDateLocked = (plan: Pick<Plan, 'status' | 'lockedTimeSlotDate'>) =>
   Boolean(plan.lockedTimeSlotDate) && (plan.status === 'time_range_locked' || plan.status === 'date_locked');
 
 interface AvailabilityContentProps {

@@ -19,7 +19,7 @@ interface DateListProps {
   lockedDate: string | null | undefined;
 }
 
-export const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
+const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
   const period = formatPeriod(slot.period);
   return period ? `${formatShortDate(slot.date)} · ${period}` : formatShortDate(slot.date);
 };

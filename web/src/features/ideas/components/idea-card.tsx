@@ -13,7 +13,7 @@ import { VoterAvatars } from './voter-avatars';
 // Orange 9 (#d9480f) under white badge text is 4.3:1; this orange is 5.2:1 (WCAG AA).
 const TOP_IDEA_ORANGE = '#c2410c';
 
-export interface IdeaCardProps {
+interface IdeaCardProps {
   plan: Pick<Plan, 'id' | 'slug'>;
   idea: Idea;
   visitor: PlanVisitor | null | undefined;

@@ -7,7 +7,7 @@ import { InterestIcon } from './interest-icons';
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** Spec §2: an item is 'Added' when chosen from the catalogue (or typed with the same name). */
-export function isCatalogItemAdded(item: CatalogItem, interests: readonly UserInterest[]): boolean {
+function isCatalogItemAdded(item: CatalogItem, interests: readonly UserInterest[]): boolean {
   return interests.some((interest) => interest.catalogId === item.id || sameText(interest.freeFormText, item.name));
 }
 

@@ -6,7 +6,6 @@ import type { Plan } from '../../../../../supabase/functions/_shared/contract/pl
 import { LOCATION_MAX as LOCATION_MAX_LENGTH } from '../../../../../supabase/functions/_shared/contract/common';
 
 /** decisions.md: a location is 0-500 characters after trimming (the API's own limit). */
-export { LOCATION_MAX_LENGTH };
 
 /**
  * Spec §2 Plan detail: the host's inline 'Set Location' / 'Edit' editor of

@@ -10,7 +10,7 @@ import type { Plan } from '../../../../../supabase/functions/_shared/contract/pl
  * Spec §8: a missing plan shows the not-found screen. 'Go Home' leads to /home
  * on signed-in pages; public link pages pass `/` (landing, or home when signed in).
  */
-export function PlanNotFound({ homeHref = paths.home.getHref() }: { homeHref?: string }) {
+function PlanNotFound({ homeHref = paths.home.getHref() }: { homeHref?: string }) {
   return (
     <Card withBorder radius="lg" padding="xl" mt="xl">
       <Stack align="center" ta="center" gap="sm">
