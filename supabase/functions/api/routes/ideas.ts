@@ -29,9 +29,10 @@ function writer(userId: string | null, guestId: string | null, denied: string) {
 }
 
 export const ideaRoutes = new Hono()
-  // Toggle (spec §4): voting again removes the vote. app.vote_on_idea wraps
-  // app.toggle_idea_vote (race-free: unique keys + a per-voter lock) and
-  // counts the idea's votes after the toggle.
+  // Toggle (spec §4): voting again removes the vote. app.vote_on_idea (a
+  // definer, private.vote_on_idea) checks the rules once, toggles the caller's
+  // vote (race-free: unique keys + a per-voter lock) and counts the idea's
+  // votes after the toggle.
   .post('/:id/vote', async (c) => {
     const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const { guestId } = await parseBody(c, voteBody);
