@@ -39,16 +39,26 @@ const entryZones = FEATURES.map((feature) => ({
   message: `Import features/${feature} through its public entry (features/${feature}/index.ts), not one of its files.`,
 }));
 
-// What the web app may take from the function's code: the pure contract and
-// helpers, which have no Deno, Hono or database in them.
-const SHARED_WITH_THE_WEB = [
-  './_shared/contract/common.ts',
-  './_shared/contract/guest-secret.ts',
-  './_shared/contract/live.ts',
-  './_shared/periods.ts',
-  './_shared/calendar.ts',
-  './_shared/text.ts',
+// What the web app may take from the function's code: its contract, the one
+// folder of pure files (no Deno, Hono, database or server helper in them) that
+// both sides import. The second zone keeps that folder pure.
+const CONTRACT = './_shared/contract';
+const contractZones = [
+  {
+    target: './web',
+    from: './supabase/functions',
+    except: [CONTRACT],
+    message: 'The web app imports from the function only its contract (supabase/functions/_shared/contract), never server code.',
+  },
+  {
+    target: './supabase/functions/_shared/contract',
+    from: './supabase/functions',
+    except: [CONTRACT],
+    message: 'The contract is pure: it imports only zod, ics and its own folder, never server code (the web app imports it).',
+  },
 ];
+// The packages a contract file may import besides its own folder.
+const CONTRACT_PACKAGES = /^(?!(zod|zod\/mini|ics|vitest)$)[^./]/u;
 
 export default tseslint.config(
   { ignores: ['node_modules', 'web/dist', '.data', 'test-results', 'playwright-report', 'supabase/.temp'] },
@@ -97,12 +107,7 @@ export default tseslint.config(
               from: ['./web/src/features', './web/src/app'],
               message: 'lib/, components/ and config/ sit below every feature and app/.',
             },
-            {
-              target: './web',
-              from: './supabase/functions',
-              except: SHARED_WITH_THE_WEB,
-              message: "The web app imports from the function only its pure contract and helpers (eslint.config.js SHARED_WITH_THE_WEB), never server code.",
-            },
+            ...contractZones,
           ],
         },
       ],
@@ -123,6 +128,18 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    files: ['supabase/functions/_shared/contract/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs', '.json'] })] },
+    rules: {
+      'import-x/no-restricted-paths': ['error', { zones: contractZones }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: CONTRACT_PACKAGES.source, message: 'The contract is pure: zod, ics and its own folder only (the web app imports it).' }] },
       ],
     },
   },

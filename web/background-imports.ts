@@ -6,7 +6,7 @@
 // Adding those links is main-thread work in the idle task (on the join page
 // six links, most of a 36 ms task in a Lighthouse trace on a phone profile:
 // docs/performance.md), and a background chunk has no one waiting for it.
-export const BACKGROUND_CHUNK = /(^|\/)toaster-[\w-]+\.js$/;
+const BACKGROUND_CHUNK = /(^|\/)toaster-[\w-]+\.js$/;
 
 /** build.modulePreload.resolveDependencies: what to preload with a dynamic import of `file`. */
 export function preloadDependencies(file: string, deps: string[]): string[] {

@@ -12,9 +12,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';
 
-export const HEADERS_FILE = '_headers';
+const HEADERS_FILE = '_headers';
 
-export interface HeaderRule {
+interface HeaderRule {
   /** The path pattern as written: `/*`, `/assets/*`, `/plans/:id`. */
   path: string;
   /** Header names in lower case, in file order. */

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { expect } from 'vitest';
 import { api, type ApiResult } from '../support/api.ts';
+import type { Plan } from '../../supabase/functions/_shared/contract/plans.ts';
 import { newGuest, tokenFor, uniqueName } from './guests-fixture.ts';
 
 export interface User {
@@ -15,26 +16,8 @@ export interface User {
   token: string;
 }
 
-export interface PlanJson {
-  id: string;
-  slug: string;
-  title: string;
-  status: string;
-  hostId: string;
-  location: string | null;
-  eventTime: string | null;
-  lockedIdeaId: string | null;
-  lockedTimeSlotId: string | null;
-  lockedTimeSlotDate: string | null;
-  participantCount: number;
-}
-
-export interface SlotJson {
-  id: string;
-  date: string;
-  period: string | null;
-  voteCount: number;
-}
+export type { TimeSlot as SlotJson } from '../../supabase/functions/_shared/contract/dates.ts';
+export type PlanJson = Plan;
 
 /** Creates users and plans; `cleanUp()` deletes them (plans first: host_id is ON DELETE RESTRICT). */
 export function datesWorld(owner: Sql) {

@@ -3,8 +3,8 @@
 // (spec §7; decisions.md "Time slots and the lock flow", "Plans" identity rules).
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod/mini';
-import { voterSchema } from '../../supabase/functions/_shared/contract/common.ts';
+import { voterListSchema } from '../../supabase/functions/_shared/contract/common.ts';
+import type { TimeSlotVoteResult, VoteDateResult } from '../../supabase/functions/_shared/contract/dates.ts';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner } from '../support/api.ts';
 import { datesWorld, day, expectText, type SlotJson } from './dates-fixture.ts';
@@ -18,16 +18,11 @@ afterAll(async () => {
 
 const DATE_INVALID = 'Date must be a real calendar date (YYYY-MM-DD)';
 
-interface VoteDateJson {
-  voted: boolean;
-  timeSlotId: string;
-  voteCount: number;
-}
 
 const voteDate = (planId: string, body: unknown, token?: string, guestSecret?: string | null) =>
-  api<VoteDateJson>('POST', `/api/plans/${planId}/vote-date`, { body, token, guestSecret });
+  api<VoteDateResult>('POST', `/api/plans/${planId}/vote-date`, { body, token, guestSecret });
 const voteSlot = (slotId: string, body: unknown, token?: string, guestSecret?: string | null) =>
-  api<{ voted: boolean; voteCount: number }>('POST', `/api/timeslots/${slotId}/vote`, { body, token, guestSecret });
+  api<TimeSlotVoteResult>('POST', `/api/timeslots/${slotId}/vote`, { body, token, guestSecret });
 const slotsOf = (planId: string) => api<SlotJson[]>('GET', `/api/plans/${planId}/timeslots`);
 
 describe('POST /api/plans/{id}/vote-date', () => {
@@ -252,7 +247,7 @@ describe('GET /api/timeslots/{id}/voters', () => {
     const res = await api('GET', `/api/timeslots/${slot}/voters`);
     expect(res.status).toBe(200);
     // The shape the web app reads (the shared contract), and the values.
-    expect(z.array(voterSchema).safeParse(res.json).success).toBe(true);
+    expect(voterListSchema.safeParse(res.json).success).toBe(true);
     expect(res.json).toEqual([
       { id: host.id, name: 'Hana Host', isGuest: false },
       { id: guest.id, name: guest.name, isGuest: true },

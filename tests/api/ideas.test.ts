@@ -4,8 +4,8 @@
 // Activity suggestions: ideas-suggestions.test.ts; parallel votes:
 // votes-concurrency.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod/mini';
-import { voterSchema } from '../../supabase/functions/_shared/contract/common.ts';
+import { voterListSchema } from '../../supabase/functions/_shared/contract/common.ts';
+import type { Idea, IdeaComment } from '../../supabase/functions/_shared/contract/ideas.ts';
 import { GUEST_SECRET_MISSING } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api } from '../support/api.ts';
 import {
@@ -21,24 +21,7 @@ import {
   type User,
 } from './ideas-fixture.ts';
 
-interface Idea {
-  id: string;
-  text: string;
-  authorName: string;
-  userId: string | null;
-  guestId: string | null;
-  voteCount: number;
-  hasUserVoted: boolean;
-  commentCount: number;
-  createdAt: string;
-}
-
-interface Comment {
-  id: string;
-  text: string;
-  authorName: string;
-  createdAt: string;
-}
+type Comment = IdeaComment;
 
 let host: User; // Hanna Host
 let member: User; // Mia, a participant
@@ -293,7 +276,7 @@ describe('GET /api/ideas/{id}/voters', () => {
     const res = await voters(idea.id);
     expect(res.status, res.text).toBe(200);
     // The shape the web app reads (the shared contract), and the values.
-    expect(z.array(voterSchema).safeParse(res.json).success).toBe(true);
+    expect(voterListSchema.safeParse(res.json).success).toBe(true);
     expect(res.json).toEqual([
       { id: guest.id, name: guest.name, isGuest: true },
       { id: host.id, name: 'Hanna Host', isGuest: false },

@@ -1,15 +1,11 @@
 // GET /api/interests/catalog and /api/users/me/interests (GET, POST, DELETE)
 // over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { UserInterest } from '../../supabase/functions/_shared/contract/interests.ts';
 import { api } from '../support/api.ts';
 import { cleanUp, expectText, ISO_TIME, newUser, tokenFor, type User } from './ideas-fixture.ts';
 
-interface Interest {
-  id: string;
-  freeFormText: string;
-  catalogId: string | null;
-  createdAt: string;
-}
+type Interest = UserInterest;
 
 const catalogId = (n: number) => `6b1f0c2e-000${n}-4c8a-9a61-00000000000${n}`;
 const COFFEE = catalogId(5);

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
+import { type Plan, planSchema, type PlanSummary, planSummaryListSchema } from '../../supabase/functions/_shared/contract/plans.ts';
 import { api, apiDatabaseAsOwner, rememberGuestSecret, signIn, type ApiResult, PLAN_KEYS } from '../support/api.ts';
 import { tokenFor } from './guests-fixture.ts';
 
@@ -108,27 +109,8 @@ const planExists = async (planId: string) =>
 // Response shapes
 // ---------------------------------------------------------------------------
 
-interface PlanJson {
-  id: string;
-  slug: string;
-  title: string;
-  description: string | null;
-  isOpenInvite: boolean;
-  status: string;
-  hostId: string;
-  location: string | null;
-  eventTime: string | null;
-  lockedIdeaId: string | null;
-  lockedTimeSlotId: string | null;
-  lockedTimeSlotDate: string | null;
-  participantCount: number;
-}
-
-interface ListItem extends PlanJson {
-  lockedIdeaText: string | null;
-  lockedTimeSlot: { id: string; date: string; period: string | null } | null;
-  participants: { id: string; name: string; isGuest: boolean }[];
-}
+type PlanJson = Plan;
+type ListItem = PlanSummary;
 
 
 function expectText(res: ApiResult, status: number, text: string) {
@@ -148,6 +130,8 @@ describe('POST /api/plans', () => {
     expect(res.status).toBe(201);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
     expect(Object.keys(res.json).sort()).toEqual(PLAN_KEYS);
+    // The shape the web app parses (the contract), and nothing beside it.
+    expect(planSchema.parse(res.json)).toEqual(res.json);
     expect(res.json).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
       slug: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/),
@@ -406,6 +390,7 @@ describe('GET /api/plans', () => {
     ]);
     expect(res.json.map((p) => p.id)).toEqual([joined.id, lateDate.id, withIdea.id, crowded.id, newSmall.id, oldSmall.id]);
     for (const item of res.json) expect(Object.keys(item).sort()).toEqual([...PLAN_KEYS, 'participants'].sort());
+    expect(planSummaryListSchema.parse(res.json)).toEqual(res.json);
 
     const [first, second, third, fourth] = res.json;
     const [otherRow] = await owner<{ id: string }[]>`select id from app.participants where plan_id = ${joined.id} and user_id = ${other.id}`;

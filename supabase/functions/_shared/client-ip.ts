@@ -22,12 +22,12 @@
 import type { Context } from 'hono';
 import { readEnv } from './env.ts';
 
-export interface ClientIpConfig {
+interface ClientIpConfig {
   header: string | null;
   hops: number;
 }
 
-export function clientIpConfig(): ClientIpConfig {
+function clientIpConfig(): ClientIpConfig {
   const header = (readEnv('CLIENT_IP_HEADER') ?? 'x-forwarded-for').toLowerCase();
   const hops = Number(readEnv('TRUSTED_PROXY_HOPS') ?? 1);
   return { header: header === 'none' ? null : header, hops: Number.isInteger(hops) && hops >= 1 ? hops : 1 };

@@ -31,7 +31,7 @@ export function sql(): postgres.Sql {
 }
 
 /** Who is asking and what the URL names; becomes the role and request.jwt.claims. */
-export interface RequestIdentity {
+interface RequestIdentity {
   /** Verified token subject. Handlers pass no guestId with it (decisions.md: a valid token wins), except the guest-vote transfer. */
   userId?: string | null;
   /**
@@ -55,10 +55,10 @@ export interface RequestIdentity {
   timeSlotId?: string | null;
 }
 
-export type RequestRole = 'anon' | 'authenticated';
+type RequestRole = 'anon' | 'authenticated';
 
 /** What the claims are built from: the identity, with the session and the guest secret's hash resolved. */
-export interface ClaimsInput extends Omit<RequestIdentity, 'guestSecret'> {
+interface ClaimsInput extends Omit<RequestIdentity, 'guestSecret'> {
   /** Lower-case hex SHA-256 of the device's guest secret. */
   guestSecretHash?: string | null;
 }
@@ -249,7 +249,7 @@ export async function withRequest<T>(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyStatement = postgres.PendingQuery<any>;
 
-export type StatementRows<Q extends readonly AnyStatement[]> = {
+type StatementRows<Q extends readonly AnyStatement[]> = {
   -readonly [K in keyof Q]: Awaited<Q[K]>;
 };
 

@@ -16,7 +16,7 @@ export function readEnv(name: string): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-export function requireEnv(name: string): string {
+function requireEnv(name: string): string {
   const value = readEnv(name);
   if (!value) throw new Error(`Missing environment variable ${name}`);
   return value;
@@ -45,7 +45,7 @@ export function allowedOrigins(): string[] {
     .filter(Boolean);
 }
 
-export interface SmtpSettings {
+interface SmtpSettings {
   host: string;
   port: number;
   secure: boolean;

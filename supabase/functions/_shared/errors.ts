@@ -1,8 +1,9 @@
 // One error shape for the whole API: a status and ONE human sentence as
 // text/plain, so the client's "{status}: {text}" toast reads well (spec §8).
 import { HTTPException } from 'hono/http-exception';
+import { NOT_AN_OBJECT } from './contract/common.ts';
 
-export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
 
 export class HttpError extends Error {
   constructor(
@@ -39,7 +40,7 @@ export function tooManyRequests(what: string, seconds: number): HttpError {
 export const messages = {
   notFound: 'Not found',
   invalidJson: 'Request body must be valid JSON',
-  notAnObject: 'Request body must be a JSON object',
+  notAnObject: NOT_AN_OBJECT,
   bodyTooLarge: 'Request body is too large',
   notSignedIn: 'Not signed in',
   sessionExpired: 'Your session has expired, please sign in again',
@@ -88,7 +89,7 @@ const CHECK_MESSAGES: Record<string, string> = {
 };
 
 /** Sentences for database errors that are the request's fault, never a 500. */
-export const dbMessages = {
+const dbMessages = {
   checkViolation: 'A value sent is not allowed',
   uniqueViolation: 'That already exists',
   notNullViolation: 'A required value is missing',

@@ -50,7 +50,7 @@ export function ideaJson(
 }
 
 /** The ideas list as kept between requests: each idea's JSON without its closing brace, and its id. */
-export interface SharedIdeas {
+interface SharedIdeas {
   ids: string[];
   heads: string[];
 }

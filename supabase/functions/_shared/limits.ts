@@ -22,7 +22,7 @@
 // comes from 127.0.0.1).
 import { readEnv } from './env.ts';
 
-export interface RateLimit {
+interface RateLimit {
   /** Most hits per window. */
   max: number;
   windowSeconds: number;

@@ -49,7 +49,7 @@ export async function sendMail(message: MailMessage): Promise<void> {
   });
 }
 
-export const SIGN_IN_CODE_MINUTES = 10;
+const SIGN_IN_CODE_MINUTES = 10;
 
 /** The sign-in code e-mail; the code sits in the subject so it shows in notifications. */
 export function signInCodeMail(code: string): Pick<MailMessage, 'subject' | 'text' | 'html'> {
@@ -74,7 +74,7 @@ export function signInCodeMail(code: string): Pick<MailMessage, 'subject' | 'tex
  * The code for moving an account to this address. It reads the same whether
  * or not the address already has an account (nothing is revealed by mail).
  */
-export function emailChangeCodeMail(code: string): Pick<MailMessage, 'subject' | 'text' | 'html'> {
+function emailChangeCodeMail(code: string): Pick<MailMessage, 'subject' | 'text' | 'html'> {
   const note = `It expires in ${SIGN_IN_CODE_MINUTES} minutes. If you did not ask to use this address for Hangplan, you can ignore this e-mail: nothing changes without the code.`;
   return {
     subject: `Your Hangplan code is ${code}`,
@@ -89,7 +89,7 @@ export function emailChangeCodeMail(code: string): Pick<MailMessage, 'subject' |
   };
 }
 
-export const MAIL_FAILED = 'We could not send the e-mail, please try again';
+const MAIL_FAILED = 'We could not send the e-mail, please try again';
 
 /** Send the code e-mail; any SMTP failure becomes a 502 (the details are logged, not shown). */
 export async function sendSignInCode(email: string, code: string): Promise<void> {

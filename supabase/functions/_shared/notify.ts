@@ -5,11 +5,11 @@
 // must not undo the host's decision (unlike the sign-in code, whose e-mail is
 // the whole point of its request). Failures are logged and counted, never
 // thrown; the request still answers 200 with the plan.
-import { buildCalendarEvent, type CalendarEvent, icsFileName, toIcs } from './calendar.ts';
+import { buildCalendarEvent, type CalendarEvent, icsFileName, toIcs } from './contract/calendar.ts';
 import { readEnv } from './env.ts';
 import { type MailAttachment, type MailMessage, sendMail } from './mail.ts';
-import { formatLongDate, formatPeriod } from './periods.ts';
-import { plainText } from './text.ts';
+import { formatLongDate, formatPeriod } from './contract/periods.ts';
+import { plainText } from './contract/text.ts';
 
 /** What the e-mail says, read in the transaction that set the time. */
 export interface EventTimeDetails {
@@ -32,7 +32,7 @@ export interface Recipient {
   name: string | null;
 }
 
-export interface NotifyResult {
+interface NotifyResult {
   sent: number;
   failed: number;
 }
@@ -66,7 +66,7 @@ function oneLine(value: string): string {
 }
 
 /** The calendar event the e-mail describes and attaches. */
-export function eventOf(details: EventTimeDetails, origin: string): CalendarEvent {
+function eventOf(details: EventTimeDetails, origin: string): CalendarEvent {
   return buildCalendarEvent({
     planTitle: details.planTitle,
     ideaText: details.ideaText,

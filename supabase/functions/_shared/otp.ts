@@ -3,7 +3,6 @@
 import { SIGN_IN_CODE_LENGTH } from './contract/common.ts';
 import { jwtSecret } from './env.ts';
 
-export { SIGN_IN_CODE_LENGTH };
 const CODE_SPACE = 10 ** SIGN_IN_CODE_LENGTH;
 // Largest multiple of 10^6 below 2^32: values at or above it are redrawn, so
 // `value % 10^6` is exactly uniform (no modulo bias towards low codes).

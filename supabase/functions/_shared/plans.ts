@@ -10,16 +10,14 @@
 //
 // Everything here runs under the request's role (withRequest), so RLS decides
 // what is visible: a plan the caller may not read is simply not found.
-import type { LockedTimeSlot, Participant, Plan, PlanListItem, PlanListParticipant } from './contract/plans.ts';
-import { PLAN_NOT_FOUND } from './contract/plans.ts';
+import { PLAN_NOT_FOUND, type Plan } from './contract/plans.ts';
 import type { Tx } from './db.ts';
 import { HttpError } from './errors.ts';
 import { versionedColumns, type VersionedRow } from './versioned.ts';
 
-export type { LockedTimeSlot, Participant, Plan, PlanListItem, PlanListParticipant };
 
 /** A piece of SQL built with the request's `tx`, to embed in another query. */
-export type SqlFragment = ReturnType<Tx['unsafe']>;
+type SqlFragment = ReturnType<Tx['unsafe']>;
 type Fragment = SqlFragment;
 
 const ALIAS = /^[a-z_][a-z0-9_]*$/;
@@ -71,7 +69,7 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
 }
 
 /** The plan with this id, if the caller can read it (claim plan_id, or a participant). */
-export async function findPlanById(tx: Tx, planId: string): Promise<Plan | undefined> {
+async function findPlanById(tx: Tx, planId: string): Promise<Plan | undefined> {
   const [row] = await tx<{ plan: Plan }[]>`
     select ${planJson(tx)} as plan from app.plans p where p.id = ${planId}::uuid`;
   return row?.plan;

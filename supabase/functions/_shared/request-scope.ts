@@ -17,7 +17,7 @@ export interface VerifiedSession {
   sessionId: string;
 }
 
-export interface RequestScope {
+interface RequestScope {
   session?: VerifiedSession;
   /** The X-Guest-Secret header as sent; null when absent. */
   guestSecret: string | null;

@@ -23,7 +23,7 @@ export const API_SECURITY_HEADERS: Readonly<Record<string, string>> = {
  * route chose its own Cache-Control (plan reads send `no-store` with their
  * ETag themselves; the app keeps its own copy and revalidates it).
  */
-export const DEFAULT_CACHE_CONTROL = 'no-store';
+const DEFAULT_CACHE_CONTROL = 'no-store';
 
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { sendOtpBody, updateProfileBody, verifyOtpBody } from './contract/auth.ts';
-import { setLocationBody } from './contract/dates.ts';
-import { checkGuestBody, createGuestSessionBody } from './contract/guests.ts';
-import { createCommentBody, createIdeaBody } from './contract/ideas.ts';
-import { createInterestBody } from './contract/interests.ts';
-import { createPlanBody } from './contract/plans.ts';
+import { sendOtpBody, updateProfileBody, verifyOtpBody } from './contract/auth-requests.ts';
+import { setLocationBody } from './contract/dates-requests.ts';
+import { checkGuestBody, createGuestSessionBody } from './contract/guests-requests.ts';
+import { createCommentBody, createIdeaBody } from './contract/ideas-requests.ts';
+import { createInterestBody } from './contract/interests-requests.ts';
+import { createPlanBody } from './contract/plans-requests.ts';
 import { HttpError } from './errors.ts';
-import { firstIssueMessage, text, uuid, validate } from './validation.ts';
+import { text, uuid } from './contract/fields.ts';
+import { firstIssueMessage, validate } from './validation.ts';
 
 function messageOf(schema: z.ZodType, value: unknown): string {
   try {

@@ -92,7 +92,7 @@ export function forgetCopies(): void {
   copies.clear();
 }
 
-export interface VersionedRead<R extends VersionedRow, P> {
+interface VersionedRead<R extends VersionedRow, P> {
   /** What the read is, e.g. `ideas:<plan id>` (shared by every reader of the plan). */
   key: string;
   /** Who asks, when the answer depends on it (it goes into the ETag). */

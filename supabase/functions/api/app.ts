@@ -23,7 +23,7 @@ import { planRoutes } from './routes/plans.ts';
 import { timeSlotRoutes } from './routes/timeslots.ts';
 
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
-export const MAX_BODY_BYTES = 16 * 1024;
+const MAX_BODY_BYTES = 16 * 1024;
 
 const FUNCTIONS_PREFIX = '/functions/v1';
 

@@ -3,7 +3,7 @@ import type { ConnectionInfo } from '../_shared/client-ip.ts';
 import { app } from './app.ts';
 
 /** What Deno.serve passes as the handler's second argument (the part we read). */
-export interface ServeInfo {
+interface ServeInfo {
   remoteAddr?: { hostname?: string };
 }
 

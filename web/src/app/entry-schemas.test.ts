@@ -15,19 +15,18 @@ vi.mock('zod/mini', async (importOriginal) => {
 
 describe("the entry's answer schemas", () => {
   let modules: {
-    auth: typeof import('../features/auth/schema');
-    guests: typeof import('../features/guests/schema');
-    plans: typeof import('../features/plans/schema');
+    auth: typeof import('../../../supabase/functions/_shared/contract/auth');
+    signIn: typeof import('../features/auth/schema');
+    guests: typeof import('../../../supabase/functions/_shared/contract/guests');
+    plans: typeof import('../../../supabase/functions/_shared/contract/plans');
   };
 
   beforeAll(async () => {
-    // The contract's own few shapes (shared with the API) are built with it.
-    await import('../../../supabase/functions/_shared/contract/common');
-    built.count = 0;
     modules = {
-      auth: await import('../features/auth/schema'),
-      guests: await import('../features/guests/schema'),
-      plans: await import('../features/plans/schema'),
+      auth: await import('../../../supabase/functions/_shared/contract/auth'),
+      signIn: await import('../features/auth/schema'),
+      guests: await import('../../../supabase/functions/_shared/contract/guests'),
+      plans: await import('../../../supabase/functions/_shared/contract/plans'),
     };
   });
 
@@ -46,7 +45,7 @@ describe("the entry's answer schemas", () => {
     expect(modules.plans.planSummaryListSchema.parse([{ ...plan, participants: [{ id: 'u', name: 'Ann', isGuest: false }] }])[0].participants).toHaveLength(1);
     expect(modules.guests.guestCredentialsSchema.safeParse({ id: 'g', name: 'Bo', planId: 'p1', secret: '' }).success).toBe(false);
     expect(modules.auth.userSchema.parse({ id: 'u', email: 'a@b.co' })).toEqual({ id: 'u', email: 'a@b.co' });
-    expect(modules.auth.checkEmail(' not-an-address ')).toEqual({ ok: false, error: 'Enter a valid email address' });
-    expect(modules.auth.checkEmail(' ann@example.com ')).toEqual({ ok: true, email: 'ann@example.com' });
+    expect(modules.signIn.checkEmail(' not-an-address ')).toEqual({ ok: false, error: 'Enter a valid email address' });
+    expect(modules.signIn.checkEmail(' ann@example.com ')).toEqual({ ok: true, email: 'ann@example.com' });
   });
 });

@@ -18,7 +18,7 @@ import { LandingScreen } from '../features/landing/components/landing-screen';
 import { LoadingPlan, planKeys, type Plan } from '../features/plans';
 import { AppProviders } from './providers';
 
-export type ShellName = 'landing' | 'join' | 'splash';
+type ShellName = 'landing' | 'join' | 'splash';
 
 export interface Shell {
   markup: string;

@@ -12,7 +12,7 @@ import { getGuestSecret } from './guest-storage';
 // a body): the server needs it for the guest's writes (docs/decisions.md
 // "Guest secrets") and ignores it elsewhere.
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
 export function buildHeaders(hasBody: boolean): Headers {
   const headers = new Headers();
@@ -108,7 +108,7 @@ export function queryVersion(client: QueryClient, queryHash: string): number | u
   return stores.get(client)?.committed.get(queryHash)?.version;
 }
 
-export type UnauthorizedBehavior = 'returnNull' | 'throw';
+type UnauthorizedBehavior = 'returnNull' | 'throw';
 
 interface ApiGetOptions {
   on401: UnauthorizedBehavior;

@@ -3,7 +3,7 @@
 // takes it over instead of asking again (docs/decisions.md "First paint").
 import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
 
-export interface EarlyAnswer {
+interface EarlyAnswer {
   url: string;
   response: Promise<Response>;
 }

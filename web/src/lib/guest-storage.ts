@@ -11,8 +11,8 @@
 // ("Is this you?") and gets a new one.
 import { useSyncExternalStore } from 'react';
 
-export const GUEST_SESSION_KEY = 'guestSession';
-export const GUEST_VOTES_KEY = 'guestVotes';
+const GUEST_SESSION_KEY = 'guestSession';
+const GUEST_VOTES_KEY = 'guestVotes';
 
 export interface GuestSession {
   id: string;
@@ -22,7 +22,7 @@ export interface GuestSession {
   secret?: string;
 }
 
-export interface GuestVotes {
+interface GuestVotes {
   planIdeaIds: string[];
   timeSlotIds: string[];
 }

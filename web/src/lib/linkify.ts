@@ -1,7 +1,7 @@
 // Spec §5: URLs in a location are found by an http(s) pattern. Only http and
 // https become links, so a 'javascript:' text can never be clicked.
 
-export type TextPart = { kind: 'text'; text: string } | { kind: 'url'; text: string };
+type TextPart = { kind: 'text'; text: string } | { kind: 'url'; text: string };
 
 const URL_PATTERN = /https?:\/\/[^\s<>"]+/gi;
 // Punctuation that ends a sentence rather than the URL: "see https://x.co/a."

@@ -1,6 +1,6 @@
 import { createElement, lazy, type ComponentType } from 'react';
 
-export interface Preloadable<P extends object> {
+interface Preloadable<P extends object> {
   (props: P): ReturnType<typeof createElement>;
   /** Starts loading the component's code (once); resolves when it is there. */
   preload: () => Promise<unknown>;

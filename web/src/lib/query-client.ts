@@ -8,7 +8,7 @@ import { forgetGuestSecret } from './guest-storage';
  * valid: drop the secret, so the plan's pages send the visitor through "Is
  * this you?" (which gets a new one) instead of failing again and again.
  */
-export function onGuestSecretRefused(error: unknown): void {
+function onGuestSecretRefused(error: unknown): void {
   if (error instanceof ApiError && isGuestSecretRefusal(error.status, error.serverText)) forgetGuestSecret();
 }
 

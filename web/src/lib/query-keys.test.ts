@@ -8,9 +8,9 @@ describe('query keys', () => {
     expect(planKeys.participants('p1')).toEqual(['plans', 'p1', 'participants']);
     expect(planKeys.bySlug('abc')).toEqual(['plans', 'slug', 'abc']);
     expect(ideaKeys.list('p1', 'g1')).toEqual(['plans', 'p1', 'ideas', 'list', { guestId: 'g1' }]);
-    expect(ideaKeys.comments('p1', 'i1')).toEqual(['plans', 'p1', 'ideas', 'i1', 'comments']);
+    expect(ideaKeys.comments('p1', 'i1')).toEqual(['plans', 'p1', 'ideas', 'comments', 'i1']);
     expect(dateKeys.myVotes('p1', undefined)).toEqual(['plans', 'p1', 'dates', 'my-votes', { guestId: null }]);
-    expect(dateKeys.voters('p1', 's1')).toEqual(['plans', 'p1', 'dates', 's1', 'voters']);
+    expect(dateKeys.voters('p1', 's1')).toEqual(['plans', 'p1', 'dates', 'voters', 's1']);
     const plan = planKeys.plan('p1');
     for (const key of [planKeys.detail('p1'), ideaKeys.suggestions('p1'), dateKeys.timeSlots('p1'), planKeys.mutation('p1', 'x')]) {
       expect(key.slice(0, plan.length)).toEqual(plan);

@@ -2,7 +2,8 @@
 // React Query Keys"): keys name WHAT is cached, never where it comes from
 // (the URLs are in api-paths.ts). Everything about one plan sits under
 // `planKeys.plan(id)`, so the live updates (lib/live) and a leave or delete
-// can reach a plan's caches by prefix. No query string, no encoding here.
+// can reach a plan's caches by prefix (TanStack's prefix matching of these
+// factories' keys, never positions in a key). No query string, no encoding here.
 
 export const planKeys = {
   all: ['plans'] as const,
@@ -29,17 +30,22 @@ export const ideaKeys = {
   /** hasUserVoted is about the token's user, or about `guestId` without a token. */
   list: (planId: string, guestId: string | null) => [...ideaKeys.lists(planId), { guestId }] as const,
   suggestions: (planId: string) => [...ideaKeys.all(planId), 'suggestions'] as const,
-  comments: (planId: string, ideaId: string) => [...ideaKeys.all(planId), ideaId, 'comments'] as const,
-  voters: (planId: string, ideaId: string) => [...ideaKeys.all(planId), ideaId, 'voters'] as const,
+  /** Every idea's comments: the prefix a change of unnamed ideas reaches. */
+  allComments: (planId: string) => [...ideaKeys.all(planId), 'comments'] as const,
+  comments: (planId: string, ideaId: string) => [...ideaKeys.allComments(planId), ideaId] as const,
+  allVoters: (planId: string) => [...ideaKeys.all(planId), 'voters'] as const,
+  voters: (planId: string, ideaId: string) => [...ideaKeys.allVoters(planId), ideaId] as const,
 };
 
 export const dateKeys = {
   all: (planId: string) => [...planKeys.plan(planId), 'dates'] as const,
   timeSlots: (planId: string) => [...dateKeys.all(planId), 'slots'] as const,
+  /** Every visitor's own votes (any `guestId` view): the prefix to invalidate. */
+  allMyVotes: (planId: string) => [...dateKeys.all(planId), 'my-votes'] as const,
   /** A member's votes go by the token; a guest's by its id. */
-  myVotes: (planId: string, guestId: string | null | undefined) =>
-    [...dateKeys.all(planId), 'my-votes', { guestId: guestId ?? null }] as const,
-  voters: (planId: string, slotId: string) => [...dateKeys.all(planId), slotId, 'voters'] as const,
+  myVotes: (planId: string, guestId: string | null | undefined) => [...dateKeys.allMyVotes(planId), { guestId: guestId ?? null }] as const,
+  allVoters: (planId: string) => [...dateKeys.all(planId), 'voters'] as const,
+  voters: (planId: string, slotId: string) => [...dateKeys.allVoters(planId), slotId] as const,
 };
 
 export const authKeys = {

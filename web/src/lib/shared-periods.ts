@@ -1,5 +1,5 @@
 // The API's pure rules for calendar dates, periods and clock times
-// (supabase/functions/_shared/periods.ts), imported as they are rather than
+// (supabase/functions/_shared/contract/periods.ts), imported as they are rather than
 // copied: the file has no Deno, Node or DOM API and no imports, so the web app
 // and the server read and show times identically. Its own unit tests run in
 // the Vitest project `unit`; the web tests cover what the app builds on it.
@@ -11,6 +11,5 @@ export {
   formatLongDate,
   formatPeriod,
   parseCalendarDate,
-  parse24HourTime,
   to12HourTime,
-} from '../../../supabase/functions/_shared/periods.ts';
+} from '../../../supabase/functions/_shared/contract/periods.ts';

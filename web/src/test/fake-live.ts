@@ -46,5 +46,3 @@ export function fakeLiveTransport() {
     },
   };
 }
-
-export type FakeLive = ReturnType<typeof fakeLiveTransport>;

@@ -4,7 +4,7 @@ import { vi } from 'vitest';
 // test writes to (or with a status it scripted), and aborting the request
 // errors the stream, as a browser does.
 
-export interface FakeStream {
+interface FakeStream {
   url: string;
   headers: Headers;
   signal: AbortSignal;

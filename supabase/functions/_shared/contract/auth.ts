@@ -1,50 +1,25 @@
-// The auth endpoints' contract (spec §3, §7; decisions.md "Auth").
-import { z } from 'zod';
-import { SIGN_IN_CODE_LENGTH } from '../otp.ts';
-import { body, email, optionalText } from '../validation.ts';
+// The auth endpoints' answers (spec §3, §7; decisions.md "Auth").
+import { z } from 'zod/mini';
 
-const NAME_MAX = 80;
-const CODE_MESSAGE = `Code must be ${SIGN_IN_CODE_LENGTH} digits`;
+export { SIGN_IN_CODE_LENGTH } from './common.ts';
 
-export const sendOtpBody = body({ email: email() });
-
-const code = () =>
-  z
-    .string({ error: (issue) => (issue.input === undefined ? 'Code is required' : CODE_MESSAGE) })
-    .trim()
-    .regex(new RegExp(`^\\d{${SIGN_IN_CODE_LENGTH}}$`), CODE_MESSAGE);
-
-export const verifyOtpBody = body({ email: email(), code: code() });
-
-/** POST /api/auth/confirm-email: the code mailed to the new address. */
-export const confirmEmailBody = body({ code: code() });
-
-/**
- * PATCH semantics: a field left out keeps its value; a blank or null name
- * clears it. A new e-mail is not set here: it is mailed a code and changes
- * only with POST /api/auth/confirm-email (docs/decisions.md "Verified e-mail change").
- */
-export const updateProfileBody = body({
-  firstName: optionalText('First name', { max: NAME_MAX, kind: 'name' }),
-  lastName: optionalText('Last name', { max: NAME_MAX, kind: 'name' }),
-  email: email().optional(),
+/** The fields of GET /api/auth/me's user (the profile's answer adds to them). */
+const userShape = () => ({
+  id: z.string(),
+  email: z.string(),
+  firstName: z.nullish(z.string()),
+  lastName: z.nullish(z.string()),
 });
-
-export interface AuthUser {
-  id: string;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-}
+export const userSchema = z.lazy(() => z.object(userShape()));
+export type User = z.infer<typeof userSchema>;
 
 /**
  * PATCH /api/auth/profile answers the user as stored (the e-mail unchanged
  * until confirmed) and the address a code was just sent to, else null.
  */
-export interface ProfileUpdate extends AuthUser {
-  pendingEmail: string | null;
-}
+export const profileUpdateSchema = z.lazy(() => z.object({ ...userShape(), pendingEmail: z.nullish(z.string()) }));
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
-export interface TokenResponse {
-  token: string;
-}
+/** POST /api/auth/verify-otp (and the other answers that sign in): the session's token. */
+export const tokenSchema = z.lazy(() => z.object({ token: z.string().check(z.minLength(1)) }));
+export type Token = z.infer<typeof tokenSchema>;

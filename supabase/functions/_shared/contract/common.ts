@@ -1,6 +1,10 @@
-// The part of the API's contract that the web app imports as it is: pure
-// (zod/mini and nothing else: no Hono, no Deno or DOM API), so that the
-// server and the app hold one copy of each shape, limit and sentence.
+// The API's contract (this folder): the one copy of every JSON shape, limit
+// and sentence that the function, the web app and the tests share. Pure: zod
+// (zod/mini for the answers the web app parses) and this folder's own files,
+// no Hono, no Deno or DOM API (eslint.config.js checks it). Answer schemas
+// are built on first use (z.lazy), not when a module loads: the web app's
+// entry carries them, and building a schema is most of what parsing once
+// costs (docs/performance.md).
 import { z } from 'zod/mini';
 
 /** decisions.md text limits (after trimming), checked by the API and kept by the app's inputs. */
@@ -20,18 +24,24 @@ export const PLAN_NOT_FOUND = 'Plan not found';
 /** Spec §8: voting before joining. The app says it before asking; the vote rules answer it too. */
 export const JOIN_TO_VOTE = 'Please join the plan first to vote';
 
+/** A request body that is not a JSON object (an array, a string, null). */
+export const NOT_AN_OBJECT = 'Request body must be a JSON object';
+
 /** Spec §3 Plan status, in the order a plan goes through them. */
 export const PLAN_STATUSES = ['planning', 'time_range_locked', 'date_locked', 'completed'] as const;
 export const planStatusSchema = z.enum(PLAN_STATUSES);
 export type PlanStatus = z.infer<typeof planStatusSchema>;
 
 /** Spec §3 Voter (an idea's or a time slot's): `id` is the user id of a member, the guest id of a guest. */
-export const voterSchema = z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() });
+export const voterSchema = z.lazy(() => z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() }));
+export const voterListSchema = z.lazy(() => z.array(voterSchema));
 export type Voter = z.infer<typeof voterSchema>;
 
 /** Spec §3 "Transfer response" (POST /api/auth/transfer-guest-votes): the votes now the member's. */
-export const transferResultSchema = z.object({
-  transferredIdeaVotes: z.number(),
-  transferredTimeVotes: z.number(),
-});
+export const transferResultSchema = z.lazy(() =>
+  z.object({
+    transferredIdeaVotes: z.number(),
+    transferredTimeVotes: z.number(),
+  }),
+);
 export type TransferResult = z.infer<typeof transferResultSchema>;

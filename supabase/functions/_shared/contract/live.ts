@@ -18,14 +18,7 @@ export interface PlanChange {
   slotIds?: string[] | null;
 }
 
-/** The first event of a single-plan stream when the client is up to date. */
-export interface PlanReady {
-  planId: string;
-  version: number;
-}
-
-/** Server-Sent Events names; the Realtime broadcast event is `change` too, on topic `plan:{id}`. */
-export const LIVE_EVENTS = { ready: 'ready', change: 'change' } as const;
+/** The Realtime topic of a plan; its broadcast event is `change`, like the SSE stream's. */
 export const realtimeTopic = (planId: string) => `plan:${planId}`;
 
 /** A change that says "assume everything changed" (a gap the stream cannot fill). */

@@ -2,15 +2,10 @@
 // the current user, and the profile with its verified e-mail change.
 import { Hono } from 'hono';
 import { requireUserId, signSessionToken } from '../../_shared/auth.ts';
-import {
-  type AuthUser,
-  confirmEmailBody,
-  type ProfileUpdate,
-  sendOtpBody,
-  updateProfileBody,
-  verifyOtpBody,
-} from '../../_shared/contract/auth.ts';
-import { type TransferResult, transferGuestVotesBody } from '../../_shared/contract/guests.ts';
+import { confirmEmailBody, sendOtpBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth-requests.ts';
+import type { ProfileUpdate, User } from '../../_shared/contract/auth.ts';
+import type { TransferResult } from '../../_shared/contract/common.ts';
+import { transferGuestVotesBody } from '../../_shared/contract/guests-requests.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
 import { countLimits, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
@@ -23,8 +18,8 @@ const TOO_MANY = 'Too many codes requested, please try again in an hour';
 const INVALID_CODE = 'Invalid or expired code';
 const EMAIL_TAKEN = 'That e-mail address is already used by another account';
 
-async function findUser(tx: Tx, userId: string): Promise<AuthUser | undefined> {
-  const [user] = await tx<AuthUser[]>`
+async function findUser(tx: Tx, userId: string): Promise<User | undefined> {
+  const [user] = await tx<User[]>`
     select id, email, first_name as "firstName", last_name as "lastName"
     from app.users where id = ${userId}::uuid`;
   return user;
@@ -118,7 +113,7 @@ export const authRoutes = new Hono()
         Object.keys(changes).length === 0
           ? await findUser(tx, userId)
           : (
-              await tx<AuthUser[]>`
+              await tx<User[]>`
                 update app.users set ${tx(changes)} where id = ${userId}::uuid
                 returning id, email, first_name as "firstName", last_name as "lastName"`
             )[0];

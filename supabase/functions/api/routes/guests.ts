@@ -11,20 +11,19 @@
 // (app.guest_credentials, private.issue_guest_credential). The device sends
 // it back in the X-Guest-Secret header with every guest request.
 import { Hono } from 'hono';
+import { createGuestSessionBody, restoreGuestSessionBody } from '../../_shared/contract/guests-requests.ts';
 import {
-  createGuestSessionBody,
   GUEST_NOT_FOUND,
   type GuestCredentials,
   type GuestSession,
   guestNameTaken,
   PLAN_NOT_FOUND,
-  pathId,
-  restoreGuestSessionBody,
 } from '../../_shared/contract/guests.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
 import { countLimits, hashGuestSecret, newGuestSecret, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, isUniqueViolation } from '../../_shared/errors.ts';
 import type { LimitHit } from '../../_shared/limits.ts';
+import { pathId } from '../../_shared/params.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 /** SQLSTATE of a failed foreign key (the plan was deleted in the meantime). */

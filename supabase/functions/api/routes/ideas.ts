@@ -10,20 +10,13 @@
 // found" like an unknown one. One transaction and one statement per request.
 import { Hono } from 'hono';
 import { optionalUserId } from '../../_shared/auth.ts';
-import {
-  createCommentBody,
-  IDEA_NOT_FOUND,
-  type IdeaComment,
-  idParam,
-  JOIN_TO_COMMENT,
-  JOIN_TO_VOTE,
-  voteBody,
-  type VoteResult,
-} from '../../_shared/contract/ideas.ts';
+import { createCommentBody, voteBody } from '../../_shared/contract/ideas-requests.ts';
+import { IDEA_NOT_FOUND, type IdeaComment, JOIN_TO_COMMENT, JOIN_TO_VOTE, type VoteResult } from '../../_shared/contract/ideas.ts';
 import { requestRow } from '../../_shared/db.ts';
 import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
+import { pathId } from '../../_shared/params.ts';
 import { parseBody } from '../../_shared/validation.ts';
 import { versionedColumns, versionedRead, type VersionedRow } from '../../_shared/versioned.ts';
 import { readVoters } from '../../_shared/voters.ts';
@@ -36,11 +29,12 @@ function writer(userId: string | null, guestId: string | null, denied: string) {
 }
 
 export const ideaRoutes = new Hono()
-  // Toggle (spec §4): voting again removes the vote. app.vote_on_idea toggles
-  // (race-free: unique keys + a per-voter lock) and counts the idea's votes
-  // after the toggle.
+  // Toggle (spec §4): voting again removes the vote. app.vote_on_idea (a
+  // definer, private.vote_on_idea) checks the rules once, toggles the caller's
+  // vote (race-free: unique keys + a per-voter lock) and counts the idea's
+  // votes after the toggle.
   .post('/:id/vote', async (c) => {
-    const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
+    const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const { guestId } = await parseBody(c, voteBody);
     const identity = writer(await optionalUserId(c), guestId, JOIN_TO_VOTE);
     // The rule, and the limit in the claims statement: one round trip.
@@ -57,7 +51,7 @@ export const ideaRoutes = new Hono()
 
   // Spec §3 Voter, first voters first (see _shared/voters.ts).
   .get('/:id/voters', async (c) => {
-    const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
+    const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `idea-voters:${ideaId}`,
@@ -69,7 +63,7 @@ export const ideaRoutes = new Hono()
 
   // Oldest first (index (idea_id, plan_id, created_at)).
   .get('/:id/comments', async (c) => {
-    const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
+    const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `comments:${ideaId}`,
@@ -88,7 +82,7 @@ export const ideaRoutes = new Hono()
 
   // app.add_idea_comment; authorName in the body is ignored (set by trigger).
   .post('/:id/comments', async (c) => {
-    const ideaId = idParam(c.req.param('id'), IDEA_NOT_FOUND);
+    const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const { text, guestId } = await parseBody(c, createCommentBody);
     const identity = writer(await optionalUserId(c), guestId, JOIN_TO_COMMENT);
     const row = await asWriter(

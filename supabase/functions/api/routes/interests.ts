@@ -3,10 +3,9 @@
 // are private to the user (RLS: own rows only); the catalogue is public.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
-import { idParam } from '../../_shared/contract/ideas.ts';
+import { createInterestBody } from '../../_shared/contract/interests-requests.ts';
 import {
   type CatalogItem,
-  createInterestBody,
   INTEREST_NOT_FOUND,
   INTEREST_TAKEN,
   UNKNOWN_CATALOG_ITEM,
@@ -15,6 +14,7 @@ import {
 import { withRequest } from '../../_shared/db.ts';
 import { HttpError, isUniqueViolation, messages } from '../../_shared/errors.ts';
 import { isoTime } from '../../_shared/ideas.ts';
+import { pathId } from '../../_shared/params.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 /** GET /api/interests/catalog: the 8 seeded items in their fixed order (by id). */
@@ -90,7 +90,7 @@ export const myInterestRoutes = new Hono()
 
   // Only one's own (RLS and the user_id condition): anyone else's is "not found".
   .delete('/:id', async (c) => {
-    const interestId = idParam(c.req.param('id'), INTEREST_NOT_FOUND);
+    const interestId = pathId(c.req.param('id'), INTEREST_NOT_FOUND);
     const userId = await requireUserId(c);
     const deleted = await withRequest({ userId }, async (tx) => {
       const rows = await tx`

@@ -2,22 +2,21 @@
 // to the plan routes (Hono merges the routes of several sub-apps on one prefix).
 import { Hono } from 'hono';
 import { optionalUserId } from '../../_shared/auth.ts';
+import { checkGuestBody, joinPlanBody } from '../../_shared/contract/guests-requests.ts';
 import {
-  checkGuestBody,
   GUEST_NOT_FOUND,
   GUEST_OF_ANOTHER_PLAN,
   type GuestCheckResult,
   JOIN_NEEDS_IDENTITY,
   JOIN_ONLY_AS_YOURSELF,
   type JoinResult,
-  joinPlanBody,
   PLAN_NOT_FOUND,
-  pathId,
 } from '../../_shared/contract/guests.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import type { LimitHit } from '../../_shared/limits.ts';
+import { pathId } from '../../_shared/params.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 function isForeignKeyViolation(error: unknown): boolean {

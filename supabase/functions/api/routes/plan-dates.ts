@@ -10,26 +10,21 @@
 // migrations, whose HP4xx sentences reach the client.
 import { Hono } from 'hono';
 import { optionalUserId } from '../../_shared/auth.ts';
-import {
-  guestIdQuery,
-  JOIN_FIRST_TO_SEE_VOTES,
-  JOIN_FIRST_TO_VOTE,
-  type TimeSlot,
-  type VoteDateResult,
-  voteDateBody,
-} from '../../_shared/contract/dates.ts';
+import { guestIdQuery, voteDateBody } from '../../_shared/contract/dates-requests.ts';
+import { JOIN_FIRST_TO_SEE_VOTES, JOIN_FIRST_TO_VOTE, type TimeSlot, type VoteDateResult } from '../../_shared/contract/dates.ts';
 import { GUEST_NOT_FOUND } from '../../_shared/contract/guests.ts';
-import { PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
+import { periodSortMinutes } from '../../_shared/contract/periods.ts';
+import { PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
 import { requestRow, type Tx } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { participantKey } from '../../_shared/limits.ts';
-import { periodSortMinutes } from '../../_shared/periods.ts';
+import { pathId } from '../../_shared/params.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
 import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
 
 /** Slots in the order of spec §3 "sorted by date then period": whole day, then by time of day. */
-export function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
+function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
   return [...slots].sort(
     (a, b) =>
       a.date.localeCompare(b.date) ||
@@ -64,7 +59,7 @@ function readTimeSlots(tx: Tx, planId: string, known: string | null) {
 export const planDateRoutes = new Hono()
   // Anyone holding the plan's link may look (decisions.md "Plans").
   .get('/:id/timeslots', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `slots:${planId}`,
@@ -79,7 +74,7 @@ export const planDateRoutes = new Hono()
   // wins). A read: the guest id is a display id here, not a claim, and needs
   // no secret (it reveals only what the slots' public voters lists reveal).
   .get('/:id/my-votes', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const rawGuestId = c.req.query('guestId');
     const guestId = rawGuestId === undefined || rawGuestId === '' ? null : validate(guestIdQuery, rawGuestId);
@@ -113,7 +108,7 @@ export const planDateRoutes = new Hono()
   // Find-or-create the (date, period) slot and toggle the caller's vote on it.
   // A member is joined on first vote; a guest must be a guest of this plan.
   .post('/:id/vote-date', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const { date, period, guestId } = await parseBody(c, voteDateBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);

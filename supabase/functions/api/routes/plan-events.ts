@@ -11,12 +11,13 @@
 // the caller cannot read is a 404 before the stream opens.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
-import { PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
+import { PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
+import { pathId } from '../../_shared/params.ts';
 import { withRequest } from '../../_shared/db.ts';
 import { liveStreamTiming } from '../../_shared/env.ts';
 import { HttpError } from '../../_shared/errors.ts';
-import { planFeed } from '../../_shared/feed-sources.ts';
-import { openPlanStream } from '../../_shared/plan-stream.ts';
+import { planFeed } from './plan-events/feed-sources.ts';
+import { openPlanStream } from './plan-events/plan-stream.ts';
 
 const SINCE = /^\d{1,15}$/;
 
@@ -58,7 +59,7 @@ export const planEventRoutes = new Hono()
   })
 
   .get('/:id/events', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const since = sinceOf(c.req.header('last-event-id'), c.req.query('since'));
     const readVersions = async () =>

@@ -8,22 +8,14 @@
 // and one statement per request (pick-idea: two, pipelined in one round trip).
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
-import {
-  type ActivitySuggestions,
-  createIdeaBody,
-  guestIdQuery,
-  type Idea,
-  idParam,
-  JOIN_TO_SUGGEST,
-  pickIdeaBody,
-  type PickIdeaResult,
-  PLAN_NOT_FOUND,
-} from '../../_shared/contract/ideas.ts';
+import { createIdeaBody, guestIdQuery, pickIdeaBody } from '../../_shared/contract/ideas-requests.ts';
+import { type ActivitySuggestions, type Idea, JOIN_TO_SUGGEST, type PickIdeaResult, PLAN_NOT_FOUND } from '../../_shared/contract/ideas.ts';
 import { requestRow, withRequest } from '../../_shared/db.ts';
 import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, ideaJson, prepareIdeas, renderIdeas } from '../../_shared/ideas.ts';
-import { buildSuggestions, type SharedInterest } from '../../_shared/suggestions.ts';
+import { buildSuggestions, type SharedInterest } from './plan-ideas/suggestions.ts';
+import { pathId } from '../../_shared/params.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
 import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
@@ -37,7 +29,7 @@ export const planIdeaRoutes = new Hono()
   // sub-selects over the (idea_id, plan_id) indexes: one statement, no N+1.
   // The ETag names the viewer too (hasUserVoted is theirs).
   .get('/:id/ideas', async (c) => {
-    const planId = idParam(c.req.param('id'), PLAN_NOT_FOUND);
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const guestId = userId ? null : validate(guestIdQuery, c.req.query('guestId'));
     const viewer = viewerOf(userId, guestId);
@@ -81,7 +73,7 @@ export const planIdeaRoutes = new Hono()
   // on first write) or, without a token, a guest of THIS plan. authorName in
   // the body is ignored: the name comes from the author's participants row.
   .post('/:id/ideas', async (c) => {
-    const planId = idParam(c.req.param('id'), PLAN_NOT_FOUND);
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const { text, guestId: bodyGuestId } = await parseBody(c, createIdeaBody);
     const userId = await optionalUserId(c);
     const guestId = userId ? null : bodyGuestId;
@@ -103,7 +95,7 @@ export const planIdeaRoutes = new Hono()
   // plan's lockedIdeaId afterwards. The second statement is sent without
   // waiting for the first (one round trip) and sees its update.
   .post('/:id/pick-idea', async (c) => {
-    const planId = idParam(c.req.param('id'), PLAN_NOT_FOUND);
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const { ideaId } = await parseBody(c, pickIdeaBody);
     const result = await withRequest({ userId, planId }, async (tx) => {
@@ -123,10 +115,10 @@ export const planIdeaRoutes = new Hono()
 
   // Activity ideas from the interests the plan's signed-in participants share
   // (private.plan_shared_interests: an aggregate, most shared first, naming
-  // nobody), mapped to texts by _shared/suggestions.ts, without texts equal to
+  // nobody), mapped to texts by plan-ideas/suggestions.ts, without texts equal to
   // an existing idea. Readable like the plan (claim plan_id).
   .get('/:id/activity-suggestions', async (c) => {
-    const planId = idParam(c.req.param('id'), PLAN_NOT_FOUND);
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const input = await withRequest({ userId, planId }, async (tx) => {
       const [row] = await tx<{ interests: SharedInterest[]; ideaTexts: string[] }[]>`

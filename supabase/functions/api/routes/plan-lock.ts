@@ -7,13 +7,14 @@
 // host rules' SQL functions, whose HP4xx sentences reach the client.
 import { Hono } from 'hono';
 import { requireUserId } from '../../_shared/auth.ts';
-import { lockDateBody, setEventTimeBody, setLocationBody, unlockBody } from '../../_shared/contract/dates.ts';
-import { type Plan, PLAN_NOT_FOUND, planIdParam } from '../../_shared/contract/plans.ts';
+import { lockDateBody, setEventTimeBody, setLocationBody, unlockBody } from '../../_shared/contract/dates-requests.ts';
+import { type Plan, PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { rateLimits } from '../../_shared/limits.ts';
 import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../../_shared/notify.ts';
 import { planJson, requirePlanById } from '../../_shared/plans.ts';
+import { pathId } from '../../_shared/params.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 /** The plan JSON after a host action (the action's own errors come first). */
@@ -35,7 +36,7 @@ interface EventTimeRow {
 export const planLockRoutes = new Hono()
   // Host: lock a date (status time_range_locked). 409 once the time is set.
   .post('/:id/lock-date', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const { date } = await parseBody(c, lockDateBody);
     const plan = await hostAction(userId, planId, (tx) => tx`select app.lock_date(${planId}::uuid, ${date}::date)`);
@@ -45,7 +46,7 @@ export const planLockRoutes = new Hono()
   // Host: set the time on the locked date (status completed), then e-mail the
   // members. The mail goes out after COMMIT: a failure is logged, not undone.
   .post('/:id/set-event-time', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const { time } = await parseBody(c, setEventTimeBody);
     const row = await withRequest({ userId, planId }, async (tx) => {
@@ -79,7 +80,7 @@ export const planLockRoutes = new Hono()
 
   // Host: back to planning; the picked idea, the location and all votes stay.
   .post('/:id/unlock', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     await parseBody(c, unlockBody);
     const plan = await hostAction(userId, planId, (tx) => tx`select app.unlock_plan(${planId}::uuid)`);
@@ -88,7 +89,7 @@ export const planLockRoutes = new Hono()
 
   // Host: set the location ('' clears it).
   .post('/:id/location', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const { location } = await parseBody(c, setLocationBody);
     const plan = await hostAction(userId, planId, (tx) => tx`select app.set_location(${planId}::uuid, ${location})`);

@@ -4,17 +4,9 @@
 // touched; a malformed id or slug is "Plan not found" like an unknown one.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
-import {
-  createPlanBody,
-  guestIdSchema,
-  type LeavePlanResponse,
-  leavePlanBody,
-  ONLY_HOST_CAN_DELETE,
-  type Plan,
-  PLAN_NOT_FOUND,
-  planIdParam,
-  planSlugParam,
-} from '../../_shared/contract/plans.ts';
+import { createPlanBody, guestIdSchema, leavePlanBody } from '../../_shared/contract/plans-requests.ts';
+import { type LeavePlanResult, ONLY_HOST_CAN_DELETE, type Plan, PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
+import { pathId, planSlugParam } from '../../_shared/params.ts';
 import { requestRow, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
@@ -84,7 +76,7 @@ export const planRoutes = new Hono()
   })
 
   .get('/:id', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `plan:${planId}`,
@@ -95,7 +87,7 @@ export const planRoutes = new Hono()
   })
 
   .get('/:id/participants', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `participants:${planId}`,
@@ -108,7 +100,7 @@ export const planRoutes = new Hono()
   // Host only; everything of the plan goes with it (ON DELETE CASCADE). One
   // statement tells the three outcomes apart: no such plan, not the host, deleted.
   .delete('/:id', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const outcome = await withRequest({ userId, planId }, async (tx) => {
       const [row] = await tx<{ isHost: boolean; deleted: boolean }[]>`
@@ -132,7 +124,7 @@ export const planRoutes = new Hono()
   // A member leaves with its token; a guest names itself with ?guestId=… (or a
   // JSON body {guestId}). A valid token wins over a guestId (decisions.md).
   .delete('/:id/leave', async (c) => {
-    const planId = planIdParam(c.req.param('id'));
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const fromQuery = c.req.query('guestId');
     const queryGuestId = fromQuery === undefined ? undefined : validate(guestIdSchema, fromQuery);
@@ -146,6 +138,6 @@ export const planRoutes = new Hono()
       const [row] = await tx<{ planDeleted: boolean }[]>`select app.leave_plan(${planId}::uuid) as "planDeleted"`;
       return row.planDeleted;
     });
-    const response: LeavePlanResponse = { planDeleted };
+    const response: LeavePlanResult = { planDeleted };
     return c.json(response);
   });

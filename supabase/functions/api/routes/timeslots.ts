@@ -4,13 +4,9 @@
 // so whoever holds the plan's link can read, and RLS decides who may write.
 import { Hono } from 'hono';
 import { optionalUserId } from '../../_shared/auth.ts';
-import {
-  JOIN_FIRST_TO_VOTE,
-  TIME_SLOT_NOT_FOUND,
-  type TimeSlotVoteResult,
-  timeSlotIdParam,
-  timeSlotVoteBody,
-} from '../../_shared/contract/dates.ts';
+import { timeSlotVoteBody } from '../../_shared/contract/dates-requests.ts';
+import { JOIN_FIRST_TO_VOTE, TIME_SLOT_NOT_FOUND, type TimeSlotVoteResult } from '../../_shared/contract/dates.ts';
+import { pathId } from '../../_shared/params.ts';
 import { requestRow } from '../../_shared/db.ts';
 import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
@@ -23,7 +19,7 @@ export const timeSlotRoutes = new Hono()
   // first vote; without a token the body's guestId must be a guest of the
   // slot's plan (403 otherwise).
   .post('/:id/vote', async (c) => {
-    const timeSlotId = timeSlotIdParam(c.req.param('id'));
+    const timeSlotId = pathId(c.req.param('id'), TIME_SLOT_NOT_FOUND);
     const userId = await optionalUserId(c);
     const { guestId } = await parseBody(c, timeSlotVoteBody);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
@@ -43,7 +39,7 @@ export const timeSlotRoutes = new Hono()
 
   // Spec §3 Voter, first voters first (see _shared/voters.ts).
   .get('/:id/voters', async (c) => {
-    const timeSlotId = timeSlotIdParam(c.req.param('id'));
+    const timeSlotId = pathId(c.req.param('id'), TIME_SLOT_NOT_FOUND);
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
       key: `slot-voters:${timeSlotId}`,

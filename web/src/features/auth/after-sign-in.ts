@@ -4,7 +4,7 @@ import { clearGuest, getGuestSession } from '../../lib/guest-storage';
 import { planKeys } from '../../lib/query-keys';
 import { transferResultSchema } from '../../../../supabase/functions/_shared/contract/common';
 
-export const SIGNED_IN_MESSAGE = "You're now signed in";
+const SIGNED_IN_MESSAGE = "You're now signed in";
 
 /**
  * Spec §8: 'Welcome! Your N previous vote(s) have been saved to your account.',

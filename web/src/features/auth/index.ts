@@ -3,5 +3,6 @@
 export { CodeStep } from './components/code-step';
 export { useSendCode } from './mutations';
 export { authKeys, useCurrentUser } from './queries';
-export { type User, checkEmail, userSchema, userShape } from './schema';
+export { checkEmail } from './schema';
+export type { User } from '../../../../supabase/functions/_shared/contract/auth';
 export { signOut, signOutLocally } from './sign-out';

@@ -4,7 +4,7 @@ import { setAuthToken } from '../../lib/auth-token';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { afterSignIn } from './after-sign-in';
 import { authKeys } from './queries';
-import { authResponseSchema } from './schema';
+import { tokenSchema } from '../../../../supabase/functions/_shared/contract/auth';
 
 export function useSendCode() {
   return useMutation({
@@ -21,7 +21,7 @@ export function useVerifyCode() {
   return useMutation({
     mutationFn: async (input: { email: string; code: string }) => {
       const res = await apiRequest('POST', '/api/auth/verify-otp', input);
-      return authResponseSchema.parse(await res.json());
+      return tokenSchema.parse(await res.json());
     },
     // The mutation stays pending until this resolves, so screens can tell
     // "just signed in" from "already signed in" while `me` updates.

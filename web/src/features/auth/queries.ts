@@ -3,13 +3,13 @@ import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { getAuthToken, removeAuthToken } from '../../lib/auth-token';
 import { authKeys } from '../../lib/query-keys';
-import { userSchema, type User } from './schema';
+import { type User, userSchema } from '../../../../supabase/functions/_shared/contract/auth';
 
 export { authKeys };
 
 const fetchMe = apiGet(apiPaths.me(), (body) => userSchema.parse(body), { on401: 'returnNull' });
 
-export function meQueryOptions() {
+function meQueryOptions() {
   return queryOptions({
     queryKey: authKeys.me(),
     queryFn: async (context): Promise<User | null> => {

@@ -5,12 +5,12 @@
 import { addDays, formatIsoDate, parseCalendarDate } from '../../lib/shared-periods';
 
 /** Spec §9 'Next 2 Weeks': today + 13 days. */
-export const NEXT_TWO_WEEKS_DAYS = 14;
+const NEXT_TWO_WEEKS_DAYS = 14;
 /**
  * The server accepts dates up to 366 days after ITS today; 365 after the
  * visitor's today stays inside that in every time zone.
  */
-export const MAX_DAYS_AHEAD = 365;
+const MAX_DAYS_AHEAD = 365;
 
 /** The visitor's local calendar day. */
 export function localToday(now: Date = new Date()): string {

@@ -1,4 +1,4 @@
-import type { TimeSlot, Voter } from './queries';
+import type { TimeSlot, Voter } from '../../../../supabase/functions/_shared/contract/dates';
 
 // API-shaped slots and voters for component tests.
 

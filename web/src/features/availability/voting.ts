@@ -5,7 +5,6 @@
 // answer and then refreshed.
 import { useMutation, useMutationState, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { z } from 'zod/mini';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
@@ -15,12 +14,11 @@ import { guestBody, usePlanVisitor, type PlanVisitor } from '../guests';
 import { requirePlanId, showPlanActionError } from '../plans';
 import { planKeys } from '../plans';
 import type { Plan } from '../plans';
-import { dateKeys, type TimeSlot } from './queries';
+import { type TimeSlot, timeSlotVoteResultSchema, voteDateResultSchema } from '../../../../supabase/functions/_shared/contract/dates';
+import { dateKeys } from './queries';
 import { JOIN_TO_VOTE } from '../../../../supabase/functions/_shared/contract/common';
 
 
-const voteDateResultSchema = z.object({ voted: z.boolean(), timeSlotId: z.string(), voteCount: z.number() });
-const slotVoteResultSchema = z.object({ voted: z.boolean(), voteCount: z.number() });
 
 /** Keeps the local mirror equal to the server's answer (a toggle could drift). */
 function mirrorGuestVote(visitor: PlanVisitor, timeSlotId: string, voted: boolean): void {
@@ -28,10 +26,10 @@ function mirrorGuestVote(visitor: PlanVisitor, timeSlotId: string, voted: boolea
   if (getGuestVotes().timeSlotIds.includes(timeSlotId) !== voted) toggleGuestTimeSlotVote(timeSlotId);
 }
 
-export type VoteTarget = { kind: 'date'; date: string } | { kind: 'slot'; slotId: string; date: string };
+type VoteTarget = { kind: 'date'; date: string } | { kind: 'slot'; slotId: string; date: string };
 
 /** The key of a pending vote: one tap at a time per day or slot. */
-export const targetKey = (target: VoteTarget) => (target.kind === 'date' ? `date:${target.date}` : `slot:${target.slotId}`);
+const targetKey = (target: VoteTarget) => (target.kind === 'date' ? `date:${target.date}` : `slot:${target.slotId}`);
 
 interface VoteVariables {
   target: VoteTarget;
@@ -93,7 +91,7 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
       return voteDateResultSchema.parse(await res.json());
     }
     const res = await apiRequest('POST', apiPaths.timeSlot(target.slotId, 'vote'), guestBody(who));
-    const { voted } = slotVoteResultSchema.parse(await res.json());
+    const { voted } = timeSlotVoteResultSchema.parse(await res.json());
     return { voted, timeSlotId: target.slotId };
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { planJson } from '../plans/test-fixtures';
-import type { Plan } from '../plans/schema';
+import type { Plan } from '../../../../supabase/functions/_shared/contract/plans';
 import { canAddToCalendar, googleCalendarUrl, icsFileName, planCalendarEvent, planIcs } from './plan-event';
 
 const ORIGIN = 'https://hangplan.example';

@@ -1,7 +1,7 @@
 // The "Add to Calendar" event of a plan (spec §3 Calendar event, §9 calendar
 // hours; decisions.md "Dates, times and calendar"). The event itself, the .ics
 // and the Google link come from the API's own pure module
-// (supabase/functions/_shared/calendar.ts, which uses `ics`), so the file a
+// (supabase/functions/_shared/contract/calendar.ts, which uses `ics`), so the file a
 // visitor downloads is the one the "time is set" e-mail attaches.
 import {
   buildCalendarEvent,
@@ -9,7 +9,7 @@ import {
   googleCalendarUrl,
   icsFileName,
   toIcs,
-} from '../../../../supabase/functions/_shared/calendar.ts';
+} from '../../../../supabase/functions/_shared/contract/calendar.ts';
 import type { CalendarPlan } from './calendar-plan';
 import { canAddToCalendar } from './can-add-to-calendar';
 
@@ -20,7 +20,7 @@ export { canAddToCalendar, googleCalendarUrl, icsFileName };
  * The plan's public link {origin}/l/{slug}: it opens the plan for everyone who
  * gets the event (members go on to /plan/{id}, guests to their dashboard).
  */
-export function planLink(plan: Pick<CalendarPlan, 'slug'>, origin: string): string {
+function planLink(plan: Pick<CalendarPlan, 'slug'>, origin: string): string {
   return `${origin}/l/${encodeURIComponent(plan.slug)}`;
 }
 

@@ -6,7 +6,10 @@ import { setGuestSession, setGuestVotes, type GuestSession } from '../../lib/gue
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from '../plans';
 import type { Plan } from '../plans';
-import { guestCheckResultSchema, guestCredentialsSchema, type ExistingGuest, type GuestCheckResult } from './schema';
+import { type GuestCheckResult, guestCheckResultSchema, guestCredentialsSchema } from '../../../../supabase/functions/_shared/contract/guests';
+
+/** An existing guest of the plan, as the "Is this you?" card shows it. */
+export type ExistingGuest = GuestCheckResult & { guestId: string };
 
 type JoinablePlan = Pick<Plan, 'id' | 'slug'>;
 

@@ -4,9 +4,8 @@ import { ApiError } from '../../lib/api-error';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { guestKeys } from '../../lib/query-keys';
-import { guestSessionSchema } from './schema';
+import { guestSessionSchema } from '../../../../supabase/functions/_shared/contract/guests';
 
-export { guestKeys };
 
 /**
  * GET /api/guest-session/{id}: is the stored guest still a guest on the

@@ -1,14 +1,14 @@
 // Pure rules of the ideas feature (spec §2 Ideas tab, §5, §9). Tested in
 // ideas.test.ts; the components only call these.
 import { splitOverflow } from '../../lib/overflow';
-import type { Idea, Voter } from './schema';
+import type { Idea, Voter } from '../../../../supabase/functions/_shared/contract/ideas';
 
 /** Spec §9: voter avatars show 3 by default, then '+N'. */
 export const DEFAULT_MAX_VOTER_AVATARS = 3;
 
 /** Spec §8 client-side errors. */
-export const PLAN_ID_AND_TEXT_REQUIRED = 'Plan ID and idea text required';
-export const USER_AUTHENTICATION_REQUIRED = 'User authentication required';
+const PLAN_ID_AND_TEXT_REQUIRED = 'Plan ID and idea text required';
+const USER_AUTHENTICATION_REQUIRED = 'User authentication required';
 export { JOIN_TO_VOTE } from '../../../../supabase/functions/_shared/contract/common';
 
 /**

@@ -7,7 +7,7 @@ import { planKeys } from '../plans';
 import type { Plan } from '../plans';
 import { checkWrite, JOIN_TO_VOTE, type IdeaWriter } from './ideas';
 import { ideaKeys, refreshIdeas } from './queries';
-import { ideaCommentSchema, ideaSchema, pickIdeaResultSchema, type Idea, type IdeaComment } from './schema';
+import { type Idea, type IdeaComment, ideaCommentSchema, ideaSchema, pickIdeaResultSchema } from '../../../../supabase/functions/_shared/contract/ideas';
 import type { Suggestion } from './suggestions';
 import { applyVote, postVote, useSendToJoin } from './vote-mutations';
 

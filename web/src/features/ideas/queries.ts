@@ -2,14 +2,14 @@ import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { ideaKeys } from '../../lib/query-keys';
-import { activitySuggestionsSchema, ideaCommentListSchema, ideaListSchema, voterListSchema } from './schema';
+import { activitySuggestionsSchema, ideaCommentListSchema, ideaListSchema, voterListSchema } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // A plan's ideas, suggestions and each idea's comments and voters sit under
 // `ideaKeys.all(planId)`, inside the plan's prefix (forgetting the plan forgets them).
 export { ideaKeys };
 
 /** Spec §7: comments are cached for 5 minutes. */
-export const COMMENTS_STALE_TIME = 5 * 60 * 1000;
+const COMMENTS_STALE_TIME = 5 * 60 * 1000;
 
 /** GET /api/plans/{id}/ideas (most votes first), with ?guestId= for a guest's own flags. */
 export function ideaListQueryOptions(planId: string, guestId: string | null) {

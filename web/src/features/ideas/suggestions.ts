@@ -10,7 +10,7 @@
 //   3. Then the 5 generic ideas (source 'popular'), minus existing ones.
 // At most 3 are shown.
 import { normalizeIdeaText } from './ideas';
-import type { Idea } from './schema';
+import type { Idea } from '../../../../supabase/functions/_shared/contract/ideas';
 
 export const MAX_PANEL_SUGGESTIONS = 3;
 
@@ -32,7 +32,7 @@ export interface Suggestion {
 }
 
 /** Who is looking: their own ideas are not suggested back to them. */
-export type SuggestionViewer = { userId?: string | null; guestId?: string | null } | null | undefined;
+type SuggestionViewer = { userId?: string | null; guestId?: string | null } | null | undefined;
 
 function isByViewer(idea: Pick<Idea, 'userId' | 'guestId'>, viewer: SuggestionViewer): boolean {
   if (!viewer) return false;

@@ -1,4 +1,4 @@
-import type { Idea, IdeaComment, Voter } from './schema';
+import type { Idea, IdeaComment, Voter } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // API-shaped ideas data for tests (what the network answers).
 

@@ -1,5 +1,5 @@
 import { json, text, type RecordedRequest, type Routes } from '../../test/mock-fetch';
-import type { Idea, IdeaComment, Voter } from './schema';
+import type { Idea, IdeaComment, Voter } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // A small in-memory ideas API for component tests: the routes of spec §7 for
 // one plan, answering like supabase/functions/api/routes/(plan-)ideas.ts.

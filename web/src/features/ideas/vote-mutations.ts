@@ -1,4 +1,4 @@
-import { useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { partialMatchKey, useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api';
@@ -10,7 +10,7 @@ import { planKeys } from '../plans';
 import type { Plan } from '../plans';
 import { JOIN_TO_VOTE } from './ideas';
 import { ideaKeys, refreshIdeas } from './queries';
-import { voteResultSchema, type Idea, type VoteResult } from './schema';
+import { type Idea, type VoteResult, voteResultSchema } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // The vote toggle on an idea (spec §4, §7): shown at once, settled on the
 // server's answer, put back if it is refused.
@@ -40,17 +40,14 @@ function updateIdeaInLists(
   const lists = queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) });
   for (const [key, ideas] of lists) {
     if (!ideas) continue;
-    const own = isOwnList(key, visitor);
+    const own = partialMatchKey(key, ownListKey(planId, visitor));
     queryClient.setQueryData<Idea[]>(key, ideas.map((idea) => (idea.id === ideaId ? update(idea, own) : idea)));
   }
   return lists;
 }
 
-/** Whether an ideas list's key is the visitor's own view (its `{ guestId }`). */
-function isOwnList(key: QueryKey, visitor: PlanVisitor): boolean {
-  const ownGuestId = visitor.kind === 'guest' ? visitor.guestId : null;
-  return (key[key.length - 1] as { guestId: string | null } | undefined)?.guestId === ownGuestId;
-}
+/** The key of the visitor's own view of the ideas (the one its hasUserVoted is about). */
+const ownListKey = (planId: string, visitor: PlanVisitor) => ideaKeys.list(planId, visitor.kind === 'guest' ? visitor.guestId : null);
 
 /**
  * After a vote: the answer's count (and, in this viewer's own list, the
@@ -78,9 +75,7 @@ export function applyVote(queryClient: QueryClient, planId: string, ideaId: stri
  * the toggle is unknown); the answer then fills it in.
  */
 function showVoteAtOnce(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor): IdeaListsSnapshot {
-  const ownList = queryClient
-    .getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) })
-    .find(([key]) => isOwnList(key, visitor))?.[1];
+  const ownList = queryClient.getQueryData<Idea[]>(ownListKey(planId, visitor));
   const before = ownList?.find((idea) => idea.id === ideaId);
   if (!before) return [];
   const delta = before.hasUserVoted ? -1 : 1;

@@ -3,9 +3,9 @@ import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { showErrorToast } from '../../lib/toast';
 import { interestKeys } from './queries';
-import { userInterestSchema, type UserInterest } from './schema';
+import { type UserInterest, userInterestSchema } from '../../../../supabase/functions/_shared/contract/interests';
 
-export type AddInterestInput = { freeFormText: string } | { catalogId: string; freeFormText: string };
+type AddInterestInput = { freeFormText: string } | { catalogId: string; freeFormText: string };
 
 /** POST /api/users/me/interests; the list is refetched after success. */
 export function useAddInterest({ onAdded }: { onAdded?: (interest: UserInterest) => void } = {}) {

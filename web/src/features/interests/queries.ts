@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { interestKeys } from '../../lib/query-keys';
-import { catalogSchema, userInterestListSchema } from './schema';
+import { catalogSchema, userInterestListSchema } from '../../../../supabase/functions/_shared/contract/interests';
 
 export { interestKeys };
 

@@ -8,7 +8,7 @@ import { apiPaths } from '../../lib/api-paths';
 import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from './queries';
-import { planSchema, type Plan } from './schema';
+import { type Plan, planSchema } from '../../../../supabase/functions/_shared/contract/plans';
 import { PLAN_NOT_FOUND } from '../../../../supabase/functions/_shared/contract/common';
 
 /** Spec §5: lock, time and vote-date actions need a plan id, else 'Plan not found'. */
@@ -31,7 +31,7 @@ export function showPlanActionError(error: unknown, fallback: string): void {
 }
 
 /** After a host action: the answered plan, then everything that shows it. */
-export function refreshAfterHostAction(queryClient: QueryClient, plan: Plan): void {
+function refreshAfterHostAction(queryClient: QueryClient, plan: Plan): void {
   queryClient.setQueryData(planKeys.detail(plan.id), plan);
   queryClient.setQueryData(planKeys.bySlug(plan.slug), plan);
   // Slots (a set time creates one), the guest views by slug and the home card.

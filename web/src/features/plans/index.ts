@@ -6,4 +6,4 @@ export { PlanStatusCard } from './components/plan-status-card';
 export { requirePlanId, showPlanActionError, useLockDate, useUnlockPlan } from './host-mutations';
 export { isPlanHost } from './plan-access';
 export { planBySlugQueryOptions, planDetailQueryOptions, planKeys, planParticipantsQueryOptions } from './queries';
-export { type Plan } from './schema';
+export type { Plan } from '../../../../supabase/functions/_shared/contract/plans';

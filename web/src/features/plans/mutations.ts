@@ -3,7 +3,8 @@ import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from './queries';
-import { leavePlanResultSchema, planSchema, type CreatePlanInput, type LeavePlanResult, type Plan } from './schema';
+import { type LeavePlanResult, leavePlanResultSchema, type Plan, planSchema } from '../../../../supabase/functions/_shared/contract/plans';
+import type { CreatePlanInput } from '../../../../supabase/functions/_shared/contract/plans-requests';
 
 // The list only: the open plan's detail (its own key) would answer 404 right
 // after a leave or delete.

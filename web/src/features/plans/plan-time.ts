@@ -1,6 +1,6 @@
 import { formatLongDate, formatShortDate } from '../../lib/local-date';
 import { formatPeriod } from '../../lib/shared-periods';
-import type { Plan, PlanSummary } from './schema';
+import type { Plan, PlanSummary } from '../../../../supabase/functions/_shared/contract/plans';
 
 /**
  * The home card's time, 'Sat, Mar 14 · 7:00 PM': only for a completed plan

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { planKeys } from '../../lib/query-keys';
-import { participantListSchema, planSchema, planSummaryListSchema } from './schema';
+import { participantListSchema, planSchema, planSummaryListSchema } from '../../../../supabase/functions/_shared/contract/plans';
 
 // Keys live in lib/query-keys (the live updates reach them too): everything
 // about one plan sits under `planKeys.plan(id)`.

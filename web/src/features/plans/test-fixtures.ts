@@ -1,4 +1,4 @@
-import type { Participant, Plan, PlanSummary } from './schema';
+import type { Participant, Plan, PlanSummary } from '../../../../supabase/functions/_shared/contract/plans';
 
 // API-shaped data for component tests (what the network answers, not props).
 

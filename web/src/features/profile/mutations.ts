@@ -5,7 +5,8 @@ import { apiPaths } from '../../lib/api-paths';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { authKeys } from '../auth';
 import { signOutLocally } from '../auth';
-import { profileUpdateSchema, type ProfileInput, type ProfileUpdate } from './schema';
+import { type ProfileUpdate, profileUpdateSchema } from '../../../../supabase/functions/_shared/contract/auth';
+import type { ProfileInput } from './schema';
 
 /**
  * Save Changes: PATCH /api/auth/profile. Names change at once; a new e-mail

@@ -1,5 +1,4 @@
 import { z } from 'zod/mini';
-import { userShape } from '../auth';
 
 const name = (label: string) => z.string().check(z.trim(), z.maxLength(80, { error: `${label} is too long` }));
 
@@ -16,7 +15,3 @@ export const profileFormSchema = z.object({
     ),
 });
 export type ProfileInput = z.infer<typeof profileFormSchema>;
-
-/** PATCH /api/auth/profile: the user as stored, and the address a code was sent to (null when none). */
-export const profileUpdateSchema = z.object({ ...userShape(), pendingEmail: z.nullish(z.string()) });
-export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;

@@ -13,10 +13,10 @@ import { whenIdle } from '../when-idle';
  * render's effects. Nothing is missed meanwhile: the stream's `ready` names
  * the plan's version, and reads older than it refetch (plan-sync.ts).
  */
-export const startStreamsWhenIdle = (connect: () => void) => whenIdle(connect, { timeoutMs: 1000, fallbackMs: 0 });
+const startStreamsWhenIdle = (connect: () => void) => whenIdle(connect, { timeoutMs: 1000, fallbackMs: 0 });
 
 /** Supabase Realtime when the build names a project, else the API's event streams. */
-export function defaultTransport(): LiveTransport {
+function defaultTransport(): LiveTransport {
   return env.supabase
     ? createRealtimeTransport(supabaseRealtimeLoader(env.supabase.url, env.supabase.anonKey))
     : createSseTransport({ startWhen: startStreamsWhenIdle });
@@ -32,11 +32,3 @@ export function getDefaultLiveHub(): LiveHub {
   }
   return hub;
 }
-
-/** Hear a plan's changes (one connection per plan per tab); returns the unsubscribe function. */
-export const subscribeToPlan: LiveHub['subscribeToPlan'] = (planId, listener) =>
-  getDefaultLiveHub().subscribeToPlan(planId, listener);
-
-/** Hear every plan of the signed-in user (the home list); returns the unsubscribe function. */
-export const subscribeToMyPlans: LiveHub['subscribeToMyPlans'] = (planIds, listener) =>
-  getDefaultLiveHub().subscribeToMyPlans(planIds, listener);

@@ -6,7 +6,7 @@ import { useProvidedLiveHub } from './live-context';
 import { createMyPlansSync, createPlanSync, type LivePlan } from './plan-sync';
 
 /** The hub a provider gives (tests), else the tab's own. */
-export function useLiveHub(): LiveHub {
+function useLiveHub(): LiveHub {
   return useProvidedLiveHub() ?? getDefaultLiveHub();
 }
 

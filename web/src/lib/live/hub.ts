@@ -4,7 +4,7 @@
 // It also knows whether any connection is down, for the "Reconnecting…" sign.
 import type { LiveConnection, LiveTransport, MyPlansConnection, MyPlansLiveEvent, PlanLiveEvent } from './types';
 
-export const GRACE_MS = 1000;
+const GRACE_MS = 1000;
 
 export type PlanListener = (event: PlanLiveEvent) => void;
 export type MyPlansListener = (event: MyPlansLiveEvent) => void;

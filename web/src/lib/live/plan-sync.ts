@@ -4,9 +4,9 @@
 // newer one, and nothing while the visitor's own write to that plan is still
 // pending: the write refreshes what it touched when it lands, then the
 // waiting changes are applied.
-import type { Query, QueryClient, QueryKey } from '@tanstack/react-query';
+import { partialMatchKey, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { queryVersion } from '../api';
-import { planKeys } from '../query-keys';
+import { dateKeys, ideaKeys, planKeys } from '../query-keys';
 import type { MyPlansLiveEvent, PlanChange, PlanLiveEvent, PlanPart } from './types';
 
 export interface LivePlan {
@@ -18,15 +18,21 @@ export interface LivePlan {
 const planIdOf = (data: unknown) =>
   typeof data === 'object' && data !== null && 'id' in data ? (data as { id: unknown }).id : undefined;
 
+/** Whether `key` is `prefix` or lies under it (TanStack's own prefix match, as `invalidateQueries` uses). */
+const under = (key: QueryKey, prefix: QueryKey) => partialMatchKey(key, prefix);
+
+/** A read by slug: the page's own slug, or one whose answer is the plan. */
+const isSlugReadOf = (key: QueryKey, data: unknown, planId: string, slug?: string) =>
+  under(key, planKeys.bySlugs()) && ((slug !== undefined && under(key, planKeys.bySlug(slug))) || planIdOf(data) === planId);
+
 /** Everything cached about the plan: under `planKeys.plan(id)`, and its reads by slug. */
-export function belongsToPlan(key: QueryKey, data: unknown, planId: string, slug?: string): boolean {
-  if (key[0] !== 'plans') return false;
-  if (key[1] === 'slug') return key[2] === slug || planIdOf(data) === planId;
-  return key[1] === planId;
+function belongsToPlan(key: QueryKey, data: unknown, planId: string, slug?: string): boolean {
+  return under(key, planKeys.plan(planId)) || isSlugReadOf(key, data, planId, slug);
 }
 
-const listed = (ids: string[] | null | undefined, id: unknown, absent: boolean) =>
-  ids === null || (ids === undefined ? absent : ids.includes(id as string));
+/** Whether `key` is one of `ids`' keys (null: any of them; absent: `absent`). */
+const listed = (key: QueryKey, ids: string[] | null | undefined, keyOf: (id: string) => QueryKey, absent: boolean) =>
+  ids === null || (ids === undefined ? absent : ids.some((id) => under(key, keyOf(id))));
 
 /**
  * Which cached queries a change touches (keys in lib/query-keys):
@@ -35,29 +41,22 @@ const listed = (ids: string[] | null | undefined, id: unknown, absent: boolean) 
  * `ideaIds` and the idea lists (their counts); dates → slots, my votes, voters
  * of `slotIds`. An id list that is null means all of them.
  */
-export function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unknown) => boolean {
+function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unknown) => boolean {
   const has = (part: PlanPart) => change.parts.includes(part);
   const planRow = has('plan') || has('participants');
+  const id = change.planId;
   return (key, data) => {
-    if (key[0] !== 'plans') return false;
-    if (key[1] === 'list') return planRow;
-    if (key[1] === 'slug') return planRow && belongsToPlan(key, data, change.planId, slug);
-    if (key[1] !== change.planId) return false;
-    const [, , area, first, second] = key;
-    if (area === 'detail') return planRow;
-    if (area === 'participants') return has('participants');
-    if (area === 'ideas') {
-      if (first === 'list') return has('ideas') || has('comments');
-      if (first === 'suggestions') return has('ideas');
-      if (second === 'voters') return has('ideas') && listed(change.ideaIds, first, false);
-      // A comments change that names no idea is taken as "any".
-      if (second === 'comments') return has('comments') && listed(change.ideaIds, first, true);
-      return false;
-    }
-    if (area === 'dates') {
-      if (first === 'slots' || first === 'my-votes') return has('dates');
-      if (second === 'voters') return has('dates') && listed(change.slotIds, first, false);
-    }
+    if (under(key, planKeys.list())) return planRow;
+    if (under(key, planKeys.bySlugs())) return planRow && isSlugReadOf(key, data, id, slug);
+    if (under(key, planKeys.detail(id))) return planRow;
+    if (under(key, planKeys.participants(id))) return has('participants');
+    if (under(key, ideaKeys.lists(id))) return has('ideas') || has('comments');
+    if (under(key, ideaKeys.suggestions(id))) return has('ideas');
+    if (under(key, ideaKeys.allVoters(id))) return has('ideas') && listed(key, change.ideaIds, (idea) => ideaKeys.voters(id, idea), false);
+    // A comments change that names no idea is taken as "any".
+    if (under(key, ideaKeys.allComments(id))) return has('comments') && listed(key, change.ideaIds, (idea) => ideaKeys.comments(id, idea), true);
+    if (under(key, dateKeys.timeSlots(id)) || under(key, dateKeys.allMyVotes(id))) return has('dates');
+    if (under(key, dateKeys.allVoters(id))) return has('dates') && listed(key, change.slotIds, (slot) => dateKeys.voters(id, slot), false);
     return false;
   };
 }
@@ -82,10 +81,11 @@ export function applyPlanChange(client: QueryClient, change: PlanChange, slug?: 
  * again (a 404, so the page shows its "Plan not found" instead of failing on
  * the next tap), and the home list refetches.
  */
-export async function forgetDeletedPlan(client: QueryClient, planId: string, slug?: string): Promise<void> {
+async function forgetDeletedPlan(client: QueryClient, planId: string, slug?: string): Promise<void> {
   const ofPlan = (query: Query) => belongsToPlan(query.queryKey, query.state.data, planId, slug);
   const unseen = (query: Query) => ofPlan(query) && query.getObserversCount() === 0;
-  const isPlanRead = (query: Query) => ofPlan(query) && (query.queryKey[1] === 'slug' || query.queryKey[2] === 'detail');
+  const isPlanRead = (query: Query) =>
+    ofPlan(query) && (under(query.queryKey, planKeys.bySlugs()) || under(query.queryKey, planKeys.detail(planId)));
   await client.cancelQueries({ predicate: ofPlan });
   const shown = client.getQueryCache().findAll({ predicate: isPlanRead });
   client.removeQueries({ predicate: unseen });
@@ -100,7 +100,7 @@ export async function forgetDeletedPlan(client: QueryClient, planId: string, slu
  * ETag names an older version, and (`byAge`) data without a version read
  * before this subscription started (a plan shown again after a while).
  */
-export function refetchBehind(
+function refetchBehind(
   client: QueryClient,
   plan: LivePlan,
   { version, byAge }: { version: number | null; byAge: boolean },
@@ -123,7 +123,7 @@ function mergeIds(a: string[] | null | undefined, b: string[] | null | undefined
 }
 
 /** Two changes waiting together: every part and id of both, at the newer version. */
-export function mergeChanges(a: PlanChange, b: PlanChange): PlanChange {
+function mergeChanges(a: PlanChange, b: PlanChange): PlanChange {
   const merged: PlanChange = {
     planId: a.planId,
     version: Math.max(a.version, b.version),
@@ -136,7 +136,7 @@ export function mergeChanges(a: PlanChange, b: PlanChange): PlanChange {
   return merged;
 }
 
-export interface PlanSync {
+interface PlanSync {
   handle(event: PlanLiveEvent): void;
   /** Drop what is waiting and stop watching the writes (the sync can be used again). */
   dispose(): void;
@@ -191,7 +191,7 @@ export function createPlanSync(client: QueryClient, plan: LivePlan, { now = Date
   };
 }
 
-export interface MyPlansSync {
+interface MyPlansSync {
   handle(event: MyPlansLiveEvent): void;
   dispose(): void;
 }

@@ -11,7 +11,7 @@ export interface SseMessage {
   id: string;
 }
 
-export interface SseParser {
+interface SseParser {
   push(chunk: string): void;
   /** The stream ended: a last event without its blank line is dropped (as browsers do). */
   end(): void;

@@ -8,8 +8,8 @@ import { buildHeaders } from '../api';
 import { createSseParser, type SseMessage } from './sse-parser';
 import type { LiveStatus } from './types';
 
-export const BACKOFF_START_MS = 1000;
-export const BACKOFF_MAX_MS = 30_000;
+const BACKOFF_START_MS = 1000;
+const BACKOFF_MAX_MS = 30_000;
 /** The server pings every 20 s: two missed pings mean a dead connection nobody closed. */
 export const HEARTBEAT_TIMEOUT_MS = 45_000;
 /** A connection closed sooner than this counts as a failure (no hot reconnect loop). */
@@ -17,7 +17,7 @@ const MIN_HEALTHY_MS = 1000;
 /** Answers that retrying cannot fix. */
 const REFUSALS = new Set([401, 403, 404, 410]);
 
-export interface SseStreamOptions {
+interface SseStreamOptions {
   /** The URL of the next connection (a plan's carries `?since=`). */
   url: () => string;
   /** Return 'stop' to end the stream for good (after a `deleted` change). */

@@ -22,7 +22,7 @@ function readyVersion(message: SseMessage): number | undefined {
   return message.id !== '' && Number.isFinite(id) ? id : undefined;
 }
 
-export interface SseTransportOptions {
+interface SseTransportOptions {
   fetch?: typeof globalThis.fetch;
   /** When each stream makes its first connection (openSseStream's `startWhen`); at once by default. */
   startWhen?: (connect: () => void) => () => void;

@@ -8,7 +8,6 @@ import type { PlanChange } from '../../../../supabase/functions/_shared/contract
 export {
   fullChange,
   parseChange,
-  PLAN_PARTS,
   realtimeTopic,
   type PlanChange,
   type PlanPart,

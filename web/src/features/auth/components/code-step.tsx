@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { Button, Group, PinInput, Stack, Text, Title } from '@mantine/core';
-import { CODE_LENGTH } from '../schema';
+import { SIGN_IN_CODE_LENGTH } from '../../../../../supabase/functions/_shared/contract/auth';
 
 interface CodeStepProps {
   email: string;
@@ -21,7 +21,7 @@ interface CodeStepProps {
 export function CodeStep(props: CodeStepProps) {
   const { email, code, onCodeChange, onVerify, verifying, onResend, resending, onChangeEmail } = props;
   const { titleOrder = 1, changeEmailLabel = 'Use a different email' } = props;
-  const complete = code.length === CODE_LENGTH;
+  const complete = code.length === SIGN_IN_CODE_LENGTH;
 
   const handleSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -50,7 +50,7 @@ export function CodeStep(props: CodeStepProps) {
           <PinInput
             role="group"
             aria-labelledby="code-label"
-            length={CODE_LENGTH}
+            length={SIGN_IN_CODE_LENGTH}
             type="number"
             oneTimeCode
             // eslint-disable-next-line jsx-a11y/no-autofocus -- the code step opens for this one field, right after the user asked for the code
@@ -62,7 +62,7 @@ export function CodeStep(props: CodeStepProps) {
             // Typing (or pasting) the 6th digit submits: no extra tap needed.
             onComplete={(value) => !verifying && onVerify(value)}
             disabled={verifying}
-            getInputProps={(index) => ({ 'aria-label': `Digit ${index + 1} of ${CODE_LENGTH}` })}
+            getInputProps={(index) => ({ 'aria-label': `Digit ${index + 1} of ${SIGN_IN_CODE_LENGTH}` })}
           />
         </Stack>
         <Button type="submit" size="md" fullWidth disabled={!complete || verifying}>

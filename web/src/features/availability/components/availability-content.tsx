@@ -7,7 +7,8 @@ import { useLockDate } from '../../plans';
 import type { Plan } from '../../plans';
 import { localToday, nextTwoWeeks } from '../date-window';
 import { useMyVotedSlotIds } from '../my-votes';
-import { timeSlotsQueryOptions, type TimeSlot } from '../queries';
+import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
+import { timeSlotsQueryOptions } from '../queries';
 import { useDateVoting } from '../voting';
 import { DateList } from './date-list';
 import { DatePickerPanel } from './date-picker-panel';
@@ -16,7 +17,7 @@ import { NextTwoWeeks } from './next-two-weeks';
 /** Spec §2: no 'Pick Date' once a date is locked or the time is set. */
 const LOCKED_STATUSES = new Set(['completed', 'date_locked', 'time_range_locked']);
 
-export const isDateLocked = (plan: Pick<Plan, 'status' | 'lockedTimeSlotDate'>) =>
+const isDateLocked = (plan: Pick<Plan, 'status' | 'lockedTimeSlotDate'>) =>
   Boolean(plan.lockedTimeSlotDate) && (plan.status === 'time_range_locked' || plan.status === 'date_locked');
 
 interface AvailabilityContentProps {

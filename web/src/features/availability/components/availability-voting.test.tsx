@@ -6,7 +6,7 @@ import { formatLongDate } from '../../../lib/local-date';
 import { deferred, json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, ben, planJson, planSummaryJson } from '../../plans/test-fixtures';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { localToday, plusDays } from '../date-window';
 import { slotJson, votersJson } from '../test-fixtures';
 import { DashboardAvailabilityTab } from './dashboard-availability-tab';

@@ -3,7 +3,7 @@ import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCheck } from '../../../components/icons';
 import { formatShortDate } from '../../../lib/local-date';
 import { formatPeriod } from '../../../lib/shared-periods';
-import type { TimeSlot } from '../queries';
+import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { VoterAvatars, votesLabel } from './voter-avatars';
 
 interface DateListProps {
@@ -19,7 +19,7 @@ interface DateListProps {
   lockedDate: string | null | undefined;
 }
 
-export const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
+const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
   const period = formatPeriod(slot.period);
   return period ? `${formatShortDate(slot.date)} · ${period}` : formatShortDate(slot.date);
 };

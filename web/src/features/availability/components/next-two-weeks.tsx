@@ -1,7 +1,7 @@
 import { Badge, Box, Card, Group, Loader, SimpleGrid, Text, Title, UnstyledButton } from '@mantine/core';
 import { formatLongDate, parseLocalDate } from '../../../lib/local-date';
 import { IconCheck } from '../../../components/icons';
-import type { TimeSlot } from '../queries';
+import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { votesLabel } from './voter-avatars';
 import classes from './next-two-weeks.module.css';
 

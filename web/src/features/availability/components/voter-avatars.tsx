@@ -7,7 +7,7 @@ import { showErrorToast } from '../../../lib/toast';
 import { votersQueryOptions } from '../queries';
 
 /** Spec §9: voter avatars show 4 in the date list, then '+N'. */
-export const DATE_LIST_MAX_VOTERS = 4;
+const DATE_LIST_MAX_VOTERS = 4;
 
 export const votesLabel = (count: number) => `${count} ${count === 1 ? 'vote' : 'votes'}`;
 

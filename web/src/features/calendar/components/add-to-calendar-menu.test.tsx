@@ -5,7 +5,7 @@ import { AddToCalendarMenu } from './add-to-calendar-menu';
 import { json, meRoute, mockFetch } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson, planSummaryJson } from '../../plans/test-fixtures';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 const completed = planJson({
   status: 'completed',

@@ -6,7 +6,7 @@ import type { DashboardTab } from '../dashboard-tab';
 import { ParticipantsList } from '../../guests';
 
 /** Mantine names a tab `${tabs id}-tab-${value}`; the dashboard focuses it after a jump. */
-export const DASHBOARD_TABS_ID = 'dashboard-tabs';
+const DASHBOARD_TABS_ID = 'dashboard-tabs';
 export const dashboardTabId = (tab: DashboardTab) => `${DASHBOARD_TABS_ID}-tab-${tab}`;
 
 /** The dot is for the eyes; screen readers hear ', you voted' in the tab's name instead. */

@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import { clearGuest } from '../../../lib/guest-storage';
 import type { Plan } from '../../plans';
 import { useCheckGuest, useCreateGuest, useRestoreGuest } from '../mutations';
-import type { ExistingGuest } from '../schema';
+import type { ExistingGuest } from '../mutations';
 import { FullNameForm } from './full-name-form';
 import { GuestNameForm } from './guest-name-form';
 import { IsThisYouCard } from './is-this-you-card';

@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { Button, Card, Stack, TextInput } from '@mantine/core';
-import { GUEST_NAME_MAX_LENGTH } from '../schema';
+import { GUEST_NAME_MAX } from '../../../../../supabase/functions/_shared/contract/guests';
 
 interface GuestNameFormProps {
   name: string;
@@ -27,7 +27,7 @@ export function GuestNameForm({ name, onNameChange, onSubmit, busyLabel }: Guest
           placeholder="Your name"
           size="md"
           autoComplete="name"
-          maxLength={GUEST_NAME_MAX_LENGTH}
+          maxLength={GUEST_NAME_MAX}
           value={name}
           onChange={(event) => onNameChange(event.currentTarget.value)}
           readOnly={busyLabel !== null}

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { Avatar, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { nameInitials } from '../../../lib/initials';
 import { guestVotesSummary } from '../plan-phase';
-import type { ExistingGuest } from '../schema';
+import type { ExistingGuest } from '../mutations';
 
 interface IsThisYouCardProps {
   guest: ExistingGuest;

@@ -6,7 +6,7 @@ import { clearGuest, getGuestSession, getGuestVotes, setGuestSession } from '../
 import { deferred, json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson } from '../../plans/test-fixtures';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 const JOIN = '/l/abcDEF12';
 const DASHBOARD = '/l/abcDEF12/dashboard';

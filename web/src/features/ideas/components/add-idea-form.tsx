@@ -2,7 +2,7 @@ import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Card, Group, Stack, Textarea, TextInput, Title } from '@mantine/core';
 import type { PlanVisitor } from '../../guests';
 import { useAddIdea } from '../mutations';
-import { IDEA_TEXT_MAX } from '../schema';
+import { IDEA_TEXT_MAX } from '../../../../../supabase/functions/_shared/contract/ideas';
 
 interface AddIdeaFormProps {
   planId: string;

@@ -5,7 +5,7 @@ import { clearGuest, getGuestVotes, setGuestSession, setGuestVotes } from '../..
 import { meRoute, mockFetch, text, type Routes as RouteTable } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson } from '../../plans/test-fixtures';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { commentJson, ideaJson } from '../test-fixtures';
 import { fakeIdeasServer, fetchedUrls, type FakeIdeasOptions } from '../test-server';
 import { useHasVotedOnIdeas } from '../voted';

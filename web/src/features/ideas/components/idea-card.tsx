@@ -5,7 +5,7 @@ import type { PlanVisitor } from '../../guests';
 import type { Plan } from '../../plans';
 import { votesLabel } from '../ideas';
 import { useVoteOnIdea } from '../vote-mutations';
-import type { Idea } from '../schema';
+import type { Idea } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { CommentsToggle, CommentThread } from './idea-comments';
 import { IconCrown, IconThumbUp, IconTrophy } from './idea-icons';
 import { VoterAvatars } from './voter-avatars';
@@ -13,7 +13,7 @@ import { VoterAvatars } from './voter-avatars';
 // Orange 9 (#d9480f) under white badge text is 4.3:1; this orange is 5.2:1 (WCAG AA).
 const TOP_IDEA_ORANGE = '#c2410c';
 
-export interface IdeaCardProps {
+interface IdeaCardProps {
   plan: Pick<Plan, 'id' | 'slug'>;
   idea: Idea;
   visitor: PlanVisitor | null | undefined;

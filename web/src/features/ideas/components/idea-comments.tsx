@@ -5,7 +5,7 @@ import type { PlanVisitor } from '../../guests';
 import { commentToggleLabel } from '../ideas';
 import { useAddComment } from '../mutations';
 import { ideaCommentsQueryOptions } from '../queries';
-import { COMMENT_TEXT_MAX } from '../schema';
+import { COMMENT_TEXT_MAX } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { IconMessageCircle, IconSend } from './idea-icons';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });

@@ -24,12 +24,6 @@ export const IconSend = (p: IconProps) => (
   </Icon>
 );
 
-export const IconChevronDown = (p: IconProps) => (
-  <Icon size={18} {...p}>
-    <path d="M6 9l6 6 6-6" />
-  </Icon>
-);
-
 export const IconTrophy = (p: IconProps) => (
   <Icon size={18} {...p}>
     <path d="M8 21h8M12 17v4M7 4h10v5a5 5 0 0 1-10 0z" />

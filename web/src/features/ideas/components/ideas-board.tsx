@@ -7,7 +7,7 @@ import type { Plan } from '../../plans';
 import { sortIdeasByVotes, topIdeaId } from '../ideas';
 import { usePickIdea } from '../mutations';
 import { ideaListQueryOptions } from '../queries';
-import type { Idea } from '../schema';
+import type { Idea } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { IdeaCard } from './idea-card';
 import { SuggestIdeaButton, SuggestionsPanel } from './suggestions-panel';
 
@@ -16,14 +16,14 @@ import { SuggestIdeaButton, SuggestionsPanel } from './suggestions-panel';
  * (a guest asks with ?guestId= for its own voted flags). Waits for the
  * visitor, so the list is read once, with the right identity.
  */
-export function useVisitorIdeas(planId: string) {
+function useVisitorIdeas(planId: string) {
   const visitor = usePlanVisitor(planId);
   const guestId = visitor?.kind === 'guest' ? visitor.guestId : null;
   const ideas = useQuery({ ...ideaListQueryOptions(planId, guestId), enabled: visitor !== undefined });
   return { visitor, ideas };
 }
 
-export function NoIdeasYet() {
+function NoIdeasYet() {
   return (
     <Card withBorder radius="lg" padding="lg">
       <Stack align="center" ta="center" gap={4}>

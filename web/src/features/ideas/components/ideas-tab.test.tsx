@@ -4,7 +4,7 @@ import { AppRoutes } from '../../../app/app-routes';
 import { deferred, json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, ben, planJson, planSummaryJson } from '../../plans/test-fixtures';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { commentJson, ideaJson } from '../test-fixtures';
 import { fakeIdeasServer, type FakeIdeasOptions } from '../test-server';
 

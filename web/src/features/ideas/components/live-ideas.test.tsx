@@ -4,7 +4,7 @@ import { AppRoutes } from '../../../app/app-routes';
 import type { PlanChange } from '../../../lib/live';
 import { deferred, json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
-import type { Plan } from '../../plans/schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { ada, participantJson, planJson, planSummaryJson } from '../../plans/test-fixtures';
 import { commentJson, ideaJson } from '../test-fixtures';
 import { fakeIdeasServer } from '../test-server';

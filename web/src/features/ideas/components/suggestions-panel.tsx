@@ -7,7 +7,7 @@ import type { Plan } from '../../plans';
 import { votesLabel } from '../ideas';
 import { useAddSuggestions } from '../mutations';
 import { activitySuggestionsQueryOptions } from '../queries';
-import type { Idea } from '../schema';
+import type { Idea } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { buildPanelSuggestions, type Suggestion } from '../suggestions';
 import { IconSparkles } from './idea-icons';
 

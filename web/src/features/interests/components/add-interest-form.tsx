@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Group, TextInput } from '@mantine/core';
 import { useAddInterest } from '../mutations';
-import { INTEREST_TEXT_MAX, type UserInterest } from '../schema';
+import { INTEREST_TEXT_MAX, type UserInterest } from '../../../../../supabase/functions/_shared/contract/interests';
 
 /** A free-text interest: trimmed, non-empty (spec §5); Add is disabled otherwise. */
 export function AddInterestForm({

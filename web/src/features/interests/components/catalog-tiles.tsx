@@ -1,13 +1,13 @@
 import { Badge, SimpleGrid, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconCheck } from '../../../components/icons';
 import { useAddInterest } from '../mutations';
-import type { CatalogItem, UserInterest } from '../schema';
+import type { CatalogItem, UserInterest } from '../../../../../supabase/functions/_shared/contract/interests';
 import { InterestIcon } from './interest-icons';
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** Spec §2: an item is 'Added' when chosen from the catalogue (or typed with the same name). */
-export function isCatalogItemAdded(item: CatalogItem, interests: readonly UserInterest[]): boolean {
+function isCatalogItemAdded(item: CatalogItem, interests: readonly UserInterest[]): boolean {
   return interests.some((interest) => interest.catalogId === item.id || sameText(interest.freeFormText, item.name));
 }
 

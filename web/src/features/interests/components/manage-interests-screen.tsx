@@ -9,7 +9,7 @@ import { IconArrowLeft, IconTrash } from '../../../components/icons';
 import { groupByCategory, interestCategory, type InterestCategory } from '../categories';
 import { useRemoveInterest } from '../mutations';
 import { myInterestsQueryOptions } from '../queries';
-import type { UserInterest } from '../schema';
+import type { UserInterest } from '../../../../../supabase/functions/_shared/contract/interests';
 import { AddInterestForm } from './add-interest-form';
 
 /** What each category's add field suggests typing (so the keywords place it there). */

@@ -1,6 +1,6 @@
 import { ActionIcon, Badge, Group, Text } from '@mantine/core';
 import { useRemoveInterest } from '../mutations';
-import type { UserInterest } from '../schema';
+import type { UserInterest } from '../../../../../supabase/functions/_shared/contract/interests';
 import { IconX } from './interest-icons';
 
 /** The visitor's own interests as chips, each with its remove button (spec §2 Interests). */

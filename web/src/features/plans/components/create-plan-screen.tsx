@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
 import { IconArrowLeft } from '../../../components/icons';
 import { useCreatePlan } from '../mutations';
-import { PLAN_TITLE_MAX_LENGTH } from '../schema';
+import { TITLE_MAX } from '../../../../../supabase/functions/_shared/contract/plans';
 
 export function CreatePlanScreen() {
   const navigate = useNavigate();
@@ -51,7 +51,7 @@ export function CreatePlanScreen() {
                 placeholder="Dinner, a hike, game night..."
                 value={title}
                 onChange={(event) => setTitle(event.currentTarget.value)}
-                maxLength={PLAN_TITLE_MAX_LENGTH}
+                maxLength={TITLE_MAX}
                 required
                 autoComplete="off"
                 size="md"

@@ -1,7 +1,7 @@
 import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /** decisions.md "Plans": without open invitations only the host shares. */
 export function InviteNotAllowed({ plan }: { plan: Plan }) {

@@ -4,7 +4,7 @@ import { AppRoutes } from '../../../app/app-routes';
 import { json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, ben, planJson, planSummaryJson } from '../test-fixtures';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 const picked = { lockedIdeaId: 'i1', lockedIdeaText: 'Board games' } satisfies Partial<Plan>;
 

@@ -2,11 +2,10 @@ import { useState } from 'react';
 import { Button, Group, Stack, Text, TextInput } from '@mantine/core';
 import { LinkifiedText } from '../../../components/linkified-text';
 import { useSetLocation } from '../host-mutations';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { LOCATION_MAX as LOCATION_MAX_LENGTH } from '../../../../../supabase/functions/_shared/contract/common';
 
 /** decisions.md: a location is 0-500 characters after trimming (the API's own limit). */
-export { LOCATION_MAX_LENGTH };
 
 /**
  * Spec §2 Plan detail: the host's inline 'Set Location' / 'Edit' editor of

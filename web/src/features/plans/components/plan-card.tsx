@@ -5,10 +5,10 @@ import { paths } from '../../../config/paths';
 import { IconBulb, IconCalendar, IconUsers } from '../../../components/icons';
 import { summarizeNames } from '../../../lib/overflow';
 import { formatCardTime } from '../plan-time';
-import type { PlanSummary } from '../schema';
+import type { PlanSummary } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /** Spec §9: a card shows at most 6 participant names, then '+N'. */
-export const PLAN_CARD_MAX_NAMES = 6;
+const PLAN_CARD_MAX_NAMES = 6;
 
 function Line({ icon, children }: { icon: ReactNode; children: ReactNode }) {
   return (

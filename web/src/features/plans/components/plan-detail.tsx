@@ -1,6 +1,6 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { canInvite, isPlanHost } from '../plan-access';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { PlanStatusCard } from './plan-status-card';
 import { PlanTabs, type PlanTabComponents } from './plan-tabs';
 import { QuickActions } from './quick-actions';

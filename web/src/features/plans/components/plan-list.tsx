@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import type { PlanSummary } from '../schema';
+import type { PlanSummary } from '../../../../../supabase/functions/_shared/contract/plans';
 import { PlanCard } from './plan-card';
 
 /** The plans in the server's order (spec §4): no sorting here. */

@@ -4,13 +4,13 @@ import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { ApiError } from '../../../lib/api-error';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /**
  * Spec §8: a missing plan shows the not-found screen. 'Go Home' leads to /home
  * on signed-in pages; public link pages pass `/` (landing, or home when signed in).
  */
-export function PlanNotFound({ homeHref = paths.home.getHref() }: { homeHref?: string }) {
+function PlanNotFound({ homeHref = paths.home.getHref() }: { homeHref?: string }) {
   return (
     <Card withBorder radius="lg" padding="xl" mt="xl">
       <Stack align="center" ta="center" gap="sm">

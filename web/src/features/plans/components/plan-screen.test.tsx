@@ -5,7 +5,7 @@ import { deferred, json, meRoute, mockFetch, noContent, text, type Routes } from
 import { renderWithProviders } from '../../../test/test-utils';
 import { planKeys } from '../queries';
 import { ada, ben, participantJson, planJson, planSummaryJson } from '../test-fixtures';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 beforeEach(() => localStorage.setItem('authToken', 'test-token'));
 

@@ -5,7 +5,7 @@ import { IconBulb, IconClock, IconMapPin, IconUsers } from '../../../components/
 import { LinkifiedText } from '../../../components/linkified-text';
 import { formatMeetingTime } from '../plan-time';
 import { planListQueryOptions } from '../queries';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { LocationEditor } from './location-editor';
 
 // Valid <dl>: each row is one <div> holding a <dt> and a <dd>; the icon sits

@@ -5,7 +5,7 @@ import { paths } from '../../../config/paths';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconLogOut, IconTrash, IconUserPlus } from '../../../components/icons';
 import { useDeletePlan, useLeavePlan } from '../mutations';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 type Dialog = 'leave' | 'delete' | null;
 

@@ -5,7 +5,7 @@ import { formatLongDate } from '../../../lib/local-date';
 import { to12HourTime } from '../../../lib/shared-periods';
 import { showSuccessToast } from '../../../lib/toast';
 import { useSetEventTime, useUnlockPlan } from '../host-mutations';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /**
  * Spec §2: the host's panel once a date is locked (status time_range_locked;

@@ -6,7 +6,7 @@ import { IconCopy, IconMessage, IconShare, IconSms } from '../../../components/i
 import { copyText } from '../../../lib/clipboard';
 import { smsHref, whatsAppHref } from '../../../lib/share-links';
 import { showErrorMessage, showSuccessToast } from '../../../lib/toast';
-import type { Plan } from '../schema';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { publicPlanUrl, SHARE_BODY, shareMessage, shareTitle } from '../share-message';
 
 // Spec §9: QR code size 200 with margin 2.

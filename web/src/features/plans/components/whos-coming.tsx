@@ -4,10 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { nameInitials } from '../../../lib/initials';
 import { splitOverflow } from '../../../lib/overflow';
 import { planParticipantsQueryOptions } from '../queries';
-import type { Participant } from '../schema';
+import type { Participant } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /** Spec §9: the plan page's avatar stack shows 6, then '+N more'. */
-export const PLAN_PAGE_MAX_AVATARS = 6;
+const PLAN_PAGE_MAX_AVATARS = 6;
 
 const withGuestMark = (participant: Participant) =>
   participant.isGuest ? `${participant.name} (Guest)` : participant.name;

@@ -35,7 +35,7 @@ const CONTROL_IN_MULTILINE = /[\u0000-\u0009\u000B-\u001F\u007F-\u009F\u2028\u20
 /** Lone UTF-16 surrogates cannot be stored as UTF-8 (what String.prototype.isWellFormed tells). */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export type CleanResult = { ok: true; value: string } | { ok: false; problem: 'control' | 'malformed' };
+type CleanResult = { ok: true; value: string } | { ok: false; problem: 'control' | 'malformed' };
 
 /** Remove the invisible characters of `kind` (names lose all of them). */
 export function stripInvisible(value: string, kind: TextKind = 'line'): string {

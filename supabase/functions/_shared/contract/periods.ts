@@ -9,8 +9,8 @@
 // only into UTC dates for arithmetic and formatting, which cannot shift a day.
 
 /** The named periods of a time slot, in the order of the day. */
-export const NAMED_PERIODS = ['Morning', 'Afternoon', 'Evening', 'Night'] as const;
-export type NamedPeriod = (typeof NAMED_PERIODS)[number];
+const NAMED_PERIODS = ['Morning', 'Afternoon', 'Evening', 'Night'] as const;
+type NamedPeriod = (typeof NAMED_PERIODS)[number];
 
 /** A time of day, 0-23 hours and 0-59 minutes. */
 export interface ClockTime {
@@ -50,11 +50,11 @@ const PERIOD_SORT_MINUTES: Record<NamedPeriod, number> = {
 };
 
 /** The hours of a slot without a usable period (spec §9 "default 9-12"). */
-export const DEFAULT_PERIOD_HOURS: [number, number] = [9, 12];
+const DEFAULT_PERIOD_HOURS: [number, number] = [9, 12];
 /** A clock time gives an event of this length (spec §9). */
-export const CLOCK_EVENT_HOURS = 2;
+const CLOCK_EVENT_HOURS = 2;
 /** The start when a time string cannot be read (spec §9). */
-export const DEFAULT_EVENT_TIME: ClockTime = { hour: 19, minute: 0 };
+const DEFAULT_EVENT_TIME: ClockTime = { hour: 19, minute: 0 };
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** 24-hour 'H:mm' or 'HH:mm'. */
@@ -62,7 +62,7 @@ const CLOCK_24 = /^([01]?\d|2[0-3]):([0-5]\d)$/;
 /** 12-hour '7PM', '7 pm', '7:30PM', '7:30 PM', '12:05 a.m.'. */
 const CLOCK_12 = /^(0?[1-9]|1[0-2])(?::([0-5]\d))?\s*([ap])\.?\s*m\.?$/i;
 
-export function isNamedPeriod(value: unknown): value is NamedPeriod {
+function isNamedPeriod(value: unknown): value is NamedPeriod {
   return typeof value === 'string' && (NAMED_PERIODS as readonly string[]).includes(value);
 }
 
@@ -110,7 +110,7 @@ export function normalizePeriod(value: string | null | undefined): string | null
 }
 
 /** '7PM' for 19:00, '7:30PM' for 19:30, '12AM' for 0:00 (spec §9 "7PM"). */
-export function formatCompactTime({ hour, minute }: ClockTime): string {
+function formatCompactTime({ hour, minute }: ClockTime): string {
   const hour12 = hour % 12 === 0 ? 12 : hour % 12;
   const suffix = hour < 12 ? 'AM' : 'PM';
   return minute === 0 ? `${hour12}${suffix}` : `${hour12}:${String(minute).padStart(2, '0')}${suffix}`;
@@ -166,7 +166,7 @@ export function periodHours(period: string | null | undefined): { start: ClockTi
 }
 
 /** A clock time's event: CLOCK_EVENT_HOURS long (the end hour may be >= 24). */
-export function clockTimeHours(start: ClockTime): { start: ClockTime; end: ClockTime } {
+function clockTimeHours(start: ClockTime): { start: ClockTime; end: ClockTime } {
   return { start, end: { hour: start.hour + CLOCK_EVENT_HOURS, minute: start.minute } };
 }
 

@@ -94,7 +94,7 @@ export function icsDateTime({ date, time }: LocalDateTime): string {
   return `${formatIsoDate(date).replaceAll('-', '')}T${pad(time.hour)}${pad(time.minute)}00`;
 }
 
-export interface IcsOptions {
+interface IcsOptions {
   /** Stable per plan, so a calendar can recognise a later update of the same event. */
   uid?: string;
   /** DTSTAMP, ms since the epoch (default now). */

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { HttpError } from '../errors.ts';
-import { validate } from '../validation.ts';
-import {
-  DATE_INVALID,
-  lockDateBody,
-  PERIOD_INVALID,
-  setEventTimeBody,
-  setLocationBody,
-  TIME_INVALID,
-  timeSlotIdParam,
-  timeSlotVoteBody,
-  voteDateBody,
-} from './dates.ts';
+import { lockDateBody, setEventTimeBody, setLocationBody, timeSlotVoteBody, voteDateBody } from './contract/dates-requests.ts';
+import { DATE_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_SLOT_NOT_FOUND } from './contract/dates.ts';
+import { HttpError } from './errors.ts';
+import { pathId } from './params.ts';
+import { validate } from './validation.ts';
 
 function rejection(schema: Parameters<typeof validate>[0], value: unknown): string {
   try {
@@ -72,10 +64,10 @@ describe('host bodies', () => {
   });
 });
 
-describe('timeSlotIdParam', () => {
+describe('pathId', () => {
   it('404 for anything but a uuid', () => {
-    expect(timeSlotIdParam(GUEST)).toBe(GUEST.toLowerCase());
-    expect(() => timeSlotIdParam('nope')).toThrow('Time slot not found');
-    expect(() => timeSlotIdParam(undefined)).toThrow(HttpError);
+    expect(pathId(GUEST, TIME_SLOT_NOT_FOUND)).toBe(GUEST.toLowerCase());
+    expect(() => pathId('nope', TIME_SLOT_NOT_FOUND)).toThrow('Time slot not found');
+    expect(() => pathId(undefined, TIME_SLOT_NOT_FOUND)).toThrow(HttpError);
   });
 });

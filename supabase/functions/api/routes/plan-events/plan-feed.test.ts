@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { type FeedEvent, type FeedSource, fullChange, parseChange, PlanFeed } from './plan-feed.ts';
+import { fullChange, parseChange } from '../../../_shared/contract/live.ts';
+import { type FeedEvent, type FeedSource, PlanFeed } from './plan-feed.ts';
 
 function fakeSource() {
   let emit: (event: FeedEvent) => void = () => {};

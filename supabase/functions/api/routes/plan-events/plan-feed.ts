@@ -7,9 +7,7 @@
 // versions every 2 s on the pooled client.
 //
 // Pure apart from the source, so the fan-out is unit-tested with a fake one.
-import type { PlanChange } from './contract/live.ts';
-
-export { fullChange, parseChange, PLAN_PARTS, type PlanChange, type PlanPart } from './contract/live.ts';
+import type { PlanChange } from '../../../_shared/contract/live.ts';
 
 /**
  * What a stream hears: a change, or `resync` when the source may have missed
@@ -17,7 +15,7 @@ export { fullChange, parseChange, PLAN_PARTS, type PlanChange, type PlanPart } f
  * compares the plan's version with the last one it sent.
  */
 export type FeedEvent = { kind: 'change'; change: PlanChange } | { kind: 'resync' };
-export type FeedListener = (event: FeedEvent) => void;
+type FeedListener = (event: FeedEvent) => void;
 
 /** Where announcements come from. `watch` tells a polling source what to read. */
 export interface FeedSource {

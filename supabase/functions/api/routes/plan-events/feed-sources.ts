@@ -6,15 +6,16 @@
 // never arrives reconnects and tells every stream to resync. `poll`: behind a
 // transaction pooler, read the watched plans' versions every few seconds.
 import postgres from 'postgres';
-import { withRequest } from './db.ts';
-import { databasePoolMode, databaseUrl, liveStreamTiming } from './env.ts';
-import { type FeedEvent, type FeedSource, fullChange, parseChange, PlanFeed } from './plan-feed.ts';
+import { fullChange, parseChange } from '../../../_shared/contract/live.ts';
+import { withRequest } from '../../../_shared/db.ts';
+import { databasePoolMode, databaseUrl, liveStreamTiming } from '../../../_shared/env.ts';
+import { type FeedEvent, type FeedSource, PlanFeed } from './plan-feed.ts';
 
-export const CHANGE_CHANNEL = 'hangplan_plan_changes';
+const CHANGE_CHANNEL = 'hangplan_plan_changes';
 const HEARTBEAT_CHANNEL = 'hangplan_feed_heartbeat';
 const HEARTBEAT_MS = 30_000;
 
-export function listenSource(heartbeatMs = HEARTBEAT_MS): FeedSource {
+function listenSource(heartbeatMs = HEARTBEAT_MS): FeedSource {
   let client: postgres.Sql | null = null;
   let timer: ReturnType<typeof setInterval> | undefined;
   let pendingBeat: string | null = null;
@@ -93,7 +94,7 @@ export function listenSource(heartbeatMs = HEARTBEAT_MS): FeedSource {
  * version ignores it; one that fell behind in between refetches); a plan that
  * is gone is announced as deleted.
  */
-export function pollSource(
+function pollSource(
   readVersions: (planIds: string[]) => Promise<Map<string, number>>,
   intervalMs: number,
 ): FeedSource {
@@ -161,9 +162,4 @@ export function planFeed(): PlanFeed {
     databasePoolMode() === 'transaction' ? pollSource(readPlanVersions, liveStreamTiming().pollMs) : listenSource(),
   );
   return feed;
-}
-
-/** Which source planFeed() uses (health and tests). */
-export function planFeedMode(): 'listen' | 'poll' {
-  return databasePoolMode() === 'transaction' ? 'poll' : 'listen';
 }

@@ -16,9 +16,10 @@
 //
 // The stream ends itself after lifetimeMs (clients reconnect with ?since=),
 // after a `deleted` event of a single-plan stream, or when a resync fails.
-import { type FeedEvent, fullChange, type PlanChange, type PlanFeed } from './plan-feed.ts';
+import { fullChange, type PlanChange } from '../../../_shared/contract/live.ts';
+import { type FeedEvent, type PlanFeed } from './plan-feed.ts';
 
-export interface PlanStreamOptions {
+interface PlanStreamOptions {
   feed: PlanFeed;
   planIds: string[];
   /** The versions of the plans the caller may read now (absent: unknown, deleted or hidden). */

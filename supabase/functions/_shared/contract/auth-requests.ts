@@ -1,0 +1,31 @@
+// The auth endpoints' requests (spec §3, §7; decisions.md "Auth").
+import { z } from 'zod';
+import { SIGN_IN_CODE_LENGTH } from './common.ts';
+import { body, email, optionalText } from './fields.ts';
+
+const NAME_MAX = 80;
+const CODE_MESSAGE = `Code must be ${SIGN_IN_CODE_LENGTH} digits`;
+
+export const sendOtpBody = body({ email: email() });
+
+const code = () =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'Code is required' : CODE_MESSAGE) })
+    .trim()
+    .regex(new RegExp(`^\\d{${SIGN_IN_CODE_LENGTH}}$`), CODE_MESSAGE);
+
+export const verifyOtpBody = body({ email: email(), code: code() });
+
+/** POST /api/auth/confirm-email: the code mailed to the new address. */
+export const confirmEmailBody = body({ code: code() });
+
+/**
+ * PATCH semantics: a field left out keeps its value; a blank or null name
+ * clears it. A new e-mail is not set here: it is mailed a code and changes
+ * only with POST /api/auth/confirm-email (docs/decisions.md "Verified e-mail change").
+ */
+export const updateProfileBody = body({
+  firstName: optionalText('First name', { max: NAME_MAX, kind: 'name' }),
+  lastName: optionalText('Last name', { max: NAME_MAX, kind: 'name' }),
+  email: email().optional(),
+});

@@ -1,0 +1,73 @@
+// The dates and lock endpoints' requests (spec §7; decisions.md "Time slots
+// and the lock flow").
+import { z } from 'zod';
+import { LOCATION_MAX } from './common.ts';
+import { DATE_INVALID, GUEST_ID_INVALID, PERIOD_INVALID, TIME_INVALID } from './dates.ts';
+import { body, cleaner } from './fields.ts';
+import { isCalendarDate, normalizePeriod, parse24HourTime, toPeriodTime } from './periods.ts';
+
+/** A calendar date 'YYYY-MM-DD' that exists (2026-02-30 does not). */
+function calendarDate() {
+  return z
+    .string({ error: (issue) => (issue.input === undefined ? 'Date is required' : DATE_INVALID) })
+    .trim()
+    .refine(isCalendarDate, DATE_INVALID);
+}
+
+/** A guest acting without a token; null and absent alike mean "no guest". */
+const guestId = z
+  .union([z.string().pipe(z.uuid({ error: GUEST_ID_INVALID })), z.null()], { error: GUEST_ID_INVALID })
+  .optional()
+  .transform((value) => value?.toLowerCase() ?? null);
+
+/**
+ * A slot's period: a named period (any letter case), a 24-hour time ('19:30',
+ * '07:30' becomes '7:30'), or blank / null / absent for the whole day.
+ */
+const period = z
+  .union([z.string(), z.null()], { error: PERIOD_INVALID })
+  .optional()
+  .transform((value, ctx) => {
+    const normalized = normalizePeriod(value);
+    if (normalized === undefined) {
+      ctx.addIssue({ code: 'custom', message: PERIOD_INVALID });
+      return z.NEVER;
+    }
+    return normalized;
+  });
+
+/** The guestId query parameter of GET my-votes (a uuid) or absent. */
+export const guestIdQuery = z
+  .string({ error: GUEST_ID_INVALID })
+  .pipe(z.uuid({ error: GUEST_ID_INVALID }))
+  .transform((value) => value.toLowerCase());
+
+export const voteDateBody = body({ date: calendarDate(), period, guestId });
+
+export const timeSlotVoteBody = body({ guestId });
+
+export const lockDateBody = body({ date: calendarDate() });
+
+/** POST unlock takes no fields: an empty body (or any object; unknown keys are dropped). */
+export const unlockBody = body({});
+
+/** 'HH:mm' (or 'H:mm') 24-hour, normalised to 'H:mm'. */
+export const setEventTimeBody = body({
+  time: z
+    .string({ error: (issue) => (issue.input === undefined ? 'Time is required' : TIME_INVALID) })
+    .trim()
+    .refine((value) => parse24HourTime(value) !== null, TIME_INVALID)
+    .transform((value) => toPeriodTime(parse24HourTime(value)!)),
+});
+
+const cleanLocation = cleaner('Location', 'line');
+
+/** 0-500 characters after cleaning (one line, ./text.ts); '' (or null) clears the location. */
+export const setLocationBody = body({
+  location: z
+    .union([z.string(), z.null()], {
+      error: (issue) => (issue.input === undefined ? 'Location is required' : 'Location must be text'),
+    })
+    .transform((value, ctx) => cleanLocation(value ?? '', ctx))
+    .refine((value) => value.length <= LOCATION_MAX, `Location must be at most ${LOCATION_MAX} characters`),
+});

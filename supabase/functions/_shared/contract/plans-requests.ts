@@ -1,0 +1,21 @@
+// The plans endpoints' requests (spec §7; decisions.md "Plans").
+import { z } from 'zod';
+import { TITLE_MAX } from './common.ts';
+import { body, cleanString } from './fields.ts';
+
+export const createPlanBody = body({
+  title: cleanString('Title', 'line')
+    .refine((value) => value.length >= 1, 'Title is required')
+    .refine((value) => value.length <= TITLE_MAX, `Title must be at most ${TITLE_MAX} characters`),
+  isOpenInvite: z.boolean({ error: 'isOpenInvite must be true or false' }).optional(),
+});
+export type CreatePlanInput = z.input<typeof createPlanBody>;
+
+/** Optional `{guestId}` body of DELETE /api/plans/{id}/leave (the query parameter works too). */
+export const guestIdSchema = z
+  .string({ error: 'guestId must be a valid id' })
+  .pipe(z.uuid({ error: 'guestId must be a valid id' }));
+
+export const leavePlanBody = body({
+  guestId: z.union([guestIdSchema, z.null()], { error: 'guestId must be a valid id' }).optional(),
+});
