@@ -6,7 +6,7 @@ import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
-// The web app's floors (docs/decisions.md "Code layout"): a feature may import
+// The web app's floors (docs/web-app.md "Code layout"): a feature may import
 // the features of the floors below it, never one of its own floor or above, so
 // no two features import each other. app/ sits above every feature; lib/,
 // components/ and config/ below them all.

@@ -1,8 +1,8 @@
 // `test` and `expect` for every spec: Playwright's, plus a watch that fails
 // the test on any Content-Security-Policy (or Permissions-Policy) violation or
 // error in any page of the worker: the default `page`, and pages of contexts a
-// test opens itself with browser.newContext() (docs/decisions.md "Security
-// headers"). Specs import { test, expect } from './fixtures.ts' (ESLint
+// test opens itself with browser.newContext() (docs/security-and-limits.md
+// "Headers"). Specs import { test, expect } from './fixtures.ts' (ESLint
 // refuses them from '@playwright/test' in e2e/*.spec.ts).
 //
 // Two witnesses, so neither a quiet console nor a missed event hides one:

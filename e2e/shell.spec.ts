@@ -1,4 +1,4 @@
-// The static first paint (docs/decisions.md "First paint"): before the app's
+// The static first paint (docs/web-app.md "First paint"): before the app's
 // JavaScript has run, public/shell.js shows the shell prerendered for the
 // address, inert (the join page with its plan once the plan comes), and the
 // app's first render replaces it.

@@ -2,8 +2,8 @@
 // evaluated (remove-default-variables.mjs: every color's ten shades, each
 // converted to rgba, for light and dark), only to compare against them when
 // it renders its own variables, which this app never does (MantineProvider
-// `withCssVariables={false}`: they are a stylesheet, docs/decisions.md "First
-// paint"). On the join page that was a fifth of the entry's evaluation, in
+// `withCssVariables={false}`: they are a stylesheet, docs/web-app.md
+// "First paint"). On the join page that was a fifth of the entry's evaluation, in
 // the task that starts the app (docs/performance.md). The production build
 // computes them on first use instead; the build fails if the module no
 // longer looks like the one this rewrites, so that an upgrade is looked at.

@@ -1,4 +1,4 @@
-// Static shells for the first paint (docs/decisions.md "First paint"): at
+// Static shells for the first paint (docs/web-app.md "First paint"): at
 // build time, renders web/src/app/shells.tsx (the landing page, the join
 // page while its plan loads, the splash) to HTML with Vite's SSR loader and
 // puts each into web/index.html as a <template>. web/public/shell.js, a
@@ -44,7 +44,7 @@ export function prerenderShells(): Plugin {
 
 /**
  * The app's entry script at low fetch priority where a shell paints the page
- * (docs/decisions.md "First paint"): what the first paint needs is the
+ * (docs/web-app.md "First paint"): what the first paint needs is the
  * stylesheet, public/shell.js and, on the join page, the plan, and on a slow
  * connection those come first; the script is needed once the page is on
  * screen, to make it live.

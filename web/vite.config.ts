@@ -14,7 +14,7 @@ const repoRoot = fileURLToPath(new URL('..', import.meta.url));
 // The API is a Supabase Edge Function named `api`: it receives `/api/...` under
 // `/functions/v1`, so `/api/x` is proxied to `{target}/api/x`. `xfwd` appends
 // the browser's address to X-Forwarded-For, as Supabase's gateway does, so the
-// API's per-network limits see the client, not the proxy (docs/decisions.md
+// API's per-network limits see the client, not the proxy (docs/security-and-limits.md
 // "Client IP").
 function apiProxy(target: string): Record<string, ProxyOptions> {
   return { '/api': { target, changeOrigin: true, xfwd: true } };

@@ -40,7 +40,7 @@ create table app.plans (
 
   constraint plans_slug_key unique (slug),
   constraint plans_slug_format check (slug ~ '^[A-Za-z0-9_-]{8,64}$'),
-  -- Text limits of decisions.md, measured after trimming (the API trims; the
+  -- Text limits of docs/api.md "Ideas, comments, votes", measured after trimming (the API trims; the
   -- database refuses what slipped through, the API maps 23514 to 400).
   constraint plans_title_length check (char_length(btrim(title)) between 1 and 120),
   constraint plans_description_length check (description is null or char_length(btrim(description)) <= 2000),
@@ -80,7 +80,7 @@ create table app.guests (
   plan_id    uuid not null references app.plans (id) on delete cascade,
   name       text not null,
   -- Guest names are unique within a plan, compared trimmed and
-  -- case-insensitively (decisions.md). A generated key + unique constraint
+  -- case-insensitively (docs/api.md "Guests"). A generated key + unique constraint
   -- makes that race-free: two parallel "Alice" joins cannot both succeed, the
   -- loser gets 23505 which the API answers with 409.
   name_key   text generated always as (lower(btrim(name))) stored,
@@ -115,7 +115,7 @@ grant insert (id, plan_id, name), delete on app.guests to anon;
 -- guest with that hash exists. So RLS itself refuses a guest id without its
 -- secret: a claim naming a guest is worth nothing on its own.
 --
--- Trust model (docs/decisions.md "Guest secrets"): the spec's "Is this you?"
+-- Trust model (docs/auth-and-guests.md "Guests"): the spec's "Is this you?"
 -- lets anyone holding the plan link who knows a guest's name continue as that
 -- guest; private.issue_guest_credential keeps exactly that door (by plan and
 -- name, never by guest id) and no other.
@@ -271,7 +271,7 @@ comment on function private.can_read_plan(uuid) is
 revoke all on function private.can_read_plan(uuid) from public;
 grant execute on function private.can_read_plan(uuid) to anon, authenticated;
 -- The public link names a plan by its slug. Holding the link is exactly what
--- lets someone look at a plan (decisions.md "Plans"), so a request for
+-- lets someone look at a plan (docs/api.md "Plans"), so a request for
 -- /api/plans/slug/{slug} is given the same plan_id claim as one naming the
 -- plan's id: the API resolves it in the claims statement, like it does for
 -- an idea or a time slot. Then the plan JSON read by slug is the same as the
@@ -296,7 +296,7 @@ grant execute on function private.plan_id_of_slug(text) to anon, authenticated;
 -- -----------------------------------------------------------------------------
 -- The participant count of a plan read by its slug
 -- -----------------------------------------------------------------------------
--- Every plan JSON carries participantCount (decisions.md "Plans"). A caller
+-- Every plan JSON carries participantCount (docs/api.md "Plans"). A caller
 -- who holds only the slug (GET /api/plans/slug/{slug}, claim plan_slug) may
 -- read the plan row (plans_select_* policies) but not its participants rows:
 -- those policies know only the plan_id claim, on purpose (the slug claim is
@@ -681,7 +681,7 @@ grant execute on function private.lock_plan_membership(uuid) to anon, authentica
 -- -----------------------------------------------------------------------------
 -- app.leave_plan -> planDeleted
 -- -----------------------------------------------------------------------------
--- decisions.md: the last participant leaving deletes the plan. A host who
+-- docs/api.md "Leaving and deleting": the last participant leaving deletes the plan. A host who
 -- leaves hands the host role to the earliest-joined remaining member with an
 -- account; if only guests would remain: HP409.
 -- Also: the leaver's votes in the plan are removed (someone who left is no
@@ -774,7 +774,7 @@ grant execute on function app.leave_plan(uuid) to anon, authenticated;
 -- Who may write in a plan: the checks every idea, comment and vote rule makes
 -- -----------------------------------------------------------------------------
 -- A signed-in user who is not yet a participant is joined on first write
--- (decisions.md "Plans"); a guest must be a guest OF THIS plan. The rules
+-- (docs/api.md "Plans"); a guest must be a guest OF THIS plan. The rules
 -- that write ideas, comments and votes are PL/pgSQL functions because of
 -- that join: inside one plain statement the insert's policy could not see the
 -- participants row the same statement just added, while each statement of a

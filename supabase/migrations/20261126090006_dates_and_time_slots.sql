@@ -5,7 +5,7 @@
 -- =============================================================================
 --
 -- `date` is a calendar date with no time zone: the group's local day, exactly
--- what the client picked (decisions.md). `period` is a named part of the day,
+-- what the client picked (docs/api.md "Time slots and the lock flow"). `period` is a named part of the day,
 -- a 24-hour clock time 'H:mm' (created by the host's event time), or null for
 -- the whole day.
 
@@ -84,7 +84,7 @@ grant execute on function private.plan_id_of_time_slot(uuid) to anon, authentica
 -- -----------------------------------------------------------------------------
 -- Date rules shared by the date vote and lock_date
 -- -----------------------------------------------------------------------------
--- decisions.md: a date before yesterday or more than 366 days ahead is 400.
+-- docs/api.md "Time slots and the lock flow": a date before yesterday or more than 366 days ahead is 400.
 -- "Yesterday" leaves room for groups whose local day lags the server's (UTC).
 -- Impossible dates ('2026-02-30') never get here: they fail the cast to
 -- `date` (22008), which the API must reject as 400 before calling. The
@@ -356,7 +356,7 @@ grant execute on function app.vote_on_date(uuid, date, text) to anon, authentica
 -- -----------------------------------------------------------------------------
 -- A time slot with no votes that is not locked is removed.
 -- -----------------------------------------------------------------------------
--- docs/decisions.md "Time slots". Slots are created by a vote (the date vote's
+-- docs/decisions/0036-empty-slots-removed.md. Slots are created by a vote (the date vote's
 -- find-or-create) or by the host's event time. Kept as long as their plan, a
 -- vote followed by an unvote would leave an empty slot behind for good (1,440
 -- clock times x 368 days per plan). So:

@@ -9,7 +9,7 @@
 -- order to answer with a sentence (HP404 'Plan not found', HP403 'Only the
 -- host can ...') instead of silently updating zero rows.
 --
--- Status flow (decisions.md):
+-- Status flow (docs/api.md "Time slots and the lock flow"):
 --   planning --lock_date--> time_range_locked --set_event_time--> completed
 --   any      --unlock_plan--> planning (picked idea, location, votes stay)
 -- 'date_locked' is never written; where read it means time_range_locked.
@@ -161,7 +161,7 @@ volatile
 set search_path = ''
 as $$
 declare
-  -- Trimmed; an empty string clears the location (decisions.md).
+  -- Trimmed; an empty string clears the location (docs/api.md "Time slots and the lock flow").
   v_location text := nullif(btrim(p_location), '');
 begin
   perform private.plan_for_host(p_plan_id, 'Only the host can set the location');
@@ -187,7 +187,7 @@ set search_path = ''
 as $$
 begin
   perform private.plan_for_host(p_plan_id, 'Only the host can unlock the plan');
-  -- The picked idea, the location and all votes stay (decisions.md).
+  -- The picked idea, the location and all votes stay (docs/api.md "Time slots and the lock flow").
   update app.plans p
      set locked_time_slot_date = null,
          locked_time_slot_id = null,
@@ -223,7 +223,7 @@ create trigger plans_remove_previous_locked_slot
   execute function private.remove_previous_locked_slot();
 
 -- -----------------------------------------------------------------------------
--- Who is told that the time is set (decisions.md: set-event-time "e-mails
+-- Who is told that the time is set (docs/api.md "Time slots and the lock flow": set-event-time "e-mails
 -- every participant who has an account").
 -- -----------------------------------------------------------------------------
 -- The API runs set-event-time as the host (`authenticated`), and the users
@@ -260,7 +260,7 @@ grant execute on function private.event_time_recipients(uuid) to authenticated;
 -- -----------------------------------------------------------------------------
 -- The "time set" e-mail: only when the time changed, at most once per window.
 -- -----------------------------------------------------------------------------
--- docs/decisions.md "Abuse limits". The e-mail carries host-chosen text, so a
+-- docs/security-and-limits.md "Abuse limits". The e-mail carries host-chosen text, so a
 -- host must not be able to mail the group again and again. Each plan
 -- remembers the date and time it last e-mailed:
 --

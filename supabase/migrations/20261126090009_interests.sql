@@ -58,7 +58,7 @@ grant insert (id, user_id, catalog_id, free_form_text) on app.user_interests to 
 --
 -- Anyone holding the plan's link may call it, so it never echoes one member's
 -- own words (a private free text: 'divorce lawyer', a name, an address;
--- docs/decisions.md "Interests and suggestions"). An interest counts only when:
+-- docs/api.md "Interests and suggestions"). An interest counts only when:
 --
 --   * at least two of the plan's members hold it (trimmed, any case): it is
 --     then common to the group, which is what the panel promises ("Ideas

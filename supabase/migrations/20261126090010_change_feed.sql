@@ -1,7 +1,7 @@
 -- =============================================================================
 -- Domain: the change feed. Every plan has a version, bumped once per
 -- transaction that changes what the plan's viewers see, and each such
--- transaction announces itself once per plan (docs/decisions.md "Live updates").
+-- transaction announces itself once per plan (docs/live-updates.md).
 -- =============================================================================
 --
 -- How it works

@@ -3,7 +3,7 @@
 -- instance of the function) and caps per plan.
 -- =============================================================================
 --
--- docs/decisions.md "Abuse limits". The API names the key ('vote:g:<guest id>',
+-- docs/security-and-limits.md "Abuse limits". The API names the key ('vote:g:<guest id>',
 -- 'otp-ip:203.0.113.0', ...), the most hits allowed and the window; the
 -- numbers live in the API's one config module (_shared/limits.ts). A request
 -- opts in with one statement in its own transaction:
@@ -140,7 +140,7 @@ grant execute on function private.enforce_rate_limits(jsonb) to anon, authentica
 -- -----------------------------------------------------------------------------
 -- Caps per plan: guests, ideas, comments per idea, distinct date slots.
 -- -----------------------------------------------------------------------------
--- docs/decisions.md "Abuse limits". Unlike the rate limits these are not about
+-- docs/security-and-limits.md "Abuse limits". Unlike the rate limits these are not about
 -- time (waiting does not help), so a write over a cap is HP409 (409) with a
 -- sentence, not 429. The numbers are far above what a real group reaches and
 -- live in one place, private.plan_cap.

@@ -1,5 +1,5 @@
 // The authorization matrix (issue 11): every write route of a plan, called by
-// each kind of caller, answers exactly the status that docs/decisions.md
+// each kind of caller, answers exactly the status that docs/api.md
 // "Who may write what" documents. The table is read from that document, so
 // the documentation and the behaviour cannot drift apart.
 //
@@ -108,11 +108,11 @@ const ROUTES: Route[] = [
   },
 ];
 
-/** The documented matrix: docs/decisions.md, section "Who may write what", one table. */
+/** The documented matrix: docs/api.md, section "Who may write what", one table. */
 function documentedMatrix(): Map<string, Record<Actor, number>> {
-  const text = readFileSync(path.join(import.meta.dirname, '../../docs/decisions.md'), 'utf8');
+  const text = readFileSync(path.join(import.meta.dirname, '../../docs/api.md'), 'utf8');
   const section = text.split('\n## Who may write what')[1]?.split('\n## ')[0];
-  if (!section) throw new Error('docs/decisions.md has no "Who may write what" section');
+  if (!section) throw new Error('docs/api.md has no "Who may write what" section');
   const rows = section.split('\n').filter((line) => line.startsWith('| `'));
   const matrix = new Map<string, Record<Actor, number>>();
   for (const row of rows) {

@@ -1,6 +1,6 @@
 // Date voting over HTTP: GET /api/plans/{id}/timeslots, GET .../my-votes,
 // POST .../vote-date, POST /api/timeslots/{id}/vote, GET /api/timeslots/{id}/voters
-// (spec §7; decisions.md "Time slots and the lock flow", "Plans" identity rules).
+// (spec §7; docs/api.md "Time slots and the lock flow", "Plans" identity rules).
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { voterListSchema } from '../../supabase/functions/_shared/contract/common.ts';

@@ -1,5 +1,5 @@
-// Hostile text in every text field of every route (docs/decisions.md "Text
-// rules"): control characters and NUL are a 400 naming the field (never a
+// Hostile text in every text field of every route (docs/security-and-limits.md
+// "Text rules"): control characters and NUL are a 400 naming the field (never a
 // 500), `\n` only in multi-line fields, invisible bidi and zero-width
 // characters are removed, everything is stored NFC, and look-alike guest
 // names are the same name.

@@ -1,4 +1,4 @@
-// Abuse limits over HTTP (docs/decisions.md "Abuse limits"): each answers 429
+// Abuse limits over HTTP (docs/security-and-limits.md "Abuse limits"): each answers 429
 // with Retry-After and one sentence. The real numbers are too big to reach
 // here, so a second instance of the function runs on the same database with
 // tiny ones (RATE_LIMITS) and counters of its own (RATE_LIMIT_SCOPE). Caps per

@@ -1,4 +1,4 @@
-// Live updates over HTTP (docs/decisions.md "Live updates"): the SSE streams of
+// Live updates over HTTP (docs/live-updates.md): the SSE streams of
 // the function under Deno, fed by the database's change feed through one
 // LISTEN connection; every kind of write reaches an open stream within 1 s;
 // who may listen; resume with Last-Event-ID / ?since=; the home list's stream;

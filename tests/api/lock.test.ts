@@ -1,6 +1,6 @@
 // The host's lock flow over HTTP: POST /api/plans/{id}/lock-date,
 // .../set-event-time, .../unlock, .../location (spec §2 host panels, §4
-// progression and unlock, §5 Set Time; decisions.md "Time slots and the lock flow").
+// progression and unlock, §5 Set Time; docs/api.md "Time slots and the lock flow").
 // The notification e-mail of set-event-time is tested in notify*.test.ts.
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';

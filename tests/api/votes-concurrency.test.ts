@@ -1,6 +1,6 @@
 // Many people toggling votes on ONE idea at the same time, over HTTP against
 // the real server: the count always equals the vote rows, nobody has two
-// votes, and nobody gets a 5xx (decisions.md "Ideas, comments, votes").
+// votes, and nobody gets a 5xx (docs/api.md "Ideas, comments, votes").
 //
 // 50 voters: 25 signed-in users who are NOT participants yet (each is joined
 // on its first vote, concurrently with the others) and 25 guests of the plan.

@@ -93,7 +93,7 @@ export function apiDatabaseAsOwner() {
   return postgres(inject('apiDbUrl'), { max: 2, onnotice: () => {} });
 }
 
-/** Every key of the plan JSON (decisions.md "Plans" plus the locked idea text and slot). */
+/** Every key of the plan JSON (docs/api.md "Plans" plus the locked idea text and slot). */
 export const PLAN_KEYS = [
   'description',
   'eventTime',

@@ -1,5 +1,5 @@
-// The client's network, for the per-IP abuse limits (docs/decisions.md "Abuse
-// limits", "Client IP").
+// The client's network, for the per-IP abuse limits (docs/security-and-limits.md "Abuse limits",
+// "Client IP").
 //
 // Behind a proxy the socket address is the proxy's, so the client's address
 // comes from the forwarding header the platform sets: X-Forwarded-For by

@@ -32,7 +32,7 @@ export function sql(): postgres.Sql {
 
 /** Who is asking and what the URL names; becomes the role and request.jwt.claims. */
 interface RequestIdentity {
-  /** Verified token subject. Handlers pass no guestId with it (decisions.md: a valid token wins), except the guest-vote transfer. */
+  /** Verified token subject. Handlers pass no guestId with it (docs/api.md "API conventions": a valid token wins), except the guest-vote transfer. */
   userId?: string | null;
   /**
    * The token's session. Taken from the request scope (set when the token was

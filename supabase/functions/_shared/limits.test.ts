@@ -7,7 +7,7 @@ afterEach(() => {
 });
 
 describe('the limits', () => {
-  it('defaults: the numbers of docs/decisions.md', () => {
+  it('defaults: the numbers of docs/security-and-limits.md', () => {
     const summary = Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, l]) => [name, `${l.max}/${l.windowSeconds}`]));
     expect(summary).toEqual({
       'otp-ip': '30/3600',

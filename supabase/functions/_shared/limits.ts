@@ -1,4 +1,4 @@
-// Abuse limits (docs/decisions.md "Abuse limits"): the numbers, in one place,
+// Abuse limits (docs/security-and-limits.md "Abuse limits"): the numbers, in one place,
 // and the one way a route opts in. The counting itself is in the database
 // (private.enforce_rate_limits, 20261124100000_rate_limits.sql), so a limit
 // holds across every instance of the function.

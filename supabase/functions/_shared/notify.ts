@@ -1,4 +1,4 @@
-// The "time is set" e-mail (decisions.md set-event-time: every participant who
+// The "time is set" e-mail (docs/api.md "Time slots and the lock flow", set-event-time: every participant who
 // has an account is told what, when and where, with an .ics attached).
 //
 // Sent AFTER the transaction that set the time has committed: an SMTP failure

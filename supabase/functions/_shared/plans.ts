@@ -1,4 +1,4 @@
-// The plan JSON (decisions.md "Plans"), built in SQL so every endpoint that
+// The plan JSON (docs/api.md "Plans"), built in SQL so every endpoint that
 // answers with a plan gets exactly the same shape in the same round trip:
 //
 //   const [row] = await tx<{ plan: Plan }[]>`
@@ -60,7 +60,7 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       'lockedTimeSlotId', ${p}.locked_time_slot_id,
       'lockedTimeSlotDate', ${p}.locked_time_slot_date,
       'participantCount', ${count ?? participantCount(tx, alias)},
-      -- Beyond decisions.md's plan fields, so that a plan page needs no second
+      -- Beyond spec §3's plan fields, so that a plan page needs no second
       -- request for what is locked: both lookups are by primary key.
       'lockedIdeaText', (select i.text from app.ideas i where i.id = ${p}.locked_idea_id),
       'lockedTimeSlot', (select jsonb_build_object('id', ts.id, 'date', ts.date, 'period', ts.period)

@@ -5,7 +5,7 @@
 //
 // withRequest() takes both from here, so a handler that names a user or a
 // guest cannot forget the session check or the secret: the claims statement
-// always gets them (docs/decisions.md "Guest secrets", "Revocable sessions").
+// always gets them (docs/auth-and-guests.md "Guests", "Members").
 // The request is found through Hono's context storage (app.ts installs
 // contextStorage(), an AsyncLocalStorage per request).
 import type { Context } from 'hono';

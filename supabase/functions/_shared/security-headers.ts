@@ -1,5 +1,5 @@
-// Security headers on every answer of the API (docs/decisions.md "Security
-// headers"), set in ONE middleware that wraps everything else: CORS preflights,
+// Security headers on every answer of the API (docs/security-and-limits.md
+// "Headers"), set in ONE middleware that wraps everything else: CORS preflights,
 // 413s, 404s, errors, 304s and event streams included.
 //
 // The API answers JSON, one-sentence text/plain errors and text/event-stream;

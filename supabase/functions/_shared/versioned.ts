@@ -1,4 +1,4 @@
-// Cheap refetches (docs/decisions.md "Live updates"): a plan read answers with
+// Cheap refetches (docs/live-updates.md): a plan read answers with
 // an ETag made of the plan's version (app.plan_versions), plus a tag of the
 // viewer where the answer depends on who asks, and 304 to a matching
 // If-None-Match. The version check and the body are ONE statement:

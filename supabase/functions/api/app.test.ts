@@ -93,7 +93,7 @@ describe('app', () => {
   });
 });
 
-describe('security headers (decisions.md "Security headers")', () => {
+describe('security headers (docs/security-and-limits.md "Headers")', () => {
   const SECURITY = {
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",

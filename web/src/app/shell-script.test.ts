@@ -1,4 +1,4 @@
-// public/shell.js on the templates the build puts into index.html (docs/decisions.md "First paint").
+// public/shell.js on the templates the build puts into index.html (docs/web-app.md "First paint").
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import shellScript from '../../public/shell.js?raw';
 import { shellTemplates } from './shell-templates';

@@ -8,7 +8,7 @@ const envSchema = z.object({
   // Empty: the API is served on the app's own origin under /api (spec §7).
   VITE_API_BASE_URL: z._default(z.union([z.literal(''), z.url({ protocol: /^https?$/ })]), ''),
   // Both set: live updates ride Supabase Realtime instead of the API's event
-  // stream (docs/decisions.md "Live updates"). Optional; empty means unset.
+  // stream (docs/live-updates.md). Optional; empty means unset.
   VITE_SUPABASE_URL: optionalSetting(z.url({ protocol: /^https?$/ })),
   VITE_SUPABASE_ANON_KEY: optionalSetting(z.string()),
 });

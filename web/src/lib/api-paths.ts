@@ -34,7 +34,7 @@ export const apiPaths = {
   myInterests: () => '/api/users/me/interests',
   myInterest: (id: string) => `/api/users/me/interests/${seg(id)}`,
 
-  /** The live change feed of one plan (docs/decisions.md "Live updates"). */
+  /** The live change feed of one plan (docs/live-updates.md). */
   planEvents: (id: string, since?: number) =>
     since === undefined ? `${apiPaths.plan(id)}/events` : `${apiPaths.plan(id)}/events?since=${since}`,
   /** The live change feed of every plan the signed-in user takes part in. */

@@ -186,7 +186,7 @@ describe('apiGet', () => {
   });
 });
 
-// public/shell.js asks for the join page's plan before the app has loaded (docs/decisions.md "First paint").
+// public/shell.js asks for the join page's plan before the app has loaded (docs/web-app.md "First paint").
 describe('apiGet and the early answer of public/shell.js', () => {
   const key = ['plans', 'slug', 'abc'] as const;
   const early = (url: string, response: Response) => {

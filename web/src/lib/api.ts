@@ -9,8 +9,8 @@ import { getGuestSecret } from './guest-storage';
 // The fetch contract of spec §7: credentials included, JSON bodies, Bearer token
 // when one is stored, and non-2xx answers thrown as ApiError. A stored guest
 // session's secret goes along in the X-Guest-Secret header (never in a URL or
-// a body): the server needs it for the guest's writes (docs/decisions.md
-// "Guest secrets") and ignores it elsewhere.
+// a body): the server needs it for the guest's writes (docs/auth-and-guests.md
+// "Guests") and ignores it elsewhere.
 
 type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -47,7 +47,7 @@ export async function apiRequest(method: HttpMethod, path: string, body?: unknow
   return res;
 }
 
-// Cheap refetches (docs/decisions.md "Live updates"): plan reads answer an
+// Cheap refetches (docs/live-updates.md): plan reads answer an
 // ETag and 304 to a matching If-None-Match. The ETag of each query is kept per
 // QueryClient, keyed by the query's hash, and only once its answer is really in
 // the cache (a cancelled fetch or a hand-written setQueryData drops it), so a

@@ -1,6 +1,6 @@
 // The answer public/shell.js asked for before the app's code had loaded (the
 // join page's plan, signed out): the app's own first request for that URL
-// takes it over instead of asking again (docs/decisions.md "First paint").
+// takes it over instead of asking again (docs/web-app.md "First paint").
 import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
 
 interface EarlyAnswer {

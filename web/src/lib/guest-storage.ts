@@ -4,8 +4,8 @@
 // through useGuestSession()/useGuestVotes(), which re-render on every change,
 // also from another tab.
 //
-// The session also keeps this device's guest secret (docs/decisions.md
-// "Guest secrets"), which lib/api.ts sends as the X-Guest-Secret header. A
+// The session also keeps this device's guest secret (docs/auth-and-guests.md
+// "Guests"), which lib/api.ts sends as the X-Guest-Secret header. A
 // session stored before secrets existed, or one whose secret the server no
 // longer accepts, has none: the visitor then confirms the name again
 // ("Is this you?") and gets a new one.

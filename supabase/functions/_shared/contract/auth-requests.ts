@@ -1,4 +1,4 @@
-// The auth endpoints' requests (spec §3, §7; decisions.md "Auth").
+// The auth endpoints' requests (spec §3, §7; docs/api.md "Auth").
 import { z } from 'zod';
 import { SIGN_IN_CODE_LENGTH } from './common.ts';
 import { body, email, optionalText } from './fields.ts';
@@ -22,7 +22,7 @@ export const confirmEmailBody = body({ code: code() });
 /**
  * PATCH semantics: a field left out keeps its value; a blank or null name
  * clears it. A new e-mail is not set here: it is mailed a code and changes
- * only with POST /api/auth/confirm-email (docs/decisions.md "Verified e-mail change").
+ * only with POST /api/auth/confirm-email (docs/auth-and-guests.md "Members").
  */
 export const updateProfileBody = body({
   firstName: optionalText('First name', { max: NAME_MAX, kind: 'name' }),

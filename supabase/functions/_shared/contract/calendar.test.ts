@@ -27,7 +27,7 @@ function parseIcs(ics: string): { lines: string[]; event: Record<string, { param
   return { lines, event };
 }
 
-describe('buildCalendarEvent (decisions.md "Dates, times and calendar")', () => {
+describe('buildCalendarEvent (docs/api.md "Dates, times and calendar")', () => {
   it('title is the picked idea, else the plan title; description names and links the plan', () => {
     const withIdea = buildCalendarEvent(input({ ideaText: '  Bowling  ', eventTime: '7:00 PM' }));
     expect(withIdea.title).toBe('Bowling');

@@ -1,5 +1,5 @@
 // The calendar event of a plan whose time is set (spec §3 "Calendar event",
-// §9 calendar hours; decisions.md "Dates, times and calendar"), as an .ics
+// §9 calendar hours; docs/api.md "Dates, times and calendar"), as an .ics
 // file (the `ics` package) or a Google Calendar link.
 //
 // Pure: no Deno, Node or DOM API, only `ics`, ./periods.ts and ./text.ts, so the web app
@@ -61,7 +61,7 @@ function at(date: CalendarDate, time: ClockTime): LocalDateTime {
 }
 
 /**
- * The event of a plan (decisions.md): title = the picked idea's text, else the
+ * The event of a plan (docs/api.md "Dates, times and calendar"): title = the picked idea's text, else the
  * plan title; description names the plan and links to it; location = the
  * plan's location; hours: the event time for 2 hours, else the period's hours.
  * Throws on a date that is not 'YYYY-MM-DD' (a plan's locked date always is).

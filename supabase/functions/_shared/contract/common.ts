@@ -7,7 +7,7 @@
 // costs (docs/performance.md).
 import { z } from 'zod/mini';
 
-/** decisions.md text limits (after trimming), checked by the API and kept by the app's inputs. */
+/** docs/api.md text limits (after trimming), checked by the API and kept by the app's inputs. */
 export const IDEA_TEXT_MAX = 280;
 export const COMMENT_TEXT_MAX = 1000;
 export const TITLE_MAX = 120;

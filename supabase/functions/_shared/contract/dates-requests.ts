@@ -1,4 +1,4 @@
-// The dates and lock endpoints' requests (spec §7; decisions.md "Time slots
+// The dates and lock endpoints' requests (spec §7; docs/api.md "Time slots
 // and the lock flow").
 import { z } from 'zod';
 import { LOCATION_MAX } from './common.ts';

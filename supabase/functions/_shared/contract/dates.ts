@@ -1,5 +1,5 @@
 // The dates and lock endpoints' answers and sentences (spec §3 Time slot /
-// Voter, §7; decisions.md "Time slots and the lock flow").
+// Voter, §7; docs/api.md "Time slots and the lock flow").
 import { z } from 'zod/mini';
 
 export { type Voter, voterListSchema } from './common.ts';

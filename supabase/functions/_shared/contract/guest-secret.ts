@@ -1,4 +1,4 @@
-// Guest secrets (docs/decisions.md "Guest secrets"): the header a guest's
+// Guest secrets (docs/auth-and-guests.md "Guests"): the header a guest's
 // device sends its secret in, and the two refusals the web app recognises to
 // send the visitor through "Is this you?" again. No imports: the web app uses
 // this file too. The same sentences are raised by private.check_request

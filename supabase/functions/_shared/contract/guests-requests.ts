@@ -1,4 +1,4 @@
-// The guest and joining endpoints' requests (spec §7; decisions.md "Guests").
+// The guest and joining endpoints' requests (spec §7; docs/api.md "Guests").
 import { z } from 'zod';
 import { GUEST_NAME_MAX } from './common.ts';
 import { body, text, uuid } from './fields.ts';

@@ -1,6 +1,6 @@
 // The guest and joining endpoints' answers and sentences (spec §3 "Guest
-// session", "Guest check result", "Transfer response"; §7; decisions.md
-// "Guests", "Guest secrets", "Auth").
+// session", "Guest check result", "Transfer response"; §7; docs/api.md
+// "Guests", "Auth"; docs/auth-and-guests.md).
 import { z } from 'zod/mini';
 
 export { GUEST_NAME_MAX, PLAN_NOT_FOUND, type TransferResult, transferResultSchema } from './common.ts';

@@ -1,4 +1,4 @@
-// The ideas endpoints' requests (spec §7; decisions.md "Ideas, comments, votes").
+// The ideas endpoints' requests (spec §7; docs/api.md "Ideas, comments, votes").
 import { z } from 'zod';
 import { COMMENT_TEXT_MAX, IDEA_TEXT_MAX } from './common.ts';
 import { body, cleanString, UUID_PATTERN } from './fields.ts';

@@ -1,5 +1,5 @@
 // The ideas endpoints' answers and sentences (spec §3 Idea, Idea comment,
-// Voter; §7; decisions.md "Ideas, comments, votes", "Interests and suggestions").
+// Voter; §7; docs/api.md "Ideas, comments, votes", "Interests and suggestions").
 import { z } from 'zod/mini';
 
 export { COMMENT_TEXT_MAX, IDEA_TEXT_MAX, JOIN_TO_VOTE, PLAN_NOT_FOUND, type Voter, voterListSchema } from './common.ts';

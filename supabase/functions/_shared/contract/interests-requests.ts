@@ -1,4 +1,4 @@
-// The interests endpoints' requests (spec §7; decisions.md "Interests and suggestions").
+// The interests endpoints' requests (spec §7; docs/api.md "Interests and suggestions").
 import { z } from 'zod';
 import { INTEREST_TEXT_MAX } from './common.ts';
 import { body, cleaner, UUID_PATTERN } from './fields.ts';

@@ -1,5 +1,5 @@
 // The interests endpoints' answers and sentences (spec §3 Interest, Interest
-// catalogue item; §7; decisions.md "Interests and suggestions").
+// catalogue item; §7; docs/api.md "Interests and suggestions").
 import { z } from 'zod/mini';
 
 export { INTEREST_TEXT_MAX } from './common.ts';

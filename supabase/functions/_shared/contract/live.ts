@@ -1,4 +1,4 @@
-// The live feed's contract (docs/decisions.md "Live updates"), shared by the
+// The live feed's contract (docs/live-updates.md), shared by the
 // function (SSE streams) and the web app (which also receives it from Supabase
 // Realtime): pure TypeScript, no runtime APIs, so both sides import it.
 

@@ -1,5 +1,5 @@
 // Calendar dates and periods of the day: parsing, validation and display
-// (spec §3 Time slot, §9; decisions.md "Time slots and the lock flow",
+// (spec §3 Time slot, §9; docs/api.md "Time slots and the lock flow",
 // "Dates, times and calendar").
 //
 // Pure on purpose: no Deno, Node or DOM API and no imports, so the API and the
@@ -219,7 +219,7 @@ export function formatIsoDate({ year, month, day }: CalendarDate): string {
   return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
-/** 'Saturday, March 14, 2026' (en-US, decisions.md); an unreadable value is returned as is. */
+/** 'Saturday, March 14, 2026' (en-US, docs/api.md "Dates, times and calendar"); an unreadable value is returned as is. */
 export function formatLongDate(value: string): string {
   const date = parseCalendarDate(value);
   if (!date) return value;

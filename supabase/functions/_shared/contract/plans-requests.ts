@@ -1,4 +1,4 @@
-// The plans endpoints' requests (spec §7; decisions.md "Plans").
+// The plans endpoints' requests (spec §7; docs/api.md "Plans").
 import { z } from 'zod';
 import { TITLE_MAX } from './common.ts';
 import { body, cleanString } from './fields.ts';

@@ -1,4 +1,4 @@
-// The plans endpoints' answers (spec §3 Plan/Participant, §7; decisions.md
+// The plans endpoints' answers (spec §3 Plan/Participant, §7; docs/api.md
 // "Plans", "Leaving and deleting"). Nullable fields also accept a missing key.
 import { z } from 'zod/mini';
 import { planStatusSchema } from './common.ts';

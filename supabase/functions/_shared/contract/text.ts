@@ -1,4 +1,4 @@
-// Text hygiene (docs/decisions.md "Text rules"): what user text may contain,
+// Text hygiene (docs/security-and-limits.md "Text rules"): what user text may contain,
 // in one place for the API's validation and for everything that writes user
 // text into a calendar file or an e-mail.
 //

@@ -80,7 +80,7 @@ export const guestRoutes = new Hono()
   // the guest of that name in that plan, with a NEW secret of its own (other
   // devices of the guest keep theirs). By name, as the spec's restore goes:
   // anyone holding the plan's link who knows a guest's name may do this
-  // (docs/decisions.md "Guest secrets"), while a guest id alone, which public
+  // (docs/auth-and-guests.md "Guests"), while a guest id alone, which public
   // JSON shows, opens nothing. Answers `{id, name, planId, secret}`; 404 for
   // an unknown plan or name.
   .post('/restore', async (c) => {

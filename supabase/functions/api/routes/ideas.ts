@@ -1,5 +1,5 @@
-// /api/ideas/{id}/vote, /voters and /comments (spec §7; decisions.md "Ideas,
-// comments, votes"). The URL names an idea, so the request's plan_id claim is
+// /api/ideas/{id}/vote, /voters and /comments (spec §7; docs/api.md
+// "Ideas, comments, votes"). The URL names an idea, so the request's plan_id claim is
 // the idea's plan, resolved in the claims statement (withRequest's ideaId):
 // whoever holds an idea id may read its voters and comments, like the plan's.
 //

@@ -1,5 +1,5 @@
 // /api/interests/catalog and /api/users/me/interests (spec §2 Interests, Manage
-// Interests; §7; decisions.md "Interests and suggestions"). A user's interests
+// Interests; §7; docs/api.md "Interests and suggestions"). A user's interests
 // are private to the user (RLS: own rows only); the catalogue is public.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';

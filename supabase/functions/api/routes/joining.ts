@@ -79,7 +79,7 @@ async function joinAsGuest(tx: Tx, planId: string, guestId: string): Promise<Joi
 }
 
 export const joiningRoutes = new Hono()
-  // Identity (decisions.md): a valid token wins and joins the account (any
+  // Identity (docs/api.md "API conventions"): a valid token wins and joins the account (any
   // guestId is then ignored); without one, the body's guestId must be a guest
   // of THIS plan. Joining twice is fine: one participants row, 200 both times.
   .post('/:id/join', async (c) => {

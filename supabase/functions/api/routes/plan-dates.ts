@@ -1,5 +1,5 @@
 // /api/plans/{id}/...: the plan's time slots and date votes (spec §7;
-// decisions.md "Time slots and the lock flow"; the host's lock flow is
+// docs/api.md "Time slots and the lock flow"; the host's lock flow is
 // plan-lock.ts). Mounted on /plans next to the plan and joining routes (Hono
 // merges sub-apps on one prefix).
 //
@@ -57,7 +57,7 @@ function readTimeSlots(tx: Tx, planId: string, known: string | null) {
 }
 
 export const planDateRoutes = new Hono()
-  // Anyone holding the plan's link may look (decisions.md "Plans").
+  // Anyone holding the plan's link may look (docs/api.md "Plans").
   .get('/:id/timeslots', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);

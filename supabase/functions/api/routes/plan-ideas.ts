@@ -1,6 +1,6 @@
 // /api/plans/{id}/ideas, /api/plans/{id}/pick-idea and
-// /api/plans/{id}/activity-suggestions (spec §7; decisions.md "Ideas, comments,
-// votes", "Interests and suggestions"). Mounted on /plans next to the plan and
+// /api/plans/{id}/activity-suggestions (spec §7; docs/api.md "Ideas, comments, votes",
+// "Interests and suggestions"). Mounted on /plans next to the plan and
 // joining routes (Hono merges the routes of several sub-apps on one prefix).
 //
 // Every parameter and body is validated before the database is touched; a

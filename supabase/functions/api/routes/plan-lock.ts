@@ -1,5 +1,5 @@
-// /api/plans/{id}/...: the host's lock flow (spec §7; decisions.md "Time
-// slots and the lock flow"): lock a date, set the time (and e-mail the
+// /api/plans/{id}/...: the host's lock flow (spec §7; docs/api.md
+// "Time slots and the lock flow"): lock a date, set the time (and e-mail the
 // members), unlock, and the location. Mounted on /plans like plan-dates.ts.
 //
 // Every body is validated before the database is touched; each request is ONE

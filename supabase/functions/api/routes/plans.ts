@@ -1,5 +1,5 @@
 // /api/plans: create, list mine, read by id or slug, participants, delete, leave
-// (spec §7; decisions.md "Plans", "Leaving and deleting"). Mounted on /plans next
+// (spec §7; docs/api.md "Plans", "Leaving and deleting"). Mounted on /plans next
 // to the joining routes. Every parameter is validated before the database is
 // touched; a malformed id or slug is "Plan not found" like an unknown one.
 import { Hono } from 'hono';
@@ -122,7 +122,7 @@ export const planRoutes = new Hono()
   })
 
   // A member leaves with its token; a guest names itself with ?guestId=… (or a
-  // JSON body {guestId}). A valid token wins over a guestId (decisions.md).
+  // JSON body {guestId}). A valid token wins over a guestId (docs/api.md "API conventions").
   .delete('/:id/leave', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);

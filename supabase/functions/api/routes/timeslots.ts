@@ -1,5 +1,5 @@
 // /api/timeslots/{id}/...: toggle a vote on an existing slot, list its voters
-// (spec §7; decisions.md "Time slots and the lock flow"). The plan_id claim is
+// (spec §7; docs/api.md "Time slots and the lock flow"). The plan_id claim is
 // resolved from the slot in the claims statement (withRequest's timeSlotId),
 // so whoever holds the plan's link can read, and RLS decides who may write.
 import { Hono } from 'hono';

@@ -1,5 +1,5 @@
-// Which days a visitor can vote on (decisions.md "Time slots and the lock
-// flow"): the 'Next 2 Weeks' picker offers today and the 13 days after it; the
+// Which days a visitor can vote on (docs/api.md
+// "Time slots and the lock flow"): the 'Next 2 Weeks' picker offers today and the 13 days after it; the
 // Date Picker reaches further, up to the server's limit. "Today" is the
 // visitor's local day, as 'YYYY-MM-DD' (a calendar date with no time zone).
 import { addDays, formatIsoDate, parseCalendarDate } from '../../lib/shared-periods';

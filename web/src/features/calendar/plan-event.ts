@@ -1,5 +1,5 @@
 // The "Add to Calendar" event of a plan (spec §3 Calendar event, §9 calendar
-// hours; decisions.md "Dates, times and calendar"). The event itself, the .ics
+// hours; docs/api.md "Dates, times and calendar"). The event itself, the .ics
 // and the Google link come from the API's own pure module
 // (supabase/functions/_shared/contract/calendar.ts, which uses `ics`), so the file a
 // visitor downloads is the one the "time is set" e-mail attaches.

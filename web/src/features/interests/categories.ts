@@ -1,4 +1,4 @@
-// Manage Interests' categories (spec §2, §9; decisions.md): assigned by
+// Manage Interests' categories (spec §2, §9; docs/web-app.md "Behaviour the spec leaves open"): assigned by
 // keyword, never stored. Whole words, any case; the first category whose
 // keywords match wins, in the order below (so 'video games' is Online before
 // 'games' makes it Indoor, and 'board game café' is Indoor before Dining).

@@ -1,4 +1,4 @@
-// The host's lock flow and location (spec §2 Plan detail, §7; decisions.md
+// The host's lock flow and location (spec §2 Plan detail, §7; docs/api.md
 // "Time slots and the lock flow"): lock a date, set the event time, unlock,
 // set the location. Each answers the plan JSON, which goes straight into the
 // cache; the plan, its slots and the plans list are then refreshed.

@@ -1,6 +1,6 @@
 import type { Plan } from '../../../../supabase/functions/_shared/contract/plans';
 
-// Spec §6 and decisions.md "Plans": the host is the user whose id is the
+// Spec §6 and docs/api.md "Plans": the host is the user whose id is the
 // plan's hostId; invite controls are for the host, or everyone when the plan
 // has open invitations.
 

@@ -11,7 +11,7 @@ import type { ProfileInput } from './schema';
 /**
  * Save Changes: PATCH /api/auth/profile. Names change at once; a new e-mail
  * does not: the server mails a code to it and answers `pendingEmail`, which
- * the profile screen then asks for (docs/decisions.md "Verified e-mail change").
+ * the profile screen then asks for (docs/auth-and-guests.md "Members").
  */
 export function useUpdateProfile() {
   const queryClient = useQueryClient();

@@ -1,4 +1,4 @@
-// Live updates, client side (docs/decisions.md "Live updates"): the transport
+// Live updates, client side (docs/live-updates.md): the transport
 // (SSE by default, Supabase Realtime when configured) hides behind the hub.
 // The entry bundle imports './live-context' and './hub' directly (they alone stay small).
 export { createLiveHub } from './hub';

@@ -1,4 +1,4 @@
-// The client side of the live updates (docs/decisions.md "Live updates"): what
+// The client side of the live updates (docs/live-updates.md): what
 // a plan's change feed says, whatever carries it (SSE or Supabase Realtime).
 
 // The payload, its parts and its parser are the server's own contract (one

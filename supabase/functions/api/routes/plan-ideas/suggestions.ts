@@ -1,5 +1,5 @@
 // Activity suggestions from shared interests (GET /api/plans/{id}/activity-
-// suggestions; decisions.md "Interests and suggestions"). Pure: the route reads
+// suggestions; docs/api.md "Interests and suggestions"). Pure: the route reads
 // the plan's shared interests (private.plan_shared_interests, most shared first)
 // and its ideas, this module turns them into at most MAX_SUGGESTIONS concrete
 // activity texts. No external AI service: a small hand-written mapping.
@@ -28,7 +28,7 @@ export interface SharedInterest {
   memberCount: number;
 }
 
-/** The seeded catalogue (decisions.md), by lower-cased name. */
+/** The seeded catalogue (docs/api.md "Interests and suggestions"), by lower-cased name. */
 const CATALOGUE: Record<string, string> = {
   'board games': 'Host a board game night',
   'food & dining': 'Try a new restaurant together',

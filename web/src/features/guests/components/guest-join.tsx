@@ -18,7 +18,7 @@ type Step = { name: 'name' } | { name: 'confirm'; guest: ExistingGuest } | { nam
  * (a new guest). Every way in ends on the plan's dashboard.
  *
  * `restoreName`: this device has a session of this plan's guest of that name
- * but no (longer a) valid secret for it (docs/decisions.md "Guest secrets").
+ * but no (longer a) valid secret for it (docs/auth-and-guests.md "Guests").
  * The check then runs at once for that name, so the visitor lands on "Is this
  * you?" and one tap gets the device a new secret; if the guest is gone, the
  * old session is forgotten and the name form is filled in.

@@ -31,7 +31,7 @@ interface RequirePlanVisitorProps {
  * A guest session of this plan without its device secret (stored before
  * secrets existed, or refused by the server) counts as no visitor: the join
  * page then asks "Is this you?" for that name, which restores the session
- * with a new secret (docs/decisions.md "Guest secrets").
+ * with a new secret (docs/auth-and-guests.md "Guests").
  */
 export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayout }: RequirePlanVisitorProps) {
   const storedGuest = useGuestSession();

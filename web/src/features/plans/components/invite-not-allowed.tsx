@@ -3,7 +3,7 @@ import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
-/** decisions.md "Plans": without open invitations only the host shares. */
+/** docs/api.md "Plans": without open invitations only the host shares. */
 export function InviteNotAllowed({ plan }: { plan: Plan }) {
   return (
     <Card withBorder radius="lg" padding="xl" mt="md">

@@ -5,7 +5,7 @@ import { useSetLocation } from '../host-mutations';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { LOCATION_MAX as LOCATION_MAX_LENGTH } from '../../../../../supabase/functions/_shared/contract/common';
 
-/** decisions.md: a location is 0-500 characters after trimming (the API's own limit). */
+/** docs/api.md "Ideas, comments, votes": a location is 0-500 characters after trimming (the API's own limit). */
 
 /**
  * Spec §2 Plan detail: the host's inline 'Set Location' / 'Edit' editor of

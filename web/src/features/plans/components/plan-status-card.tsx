@@ -41,7 +41,7 @@ function Undecided({ hint }: { hint?: string }) {
 }
 
 /**
- * Every plan JSON carries the picked idea's text (docs/decisions.md "Plans"),
+ * Every plan JSON carries the picked idea's text (docs/api.md "Plans"),
  * so guests, who have no plans list, see it too. A plan JSON without the key
  * (an older answer) falls back to the signed-in user's plans list.
  */

@@ -9,7 +9,7 @@ import type { Plan } from '../../../../../supabase/functions/_shared/contract/pl
 
 /**
  * Spec §2: the host's panel once a date is locked (status time_range_locked;
- * date_locked reads the same, decisions.md). The native time input gives
+ * date_locked reads the same, docs/api.md "Time slots and the lock flow"). The native time input gives
  * 'HH:mm', which is sent as is; it is shown back in 12-hour form ('7:30 PM').
  */
 export function shouldShowSetEventTime(plan: Pick<Plan, 'status' | 'lockedTimeSlotDate'>, isHost: boolean): boolean {

@@ -11,7 +11,7 @@ interface EmailCodeCardProps {
 }
 
 /**
- * Confirming a new e-mail (docs/decisions.md "Verified e-mail change"): the
+ * Confirming a new e-mail (docs/auth-and-guests.md "Members"): the
  * code mailed to the new address, entered like the sign-in code. Only then
  * does the account move (and every other device is signed out).
  */
