@@ -2,19 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { lockDateBody, setEventTimeBody, setLocationBody, timeSlotVoteBody, voteDateBody } from './contract/dates-requests.ts';
 import { DATE_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_SLOT_NOT_FOUND } from './contract/dates.ts';
 import { HttpError } from './errors.ts';
+import { rejectionOf } from './validation-test-helpers.ts';
 import { pathId } from './params.ts';
 import { validate } from './validation.ts';
-
-function rejection(schema: Parameters<typeof validate>[0], value: unknown): string {
-  try {
-    validate(schema, value);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(400);
-    return (error as HttpError).message;
-  }
-  throw new Error(`expected ${JSON.stringify(value)} to be rejected`);
-}
 
 const GUEST = '0B6F2A4E-8C1D-4E5F-9A7B-3C2D1E0F9A8B';
 
@@ -28,39 +18,39 @@ describe('vote-date body', () => {
     });
     expect(validate(voteDateBody, { date: '2026-03-14', period: '07:30', guestId: null }).period).toBe('7:30');
     expect(validate(voteDateBody, { date: '2026-03-14', period: '' }).period).toBeNull();
-    expect(rejection(voteDateBody, {})).toBe('Date is required');
+    expect(rejectionOf(voteDateBody, {})).toBe('Date is required');
     for (const date of ['2026-02-30', '2026-13-01', '14/03/2026', '2026-3-14', 20260314, '']) {
-      expect(rejection(voteDateBody, { date })).toBe(DATE_INVALID);
+      expect(rejectionOf(voteDateBody, { date })).toBe(DATE_INVALID);
     }
-    expect(rejection(voteDateBody, { date: '2026-03-14', period: 'Brunch' })).toBe(PERIOD_INVALID);
-    expect(rejection(voteDateBody, { date: '2026-03-14', period: 7 })).toBe(PERIOD_INVALID);
-    expect(rejection(voteDateBody, { date: '2026-03-14', guestId: 'nope' })).toBe('guestId must be a valid id');
+    expect(rejectionOf(voteDateBody, { date: '2026-03-14', period: 'Brunch' })).toBe(PERIOD_INVALID);
+    expect(rejectionOf(voteDateBody, { date: '2026-03-14', period: 7 })).toBe(PERIOD_INVALID);
+    expect(rejectionOf(voteDateBody, { date: '2026-03-14', guestId: 'nope' })).toBe('guestId must be a valid id');
   });
   it('timeslot vote body', () => {
     expect(validate(timeSlotVoteBody, {})).toEqual({ guestId: null });
-    expect(rejection(timeSlotVoteBody, { guestId: 5 })).toBe('guestId must be a valid id');
+    expect(rejectionOf(timeSlotVoteBody, { guestId: 5 })).toBe('guestId must be a valid id');
   });
 });
 
 describe('host bodies', () => {
   it('lock-date', () => {
     expect(validate(lockDateBody, { date: '2028-02-29' })).toEqual({ date: '2028-02-29' });
-    expect(rejection(lockDateBody, { date: '2027-02-29' })).toBe(DATE_INVALID);
+    expect(rejectionOf(lockDateBody, { date: '2027-02-29' })).toBe(DATE_INVALID);
   });
   it("set-event-time: 'HH:mm' 24-hour, normalised to H:mm", () => {
     expect(validate(setEventTimeBody, { time: '19:30' })).toEqual({ time: '19:30' });
     expect(validate(setEventTimeBody, { time: '07:05' })).toEqual({ time: '7:05' });
-    expect(rejection(setEventTimeBody, {})).toBe('Time is required');
-    for (const time of ['7:00 PM', '24:00', '19:60', '1930', '', 19]) expect(rejection(setEventTimeBody, { time })).toBe(TIME_INVALID);
+    expect(rejectionOf(setEventTimeBody, {})).toBe('Time is required');
+    for (const time of ['7:00 PM', '24:00', '19:60', '1930', '', 19]) expect(rejectionOf(setEventTimeBody, { time })).toBe(TIME_INVALID);
   });
   it('location: trimmed, 0-500, empty or null clears', () => {
     expect(validate(setLocationBody, { location: '  Park  ' })).toEqual({ location: 'Park' });
     expect(validate(setLocationBody, { location: '' })).toEqual({ location: '' });
     expect(validate(setLocationBody, { location: null })).toEqual({ location: '' });
     expect(validate(setLocationBody, { location: ` ${'x'.repeat(500)} ` }).location).toHaveLength(500);
-    expect(rejection(setLocationBody, { location: 'x'.repeat(501) })).toBe('Location must be at most 500 characters');
-    expect(rejection(setLocationBody, {})).toBe('Location is required');
-    expect(rejection(setLocationBody, { location: 5 })).toBe('Location must be text');
+    expect(rejectionOf(setLocationBody, { location: 'x'.repeat(501) })).toBe('Location must be at most 500 characters');
+    expect(rejectionOf(setLocationBody, {})).toBe('Location is required');
+    expect(rejectionOf(setLocationBody, { location: 5 })).toBe('Location must be text');
   });
 });
 

@@ -6,20 +6,9 @@ import { checkGuestBody, createGuestSessionBody } from './contract/guests-reques
 import { createCommentBody, createIdeaBody } from './contract/ideas-requests.ts';
 import { createInterestBody } from './contract/interests-requests.ts';
 import { createPlanBody } from './contract/plans-requests.ts';
-import { HttpError } from './errors.ts';
+import { rejectionOf } from './validation-test-helpers.ts';
 import { text, uuid } from './contract/fields.ts';
 import { firstIssueMessage, validate } from './validation.ts';
-
-function messageOf(schema: z.ZodType, value: unknown): string {
-  try {
-    validate(schema, value);
-  } catch (error) {
-    expect(error).toBeInstanceOf(HttpError);
-    expect((error as HttpError).status).toBe(400);
-    return (error as HttpError).message;
-  }
-  throw new Error(`expected ${JSON.stringify(value)} to be rejected`);
-}
 
 describe('e-mail', () => {
   it('normalises (trim + lower-case)', () => {
@@ -37,11 +26,11 @@ describe('e-mail', () => {
     [{ email: ['a@b.co'] }, 'Email must be a valid e-mail address'],
     [{ email: `${'a'.repeat(250)}@example.com` }, 'Email must be a valid e-mail address'],
   ])('rejects %j with "%s"', (body, message) => {
-    expect(messageOf(sendOtpBody, body)).toBe(message);
+    expect(rejectionOf(sendOtpBody, body)).toBe(message);
   });
 
   it.each([[null], [[]], ['a@b.co'], [42], [true]])('rejects the non-object body %j', (body) => {
-    expect(messageOf(sendOtpBody, body)).toBe('Request body must be a JSON object');
+    expect(rejectionOf(sendOtpBody, body)).toBe('Request body must be a JSON object');
   });
 
   it('drops unknown keys', () => {
@@ -62,7 +51,7 @@ describe('code', () => {
     [{ email: 'a@b.co', code: 123456 }, 'Code must be 6 digits'],
     [{ code: '123456' }, 'Email is required'],
   ])('rejects %j with "%s"', (body, message) => {
-    expect(messageOf(verifyOtpBody, body)).toBe(message);
+    expect(rejectionOf(verifyOtpBody, body)).toBe(message);
   });
 });
 
@@ -85,7 +74,7 @@ describe('profile', () => {
     [{ email: 'not-an-email' }, 'Email must be a valid e-mail address'],
     [{ email: null }, 'Email must be a valid e-mail address'],
   ])('rejects %j with "%s"', (body, message) => {
-    expect(messageOf(updateProfileBody, body)).toBe(message);
+    expect(rejectionOf(updateProfileBody, body)).toBe(message);
   });
 
   it('counts 80 characters after trimming', () => {
@@ -96,14 +85,14 @@ describe('profile', () => {
 describe('field helpers for later resources', () => {
   it('text() names the field and the limit', () => {
     const title = z.object({ title: text('Title', { max: 120 }) });
-    expect(messageOf(title, {})).toBe('Title is required');
-    expect(messageOf(title, { title: '   ' })).toBe('Title must not be empty');
-    expect(messageOf(title, { title: 'x'.repeat(121) })).toBe('Title must be at most 120 characters');
-    expect(messageOf(title, { title: 5 })).toBe('Title must be text');
+    expect(rejectionOf(title, {})).toBe('Title is required');
+    expect(rejectionOf(title, { title: '   ' })).toBe('Title must not be empty');
+    expect(rejectionOf(title, { title: 'x'.repeat(121) })).toBe('Title must be at most 120 characters');
+    expect(rejectionOf(title, { title: 5 })).toBe('Title must be text');
   });
 
   it('uuid() says the id is not valid', () => {
-    expect(messageOf(z.object({ guestId: uuid('Guest id') }), { guestId: 'abc' })).toBe('Guest id must be a valid id');
+    expect(rejectionOf(z.object({ guestId: uuid('Guest id') }), { guestId: 'abc' })).toBe('Guest id must be a valid id');
   });
 
   it('firstIssueMessage never returns a zod default text', () => {
@@ -131,17 +120,17 @@ describe('text hygiene in every text field of every contract', () => {
   it.each(fields)('%s: NUL and other control characters are a 400 naming the field', (_, schema, base, field, label, multiline) => {
     // (U+2028 is a line break: \n in a multi-line field.)
     for (const ch of ['\u0000', '\u0007', '\u001B', '\u007F', '\u0085', '\t', ...(multiline ? [] : ['\u2028'])]) {
-      expect(messageOf(schema, { ...base, [field]: `Bowl${ch}ing` })).toBe(`${label} must not contain control characters`);
+      expect(rejectionOf(schema, { ...base, [field]: `Bowl${ch}ing` })).toBe(`${label} must not contain control characters`);
     }
-    expect(messageOf(schema, { ...base, [field]: 'Bowl\uD800ing' })).toBe(`${label} must be valid text`);
+    expect(rejectionOf(schema, { ...base, [field]: 'Bowl\uD800ing' })).toBe(`${label} must be valid text`);
   });
 
   it.each(fields)('%s: \\n only where the field is multi-line', (_, schema, base, field, label, multiline) => {
     if (multiline) {
       expect((validate(schema, { ...base, [field]: 'one\r\ntwo' }) as Record<string, unknown>)[field]).toBe('one\ntwo');
     } else {
-      expect(messageOf(schema, { ...base, [field]: 'one\ntwo' })).toBe(`${label} must not contain control characters`);
-      expect(messageOf(schema, { ...base, [field]: 'one\rtwo' })).toBe(`${label} must not contain control characters`);
+      expect(rejectionOf(schema, { ...base, [field]: 'one\ntwo' })).toBe(`${label} must not contain control characters`);
+      expect(rejectionOf(schema, { ...base, [field]: 'one\rtwo' })).toBe(`${label} must not contain control characters`);
     }
   });
 
@@ -155,13 +144,13 @@ describe('text hygiene in every text field of every contract', () => {
       expect(clean(lookalike)).toBe('Sam');
     }
     expect(clean('Sam \u00A0 Lee')).toBe('Sam Lee');
-    expect(messageOf(createGuestSessionBody, { name: '\u200B\u200B', planId: GUEST })).toBe('Name must not be empty');
+    expect(rejectionOf(createGuestSessionBody, { name: '\u200B\u200B', planId: GUEST })).toBe('Name must not be empty');
     expect(validate(checkGuestBody, { name: ' S\u200Bam ' })).toEqual({ name: 'Sam' });
   });
 
   it('lengths are measured after cleaning', () => {
     const title = `${'x'.repeat(120)}${'\u200B'.repeat(10)}`;
     expect(validate(createPlanBody, { title }).title).toHaveLength(120);
-    expect(messageOf(createPlanBody, { title: '\u200B' })).toBe('Title is required');
+    expect(rejectionOf(createPlanBody, { title: '\u200B' })).toBe('Title is required');
   });
 });
