@@ -1,5 +1,6 @@
-// Live streams of plan changes (Server-Sent Events; docs/live-updates.md). Mounted on /plans BEFORE the plan routes, so that /plans/events
-// is not read as the plan with id "events".
+// Live streams of plan changes (Server-Sent Events; docs/live-updates.md).
+// Mounted on /plans BEFORE the plan routes, so that /plans/events is not read
+// as the plan with id "events".
 //
 //   GET /api/plans/{id}/events[?since=N]  whoever may read the plan (its id is
 //                                         enough, like GET /api/plans/{id})

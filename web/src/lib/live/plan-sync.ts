@@ -1,5 +1,5 @@
-// From a plan's change to the caches it touched (docs/live-updates.md). Only what changed is invalidated (active queries refetch, mostly
-// answered 304), never a query whose ETag already names that version or a
+// From a plan's change to the caches it touched (docs/live-updates.md). Only
+// what changed is invalidated (active queries refetch, mostly answered 304), never a query whose ETag already names that version or a
 // newer one, and nothing while the visitor's own write to that plan is still
 // pending: the write refreshes what it touched when it lands, then the
 // waiting changes are applied.
