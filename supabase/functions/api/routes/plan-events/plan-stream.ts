@@ -1,6 +1,7 @@
 // One Server-Sent Events stream of plan changes (docs/live-updates.md). The
-// caller has already checked who asks; this module only needs a way to read the versions of the plans the caller may see, under the
-// caller's claims, so that a resume or a resync is answered truthfully.
+// caller has already checked who asks; this module only needs a way to read
+// the versions of the plans the caller may see, under the caller's claims, so
+// that a resume or a resync is answered truthfully.
 //
 //   retry: 1000
 //   event: ready            (or a full `change` when the client is behind)
