@@ -1,7 +1,8 @@
 // A/B of SQL definitions, for deciding a change to the rules, policies or
 // triggers before it becomes a migration (issue 13). On an embedded database
 // with the migrations applied and a small plan, it runs each request's SQL
-// the way the API does (BEGIN; role and claims; the statement; COMMIT) on ONE
+// the way the API does (BEGIN; the claims statement: gate, role and claims,
+// abuse limit; the statement; COMMIT) on ONE
 // connection, serially, so the time per request is the database's own work,
 // with no queueing and no other process in between. The definitions in use
 // (A) and those of a candidate file (B) take turns, round after round on the
@@ -22,7 +23,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import postgres from 'postgres';
 import type { Claims } from '../../tests/support/db.ts';
-import { addGuest, addIdea, addMember, asGuest, createPlan, createUser } from '../../tests/support/plan-fixture.ts';
+import { addGuest, addIdea, addMember, addSlot, asGuest, createPlan, createUser, startSession } from '../../tests/support/plan-fixture.ts';
 import { prepareDatabase, startEmbeddedPostgres, tempDataDir } from '../lib/db.ts';
 import { freePort } from '../lib/services.ts';
 
@@ -78,7 +79,11 @@ try {
   for (let i = 0; i < 30; i++) ideas.push(await addIdea(owner, plan.id, `Idea ${i}`, { userId: host }));
 
   const guestClaims = (n: number) => asGuest(guests[n % guests.length], { plan_id: plan.id });
-  const memberClaims: Claims = { role: 'authenticated', sub: member, plan_id: plan.id };
+  const slots: string[] = [];
+  for (let i = 1; i <= 5; i++) slots.push(await addSlot(owner, plan.id, i, null));
+  // The host's vote keeps each slot alive while the member toggles theirs.
+  for (const slot of slots) await owner`insert into app.time_slot_votes (time_slot_id, plan_id, user_id) values (${slot}, ${plan.id}, ${host})`;
+  const memberClaims: Claims = { role: 'authenticated', sub: member, session_id: await startSession(owner, member), plan_id: plan.id };
 
   // The backend serving `conn` (one connection): its CPU time so far, in ms.
   const [{ pid }] = await conn<{ pid: number }[]>`select pg_backend_pid() as pid`;
@@ -86,23 +91,32 @@ try {
   const backendCpuMs = () => (existsSync(schedstat) ? Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : NaN);
 
   type Workload = { name: string; run: (n: number) => Promise<unknown> };
-  const asRequest = (claims: Claims, statement: (tx: postgres.TransactionSql) => postgres.PendingQuery<postgres.Row[]>) =>
+  // The API's claims statement (_shared/db.ts): the gate, the role and the
+  // claims, and the request's abuse limit (votes or comments per participant).
+  const asRequest = (claims: Claims, statement: (tx: postgres.TransactionSql) => postgres.PendingQuery<postgres.Row[]>, limit?: 'vote' | 'comment') =>
     conn.begin((tx) => [
-      tx`select set_config('role', ${claims.role}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`,
+      tx`select private.check_request(${claims.sub ?? null}::uuid, ${claims.session_id ?? null}::uuid, ${claims.guest_id ?? null}::uuid, ${claims.guest_secret_hash ?? null}::text),
+                set_config('role', ${claims.role}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
+                set_config('request.jwt.claim.sub', ${claims.sub ?? ''}, true)
+                ${limit ? tx`, private.enforce_rate_limits(${JSON.stringify([{ key: `${limit}:${claims.sub ?? claims.guest_id}`, max: 1e9, window: 60 }])}::text::jsonb)` : tx``}`,
       statement(tx),
     ]);
   const workloads: Workload[] = [
     {
       name: 'guest date vote',
-      run: (n) => asRequest(guestClaims(n), (tx) => tx`select * from app.vote_on_date(${plan.id}::uuid, current_date + ${1 + (n % 5)}::int, null)`),
+      run: (n) => asRequest(guestClaims(n), (tx) => tx`select * from app.vote_on_date(${plan.id}::uuid, current_date + ${1 + (n % 5)}::int, null)`, 'vote'),
     },
     {
       name: 'guest idea vote',
-      run: (n) => asRequest(guestClaims(n), (tx) => tx`select * from app.vote_on_idea(${ideas[n % ideas.length]}::uuid)`),
+      run: (n) => asRequest(guestClaims(n), (tx) => tx`select * from app.vote_on_idea(${ideas[n % ideas.length]}::uuid)`, 'vote'),
+    },
+    {
+      name: 'member slot vote',
+      run: (n) => asRequest(memberClaims, (tx) => tx`select * from app.vote_on_time_slot(${slots[n % slots.length]}::uuid)`, 'vote'),
     },
     {
       name: 'guest comment',
-      run: (n) => asRequest(guestClaims(n), (tx) => tx`select c.id from app.add_idea_comment(${ideas[n % ideas.length]}::uuid, 'Sounds good') c`),
+      run: (n) => asRequest(guestClaims(n), (tx) => tx`select c.id from app.add_idea_comment(${ideas[n % ideas.length]}::uuid, 'Sounds good') c`, 'comment'),
     },
     {
       name: 'member ideas read',
