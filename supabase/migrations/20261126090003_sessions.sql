@@ -55,10 +55,12 @@ create function private.check_request(
 )
 returns boolean
 language plpgsql
-stable
+volatile
 security definer
 set search_path = ''
 as $$
+declare
+  v_last_used timestamptz;
 begin
   if p_user_id is not null and not exists (
        select 1 from app.sessions s
@@ -70,21 +72,28 @@ begin
       raise exception using errcode = 'HP401',
         message = 'Please confirm your name to continue as a guest on this device';
     end if;
-    if not exists (
-         select 1 from app.guest_credentials gc
-          where gc.guest_id = p_guest_id and gc.secret_hash = p_guest_secret_hash) then
+    select gc.last_used_at into v_last_used
+      from app.guest_credentials gc
+     where gc.guest_id = p_guest_id and gc.secret_hash = p_guest_secret_hash;
+    if not found then
       if not exists (select 1 from app.guests g where g.id = p_guest_id) then
         raise exception using errcode = 'HP404', message = 'Guest not found';
       end if;
       raise exception using errcode = 'HP403',
         message = 'This device is no longer confirmed as that guest, please confirm your name again';
     end if;
+    -- When the device was last used, to the day (a write at most once a day
+    -- per device): private.require_joining_device reads it.
+    if v_last_used < now() - interval '1 day' then
+      update app.guest_credentials gc set last_used_at = now()
+       where gc.guest_id = p_guest_id and gc.secret_hash = p_guest_secret_hash;
+    end if;
   end if;
   return true;
 end;
 $$;
 comment on function private.check_request(uuid, uuid, uuid, text) is
-  'Gate of every API request (its claims statement): HP401 for a dead or unknown session; for a guest id, HP401 without a secret, HP404 for a gone guest, HP403 for a secret that does not match. True otherwise.';
+  'Gate of every API request (its claims statement): HP401 for a dead or unknown session; for a guest id, HP401 without a secret, HP404 for a gone guest, HP403 for a secret that does not match (and the device''s last use noted, at most daily). True otherwise.';
 revoke all on function private.check_request(uuid, uuid, uuid, text) from public;
 grant execute on function private.check_request(uuid, uuid, uuid, text) to anon, authenticated;
 

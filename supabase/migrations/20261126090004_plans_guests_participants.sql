@@ -118,22 +118,35 @@ grant insert (id, plan_id, name), delete on app.guests to anon;
 -- Trust model (docs/auth-and-guests.md "Guests"): the spec's "Is this you?"
 -- lets anyone holding the plan link who knows a guest's name continue as that
 -- guest; private.issue_guest_credential keeps exactly that door (by plan and
--- name, never by guest id) and no other.
+-- name, never by guest id) and no other. What a name opens is the voting,
+-- never the guest itself: a credential has a kind,
+--   joined    the device that created the guest: everything the guest may do;
+--   restored  a device that continued by name: read, vote, comment, suggest,
+--             but not leave (which deletes the guest), nor move the guest
+--             into an account, nor push out another device
+--             (private.require_joining_device).
+-- A restored device becomes a joined one when every joined device of the
+-- guest has gone unused for 30 days, so a person who lost their phone is
+-- never stuck; last_used_at (refreshed at most daily by
+-- private.check_request) says when a device was last used.
 
 create table app.guest_credentials (
-  guest_id    uuid not null references app.guests (id) on delete cascade,
+  guest_id     uuid not null references app.guests (id) on delete cascade,
   -- Lower-case hex SHA-256 of the device's secret. The secret has 256 random
   -- bits, so an unsalted fast hash is enough: nothing to brute-force.
-  secret_hash text not null,
-  created_at  timestamptz not null default now(),
+  secret_hash  text not null,
+  kind         text not null,
+  created_at   timestamptz not null default now(),
+  last_used_at timestamptz not null default now(),
 
   -- (guest_id, secret_hash) is the lookup of claimed_guest_id(); as the
   -- primary key it also serves the foreign key on guest_id.
   constraint guest_credentials_pkey primary key (guest_id, secret_hash),
-  constraint guest_credentials_secret_hash_format check (secret_hash ~ '^[0-9a-f]{64}$')
+  constraint guest_credentials_secret_hash_format check (secret_hash ~ '^[0-9a-f]{64}$'),
+  constraint guest_credentials_kind check (kind in ('joined', 'restored'))
 );
 comment on table app.guest_credentials is
-  'One row per device that may act as a guest: the SHA-256 of its secret. No grants: reached only through private.claimed_guest_id() and private.issue_guest_credential().';
+  'One row per device that may act as a guest: the SHA-256 of its secret, and whether the device joined as the guest or continued by name. No grants: reached only through private.claimed_guest_id(), private.issue_guest_credential() and private.require_joining_device().';
 
 -- -----------------------------------------------------------------------------
 -- private.claimed_guest_id(): the guest acting, only with its secret
@@ -612,8 +625,11 @@ create trigger users_sync_participant_names
 -- null when the plan has no guest of that name. Used right after creating a
 -- guest (POST /api/guest-session) and by "Yes, that's me" (restore).
 --
--- A guest keeps at most 10 devices: the oldest credential goes when an 11th
--- is issued (so the table cannot grow without bound by repeated restores).
+-- The guest's first credential is its joined device's; every later one is a
+-- restored device's. A guest keeps at most 10 restored devices: the oldest
+-- restored credential goes when an 11th is issued (so the table cannot grow
+-- without bound by repeated restores), and the joined device is never pushed
+-- out by restores.
 create function private.issue_guest_credential(p_plan_id uuid, p_name text, p_secret_hash text)
 returns uuid
 language plpgsql
@@ -639,22 +655,26 @@ begin
     return null;
   end if;
 
-  insert into app.guest_credentials (guest_id, secret_hash)
-  values (v_guest_id, p_secret_hash)
+  -- The guest row is locked above, so two first credentials cannot race.
+  insert into app.guest_credentials (guest_id, secret_hash, kind)
+  values (v_guest_id, p_secret_hash,
+          case when exists (select 1 from app.guest_credentials gc where gc.guest_id = v_guest_id)
+               then 'restored' else 'joined' end)
   on conflict do nothing;
 
   delete from app.guest_credentials gc
    where gc.guest_id = v_guest_id
+     and gc.kind = 'restored'
      and gc.secret_hash not in (
        select newest.secret_hash from app.guest_credentials newest
-        where newest.guest_id = v_guest_id
+        where newest.guest_id = v_guest_id and newest.kind = 'restored'
         order by newest.created_at desc, newest.secret_hash
         limit 10);
   return v_guest_id;
 end;
 $$;
 comment on function private.issue_guest_credential(uuid, text, text) is
-  'Gives the device whose secret hashes to p_secret_hash a credential for the guest named p_name in the plan the request names (claim plan_id). Returns the guest id, or null when no such guest. Keeps the 10 newest credentials per guest.';
+  'Gives the device whose secret hashes to p_secret_hash a credential for the guest named p_name in the plan the request names (claim plan_id): joined for the guest''s first, restored after. Returns the guest id, or null when no such guest. Keeps the 10 newest restored credentials per guest.';
 revoke all on function private.issue_guest_credential(uuid, text, text) from public;
 grant execute on function private.issue_guest_credential(uuid, text, text) to anon;
 
@@ -677,6 +697,52 @@ as $$
 $$;
 revoke all on function private.lock_plan_membership(uuid) from public;
 grant execute on function private.lock_plan_membership(uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- private.require_joining_device: what only the guest's own device may do
+-- -----------------------------------------------------------------------------
+-- Leaving (which deletes the guest with its votes) and moving the guest into
+-- an account need the device that joined as the guest; a device that
+-- continued by name gets HP403 saying so. A restored device is promoted to a
+-- joined one here when every joined device of the guest has gone unused for
+-- 30 days (or there is none left). Called by the rules after they found the
+-- caller to be that guest (private.claimed_guest_id()).
+create function private.require_joining_device(p_guest_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_hash text := private.jwt_claims() ->> 'guest_secret_hash';
+  v_kind text;
+begin
+  select gc.kind into v_kind
+    from app.guest_credentials gc
+   where gc.guest_id = p_guest_id and gc.secret_hash = v_hash
+   for update;
+  if v_kind = 'joined' then
+    return;
+  end if;
+  if v_kind = 'restored' and not exists (
+       select 1 from app.guest_credentials gc
+        where gc.guest_id = p_guest_id
+          and gc.kind = 'joined'
+          and gc.last_used_at > now() - interval '30 days') then
+    update app.guest_credentials gc set kind = 'joined'
+     where gc.guest_id = p_guest_id and gc.secret_hash = v_hash;
+    return;
+  end if;
+  raise exception using errcode = 'HP403',
+    message = format('This can only be done from the device that joined as %s',
+                     (select g.name from app.guests g where g.id = p_guest_id));
+end;
+$$;
+comment on function private.require_joining_device(uuid) is
+  'HP403 unless the request''s credential of the guest is its joined device''s (a restored one is promoted when the joined devices went unused for 30 days).';
+revoke all on function private.require_joining_device(uuid) from public;
+grant execute on function private.require_joining_device(uuid) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
 -- app.leave_plan -> planDeleted
@@ -722,6 +788,10 @@ begin
           or (v_guest_id is not null and pa.guest_id = v_guest_id));
   if not found then
     raise exception using errcode = 'HP403', message = 'You are not a participant of this plan';
+  end if;
+  if v_guest_id is not null then
+    -- Leaving deletes the guest: not from a device that only knew its name.
+    perform private.require_joining_device(v_guest_id);
   end if;
 
   select count(*) into v_others

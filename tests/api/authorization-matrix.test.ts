@@ -17,7 +17,8 @@ import { owner } from './ideas-fixture.ts';
 
 afterAll(() => owner.end());
 
-const ACTORS = ['anonymous', 'guest with secret', 'guest without secret', "other plan's guest", 'member', 'non-member', 'host'] as const;
+// The restored device goes before the guest's own: a guest who leaves is gone.
+const ACTORS = ['anonymous', 'restored guest', 'guest with secret', 'guest without secret', "other plan's guest", 'member', 'non-member', 'host'] as const;
 type Actor = (typeof ACTORS)[number];
 
 /** The identity part of a request: token, guest id (body or query) and secret header. */
@@ -25,6 +26,8 @@ function as(actor: Actor, w: World): { token?: string; guestId?: string; secret?
   switch (actor) {
     case 'anonymous':
       return {};
+    case 'restored guest':
+      return { guestId: w.guest.id, secret: w.restoredGuestSecret };
     case 'guest with secret':
       return { guestId: w.guest.id, secret: w.guest.secret };
     case 'guest without secret':

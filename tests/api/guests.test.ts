@@ -179,6 +179,36 @@ describe('POST /api/guest-session/restore ("Is this you?" -> "Yes, that\'s me")'
     expect((await owner`select count(*)::int as n from app.guest_credentials`)[0].n).toBe(before + 1);
   });
 
+  it('a device restored by name votes, but may not leave or move the guest into an account (403, nothing changes)', async () => {
+    const guest = await newGuest(planId, uniqueName('Sara'));
+    const { json: restored } = await restoreGuest({ planId, name: guest.name });
+    const onlyJoined = `This can only be done from the device that joined as ${guest.name}`;
+    expectText(
+      await api('DELETE', `/api/plans/${planId}/leave`, { body: { guestId: guest.id }, guestSecret: restored.secret }),
+      403,
+      onlyJoined,
+    );
+    const member = await newMember(owner, 'Thief');
+    expectText(
+      await api('POST', '/api/auth/transfer-guest-votes', { body: { guestId: guest.id }, token: member.token, guestSecret: restored.secret }),
+      403,
+      onlyJoined,
+    );
+    expect(await participantsOf(owner, planId)).toContainEqual(expect.objectContaining({ guestId: guest.id }));
+    // The device that joined may leave.
+    const left = await api('DELETE', `/api/plans/${planId}/leave`, { body: { guestId: guest.id }, guestSecret: guest.secret });
+    expect(left.status, left.text).toBe(200);
+  });
+
+  it('restoring a name again and again never shuts out the device that joined', async () => {
+    const guest = await newGuest(planId, uniqueName('Kept'));
+    for (let i = 0; i < 12; i++) expect((await restoreGuest({ planId, name: guest.name })).status).toBe(200);
+    expect((await getGuest(guest.id, guest.secret)).status).toBe(200);
+    const idea = await newIdea(owner, planId, host.id, uniqueName('Idea'));
+    const vote = await api('POST', `/api/ideas/${idea}/vote`, { body: { guestId: guest.id }, guestSecret: guest.secret });
+    expect(vote.json).toEqual({ voted: true, voteCount: 1 });
+  });
+
   it('goes by name only: a guest id, which public JSON shows, is not accepted instead', async () => {
     const guest = await newGuest(planId);
     expectText(await restoreGuest({ planId, guestId: guest.id }), 400, 'Name is required');

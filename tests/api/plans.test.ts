@@ -70,8 +70,8 @@ async function addGuest(planId: string, name: string, joinedAt = nextJoin()): Pr
     values (${planId}, ${guestId}, '-', ${joinedAt}) returning id`;
   // This process is the guest's device (tests/support/api.ts): it holds the secret.
   const secret = `plans-test-secret-${guestId}`;
-  await owner`insert into app.guest_credentials (guest_id, secret_hash)
-              values (${guestId}, ${createHash('sha256').update(secret).digest('hex')})`;
+  await owner`insert into app.guest_credentials (guest_id, secret_hash, kind)
+              values (${guestId}, ${createHash('sha256').update(secret).digest('hex')}, 'joined')`;
   rememberGuestSecret(guestId, secret);
   return { guestId, participantId };
 }

@@ -31,7 +31,7 @@ beforeAll(async () => {
   USER = hostId;
   [{ id: SESSION }] = await owner`insert into app.sessions (user_id) values (${USER}) returning id`;
   [{ id: GUEST }] = await owner`insert into app.guests (plan_id, name) values (${planId}, 'Wren') returning id`;
-  await owner`insert into app.guest_credentials (guest_id, secret_hash) values (${GUEST}, ${await hashGuestSecret(GUEST_SECRET)})`;
+  await owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${GUEST}, ${await hashGuestSecret(GUEST_SECRET)}, 'joined')`;
 });
 
 afterAll(async () => {

@@ -182,14 +182,16 @@ describe('guest credentials', () => {
       for (const actor of ['anon', 'guest', 'member', 'host'] as const) {
         await expectDenied(db.as(w.actors[actor], (sql) => sql`select * from app.guest_credentials`));
         await expectDenied(db.as(w.actors[actor], (sql) => sql`
-          insert into app.guest_credentials (guest_id, secret_hash) values (${w.guest}, ${sha256Hex('mine now')})`));
+          insert into app.guest_credentials (guest_id, secret_hash, kind) values (${w.guest}, ${sha256Hex('mine now')}, 'joined')`));
         await expectDenied(db.as(w.actors[actor], (sql) => sql`delete from app.guest_credentials`));
       }
     });
 
-    it('stores only a 64-character lower-case hex hash', async () => {
-      await expectPgError(db.owner`insert into app.guest_credentials (guest_id, secret_hash) values (${w.guest}, 'plain secret')`, '23514');
-      await expectPgError(db.owner`insert into app.guest_credentials (guest_id, secret_hash) values (${w.guest}, ${'A'.repeat(64)})`, '23514');
+    it('stores only a 64-character lower-case hex hash, of a device that joined or restored', async () => {
+      await expectPgError(db.owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${w.guest}, 'plain secret', 'joined')`, '23514');
+      await expectPgError(db.owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${w.guest}, ${'A'.repeat(64)}, 'joined')`, '23514');
+      await expectPgError(db.owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${w.guest}, ${'a'.repeat(64)}, 'owner')`, '23514');
+      await expectPgError(db.owner`insert into app.guest_credentials (guest_id, secret_hash) values (${w.guest}, ${'a'.repeat(64)})`, '23502');
     });
 
     it('go with their guest (leave, transfer)', async () => {
@@ -227,17 +229,90 @@ describe('guest credentials', () => {
       await expectDenied(issue(w.actors.strangerWithLink, w.planA, 'Gus', 's'));
     });
 
-    it('keeps the 10 newest devices of a guest', async () => {
+    it('the first device joins, later ones restore; restores never push out the joined device', async () => {
+      // 12 restores: the 10 newest restored devices stay, and the device
+      // that joined as Gus (the fixture's) is never the one to go.
       for (let i = 0; i < 12; i++) {
         await issue(w.actors.anonWithLink, w.planA, 'Gus', `device ${i}`);
         await db.owner`update app.guest_credentials set created_at = created_at - interval '1 minute'
                         where guest_id = ${w.guest} and secret_hash <> ${sha256Hex(`device ${i}`)}`;
       }
-      const kept = await db.owner`select secret_hash from app.guest_credentials where guest_id = ${w.guest}`;
-      expect(kept).toHaveLength(10);
+      const kept = await db.owner<{ secret_hash: string; kind: string }[]>`
+        select secret_hash, kind from app.guest_credentials where guest_id = ${w.guest}`;
+      expect(kept.filter((r) => r.kind === 'restored')).toHaveLength(10);
+      expect(kept.filter((r) => r.kind === 'joined').map((r) => r.secret_hash)).toEqual([sha256Hex(testGuestSecret(w.guest))]);
       const hashes = kept.map((r) => r.secret_hash);
       expect(hashes).toContain(sha256Hex('device 11'));
-      expect(hashes).not.toContain(sha256Hex(testGuestSecret(w.guest)));
+      expect(hashes).not.toContain(sha256Hex('device 0'));
+      // The joined device still acts.
+      await db.as(w.actors.guest, (sql) => sql`select app.add_idea(${w.planA}, 'Still mine')`);
+    });
+  });
+
+  describe('restored devices vote, they do not destroy (private.require_joining_device)', () => {
+    const restored = (secret: string): Claims => ({ role: 'anon', guest_id: w.guest, guest_secret_hash: sha256Hex(secret), plan_id: w.planA });
+    const restore = (secret: string) =>
+      db.as(w.actors.anonWithLink, (sql) => sql`select private.issue_guest_credential(${w.planA}, 'Gus', ${sha256Hex(secret)})`);
+    const ageJoinedDevice = (days: number) =>
+      db.owner`update app.guest_credentials set last_used_at = now() - make_interval(days => ${days})
+                where guest_id = ${w.guest} and kind = 'joined'`;
+
+    it('a device restored by name votes, comments and suggests as the guest', async () => {
+      await restore('new phone');
+      const [idea] = await db.as(restored('new phone'), (sql) => sql`select id from app.add_idea(${w.planA}, 'From the new phone')`);
+      await db.as(restored('new phone'), (sql) => sql`select * from app.vote_on_idea(${idea.id})`);
+      await db.as(restored('new phone'), (sql) => sql`select * from app.add_idea_comment(${idea.id}, 'Me again')`);
+      expect(await db.owner`select 1 from app.idea_votes where idea_id = ${idea.id} and guest_id = ${w.guest}`).toHaveLength(1);
+    });
+
+    it('may not leave (which deletes the guest): HP403 naming the guest, and nothing changes', async () => {
+      await restore('new phone');
+      await expectPgError(
+        db.as(restored('new phone'), (sql) => sql`select app.leave_plan(${w.planA})`),
+        'HP403',
+        'This can only be done from the device that joined as Gus',
+      );
+      expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(1);
+      // The device that joined may.
+      await db.as(w.actors.guest, (sql) => sql`select app.leave_plan(${w.planA})`);
+      expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(0);
+    });
+
+    it('may not move the guest into an account', async () => {
+      await restore('new phone');
+      const asMemberWithGuest: Claims = { ...w.actors.member, guest_id: w.guest, guest_secret_hash: sha256Hex('new phone') };
+      await expectPgError(
+        db.as(asMemberWithGuest, (sql) => sql`select * from app.transfer_guest_votes(${w.guest})`),
+        'HP403',
+        'This can only be done from the device that joined as Gus',
+      );
+      expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(1);
+    });
+
+    it('becomes a full device when the joined devices went unused for 30 days', async () => {
+      await restore('new phone');
+      await ageJoinedDevice(29);
+      await expectPgError(db.as(restored('new phone'), (sql) => sql`select app.leave_plan(${w.planA})`), 'HP403');
+      await ageJoinedDevice(31);
+      await db.as(restored('new phone'), (sql) => sql`select app.leave_plan(${w.planA})`);
+      expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(0);
+    });
+
+    it('the gate notes when a device was last used, at most once a day', async () => {
+      const lastUsed = async () =>
+        (await db.owner<{ days: number }[]>`
+          select extract(day from now() - last_used_at)::int as days from app.guest_credentials
+           where guest_id = ${w.guest} and kind = 'joined'`)[0].days;
+      const gate = () =>
+        db.owner`select private.check_request(null, null, ${w.guest}::uuid, ${sha256Hex(testGuestSecret(w.guest))})`;
+      await ageJoinedDevice(40);
+      await gate();
+      expect(await lastUsed()).toBe(0);
+      await db.owner`update app.guest_credentials set last_used_at = now() - interval '20 hours' where guest_id = ${w.guest} and kind = 'joined'`;
+      const [{ before }] = await db.owner`select last_used_at as before from app.guest_credentials where guest_id = ${w.guest} and kind = 'joined'`;
+      await gate();
+      const [{ after }] = await db.owner`select last_used_at as after from app.guest_credentials where guest_id = ${w.guest} and kind = 'joined'`;
+      expect(after).toEqual(before);
     });
   });
 });

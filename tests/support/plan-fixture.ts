@@ -88,7 +88,7 @@ export const asGuest = (guestId: string, extra: Partial<Claims> = {}): Claims =>
 
 /** Give a guest's device a credential (as POST /api/guest-session does). */
 export async function addGuestCredential(sql: Sql, guestId: string, secret = testGuestSecret(guestId)) {
-  await sql`insert into app.guest_credentials (guest_id, secret_hash) values (${guestId}, ${sha256Hex(secret)})`;
+  await sql`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${guestId}, ${sha256Hex(secret)}, 'joined')`;
 }
 
 /** A guest joined to the plan, with a credential for testGuestSecret(id). */

@@ -33,6 +33,8 @@ export interface World {
   planA: { id: string; slug: string };
   planB: { id: string; slug: string };
   guest: WorldGuest;
+  /** A second device that continued as Gus by name ("Yes, that's me"): its own secret. */
+  restoredGuestSecret: string;
   otherGuest: WorldGuest;
   ideaA: string;
   ideaB: string;
@@ -66,6 +68,7 @@ export async function buildWorld(owner: Sql, jwtSecret: string, baseUrl?: string
   const planB = await mustBe(call<{ id: string; slug: string }>('POST', '/api/plans', { body: { title: 'Plan B' }, token: otherHost.token }), 201, 'plan B');
   await mustBe(call('POST', `/api/plans/${planA.id}/join`, { body: {}, token: member.token }), 200, 'member joins');
   const guest = await mustBe(call<WorldGuest>('POST', '/api/guest-session', { body: { name: 'Gus', planId: planA.id } }), 201, 'guest');
+  const restored = await mustBe(call<WorldGuest>('POST', '/api/guest-session/restore', { body: { name: 'Gus', planId: planA.id } }), 200, 'guest restored');
   const otherGuest = await mustBe(call<WorldGuest>('POST', '/api/guest-session', { body: { name: 'Olga', planId: planB.id } }), 201, 'other guest');
   const ideaA = (await mustBe(call<{ id: string }>('POST', `/api/plans/${planA.id}/ideas`, { body: { text: 'Bowling' }, token: host.token }), 201, 'idea A')).id;
   const ideaB = (await mustBe(call<{ id: string }>('POST', `/api/plans/${planB.id}/ideas`, { body: { text: 'Karaoke' }, token: otherHost.token }), 201, 'idea B')).id;
@@ -79,7 +82,7 @@ export async function buildWorld(owner: Sql, jwtSecret: string, baseUrl?: string
     200,
     'date vote',
   );
-  return { baseUrl, host, member, stranger, otherHost, planA, planB, guest, otherGuest, ideaA, ideaB, slotA: vote.timeSlotId, date, call };
+  return { baseUrl, host, member, stranger, otherHost, planA, planB, guest, restoredGuestSecret: restored.secret, otherGuest, ideaA, ideaB, slotA: vote.timeSlotId, date, call };
 }
 
 /**
