@@ -122,9 +122,8 @@ grant insert (id, plan_id, name), delete on app.guests to anon;
 -- never the guest itself: a credential has a kind,
 --   joined    the device that created the guest: everything the guest may do;
 --   restored  a device that continued by name: read, vote, comment, suggest,
---             but not leave (which deletes the guest), nor move the guest
---             into an account, nor push out another device
---             (private.require_joining_device).
+--             but not leave (which deletes the guest) nor push out another
+--             device (private.require_joining_device).
 -- A restored device becomes a joined one when every joined device of the
 -- guest has gone unused for 30 days, so a person who lost their phone is
 -- never stuck; last_used_at (refreshed at most daily by
@@ -701,9 +700,8 @@ grant execute on function private.lock_plan_membership(uuid) to anon, authentica
 -- -----------------------------------------------------------------------------
 -- private.require_joining_device: what only the guest's own device may do
 -- -----------------------------------------------------------------------------
--- Leaving (which deletes the guest with its votes) and moving the guest into
--- an account need the device that joined as the guest; a device that
--- continued by name gets HP403 saying so. A restored device is promoted to a
+-- Leaving (which deletes the guest with its votes) needs the device that
+-- joined as the guest; a device that continued by name gets HP403 saying so. A restored device is promoted to a
 -- joined one here when every joined device of the guest has gone unused for
 -- 30 days (or there is none left). Called by the rules after they found the
 -- caller to be that guest (private.claimed_guest_id()).

@@ -88,8 +88,6 @@ begin
     raise exception using errcode = 'HP403',
       message = 'This device is no longer confirmed as that guest, please confirm your name again';
   end if;
-  -- And be the device that joined as the guest, not one that knew its name.
-  perform private.require_joining_device(p_guest_id);
 
   select pa.joined_at into v_joined_at
     from app.participants pa where pa.guest_id = p_guest_id;

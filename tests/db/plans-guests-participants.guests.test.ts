@@ -278,17 +278,6 @@ describe('guest credentials', () => {
       expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(0);
     });
 
-    it('may not move the guest into an account', async () => {
-      await restore('new phone');
-      const asMemberWithGuest: Claims = { ...w.actors.member, guest_id: w.guest, guest_secret_hash: sha256Hex('new phone') };
-      await expectPgError(
-        db.as(asMemberWithGuest, (sql) => sql`select * from app.transfer_guest_votes(${w.guest})`),
-        'HP403',
-        'This can only be done from the device that joined as Gus',
-      );
-      expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(1);
-    });
-
     it('becomes a full device when the joined devices went unused for 30 days', async () => {
       await restore('new phone');
       await ageJoinedDevice(29);
