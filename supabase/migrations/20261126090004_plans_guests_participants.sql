@@ -122,8 +122,9 @@ grant insert (id, plan_id, name), delete on app.guests to anon;
 -- never the guest itself: a credential has a kind,
 --   joined    the device that created the guest: everything the guest may do;
 --   restored  a device that continued by name: read, vote, comment, suggest,
---             but not leave (which deletes the guest) nor push out another
---             device (private.require_joining_device).
+--             but not leave, which deletes the guest
+--             (private.require_joining_device); and restores never push out
+--             the joined device (private.issue_guest_credential).
 -- A restored device becomes a joined one when every joined device of the
 -- guest has gone unused for 30 days, so a person who lost their phone is
 -- never stuck; last_used_at (refreshed at most daily by
@@ -701,10 +702,11 @@ grant execute on function private.lock_plan_membership(uuid) to anon, authentica
 -- private.require_joining_device: what only the guest's own device may do
 -- -----------------------------------------------------------------------------
 -- Leaving (which deletes the guest with its votes) needs the device that
--- joined as the guest; a device that continued by name gets HP403 saying so. A restored device is promoted to a
--- joined one here when every joined device of the guest has gone unused for
--- 30 days (or there is none left). Called by the rules after they found the
--- caller to be that guest (private.claimed_guest_id()).
+-- joined as the guest; a device that continued by name gets HP403 saying so.
+-- A restored device is promoted to a joined one here when every joined device
+-- of the guest has gone unused for 30 days (or there is none left). Called by
+-- app.leave_plan after it found the caller to be that guest
+-- (private.claimed_guest_id()).
 create function private.require_joining_device(p_guest_id uuid)
 returns void
 language plpgsql
