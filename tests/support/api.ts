@@ -78,11 +78,17 @@ export function testMailbox() {
   return mailbox(inject('mailUrl'));
 }
 
-/** Sign up or in through the real flow (code read from maildev); the session token. */
+/**
+ * Sign up or in through the real flow (code read from maildev); the session
+ * token. Waits for the mail THIS call caused: on a second sign-in the mail
+ * of the first is already there, and its code is no longer valid.
+ */
 export async function signIn(email = uniqueEmail()): Promise<{ email: string; token: string }> {
+  const mail = testMailbox();
+  const before = (await mail.mailsTo(email)).length;
   const sent = await api('POST', '/api/auth/send-otp', { body: { email } });
   if (sent.status !== 204) throw new Error(`send-otp answered ${sent.status}: ${sent.text}`);
-  const code = await testMailbox().latestCodeFor(email);
+  const code = await mail.latestCodeFor(email, { count: before + 1 });
   const verified = await api<{ token: string }>('POST', '/api/auth/verify-otp', { body: { email, code } });
   if (verified.status !== 200) throw new Error(`verify-otp answered ${verified.status}: ${verified.text}`);
   return { email: email.trim().toLowerCase(), token: verified.json.token };
