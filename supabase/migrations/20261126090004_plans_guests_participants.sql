@@ -841,6 +841,88 @@ revoke all on function app.leave_plan(uuid) from public;
 grant execute on function app.leave_plan(uuid) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
+-- The host removes someone (moderation)
+-- -----------------------------------------------------------------------------
+-- docs/decisions/0065-moderation.md. The host may remove any participant but
+-- themselves: what the person wrote goes with them (their ideas, with the
+-- votes and comments on those ideas, and their comments elsewhere) and so do
+-- their votes. A removed guest is deleted with its device credentials, so the
+-- secrets it holds stop working at once; a removed member can come back only
+-- as anyone holding the link can (joining again), and the host can remove
+-- them again. A picked idea that goes is unpicked by its foreign key; the
+-- locked date stays (a locked slot is kept even without votes).
+--
+-- Definer, like the write rules: the host may delete rows the host's own row
+-- security does not show as deletable (others' votes, others' rows). It makes
+-- the checks itself, once: the plan is readable, the caller is its host, the
+-- participant is of this plan and is not the host. Serialised with leaving
+-- on the plan's membership lock, so a host hand-over and a removal never
+-- interleave.
+create function private.remove_participant(p_plan_id uuid, p_participant_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_host_id uuid;
+  v_target  app.participants;
+begin
+  perform private.lock_plan_membership(p_plan_id);
+
+  select p.host_id into v_host_id from app.plans p where p.id = p_plan_id;
+  -- Unknown and unreadable look the same.
+  if v_host_id is null or not private.can_read_plan(p_plan_id) then
+    raise exception using errcode = 'HP404', message = 'Plan not found';
+  end if;
+  if v_host_id is distinct from (select auth.uid()) then
+    raise exception using errcode = 'HP403', message = 'Only the host can remove people from the plan';
+  end if;
+
+  select * into v_target from app.participants pa
+   where pa.id = p_participant_id and pa.plan_id = p_plan_id;
+  if not found then
+    raise exception using errcode = 'HP404', message = 'This person is not in the plan';
+  end if;
+  if v_target.user_id = v_host_id then
+    raise exception using errcode = 'HP409',
+      message = 'You host this plan: hand it over by leaving, or delete the plan instead';
+  end if;
+
+  if v_target.guest_id is not null then
+    delete from app.idea_comments ic where ic.guest_id = v_target.guest_id and ic.plan_id = p_plan_id;
+    delete from app.ideas i where i.guest_id = v_target.guest_id and i.plan_id = p_plan_id;
+    -- Cascades to the participants row, the guest's votes and its credentials.
+    delete from app.guests g where g.id = v_target.guest_id;
+  else
+    delete from app.idea_comments ic where ic.user_id = v_target.user_id and ic.plan_id = p_plan_id;
+    delete from app.ideas i where i.user_id = v_target.user_id and i.plan_id = p_plan_id;
+    delete from app.idea_votes v where v.user_id = v_target.user_id and v.plan_id = p_plan_id;
+    delete from app.time_slot_votes v where v.user_id = v_target.user_id and v.plan_id = p_plan_id;
+    delete from app.participants pa where pa.id = v_target.id;
+  end if;
+end;
+$$;
+comment on function private.remove_participant(uuid, uuid) is
+  'app.remove_participant''s rule, as a definer that checks once: readable plan (HP404), the caller hosts it (HP403), the participant is of the plan (HP404) and not the host (HP409). Removes the participant with their ideas, comments and votes.';
+revoke all on function private.remove_participant(uuid, uuid) from public;
+grant execute on function private.remove_participant(uuid, uuid) to authenticated;
+
+create function app.remove_participant(p_plan_id uuid, p_participant_id uuid)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  select private.remove_participant(p_plan_id, p_participant_id)
+$$;
+comment on function app.remove_participant(uuid, uuid) is
+  'The host removes a participant with everything they wrote and their votes (private.remove_participant).';
+revoke all on function app.remove_participant(uuid, uuid) from public;
+grant execute on function app.remove_participant(uuid, uuid) to authenticated;
+
+-- -----------------------------------------------------------------------------
 -- Who may write in a plan: the checks every idea, comment and vote rule makes
 -- -----------------------------------------------------------------------------
 -- A signed-in user who is not yet a participant is joined on first write

@@ -405,12 +405,134 @@ revoke all on function app.vote_on_idea(uuid) from public;
 grant execute on function app.vote_on_idea(uuid) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
+-- Deleting an idea or a comment: its author or the plan's host
+-- -----------------------------------------------------------------------------
+-- docs/decisions/0065-moderation.md. An idea goes with its votes and comments
+-- (foreign keys), and unpicks itself if it was the host's pick (plans'
+-- locked_idea_id is set null). A guest deletes what it wrote only from the
+-- device that joined as it (private.require_joining_device): a device that
+-- continued by name votes and writes, it does not destroy.
+--
+-- private.may_delete_writing is the one check both rules make: the caller
+-- hosts the plan, or is the row's author.
+create function private.may_delete_writing(p_plan_id uuid, p_user_id uuid, p_guest_id uuid, p_refusal text)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_user_id  uuid := (select auth.uid());
+  v_guest_id uuid;
+begin
+  if v_user_id is not null then
+    if v_user_id = p_user_id
+       or exists (select 1 from app.plans p where p.id = p_plan_id and p.host_id = v_user_id) then
+      return;
+    end if;
+  else
+    v_guest_id := (select private.claimed_guest_id());
+    if v_guest_id is not null and v_guest_id = p_guest_id then
+      perform private.require_joining_device(v_guest_id);
+      return;
+    end if;
+  end if;
+  raise exception using errcode = 'HP403', message = p_refusal;
+end;
+$$;
+comment on function private.may_delete_writing(uuid, uuid, uuid, text) is
+  'HP403 p_refusal unless the caller hosts the plan or wrote the row (a guest author only from its joined device).';
+revoke all on function private.may_delete_writing(uuid, uuid, uuid, text) from public;
+grant execute on function private.may_delete_writing(uuid, uuid, uuid, text) to anon, authenticated;
+
+create function private.delete_idea(p_idea_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_idea app.ideas;
+begin
+  select * into v_idea from app.ideas i where i.id = p_idea_id;
+  -- Unknown and unreadable look the same.
+  if not found or not private.can_read_plan(v_idea.plan_id) then
+    raise exception using errcode = 'HP404', message = 'Idea not found';
+  end if;
+  perform private.may_delete_writing(v_idea.plan_id, v_idea.user_id, v_idea.guest_id,
+    'Only the host or the person who suggested this idea can delete it');
+  delete from app.ideas i where i.id = p_idea_id;
+end;
+$$;
+comment on function private.delete_idea(uuid) is
+  'app.delete_idea''s rule, as a definer: HP404 unknown or unreadable idea, HP403 neither the host nor the author. Deletes the idea with its votes and comments.';
+revoke all on function private.delete_idea(uuid) from public;
+grant execute on function private.delete_idea(uuid) to anon, authenticated;
+
+create function app.delete_idea(p_idea_id uuid)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  select private.delete_idea(p_idea_id)
+$$;
+comment on function app.delete_idea(uuid) is
+  'Deletes an idea, with its votes and comments, as its author or the plan''s host (private.delete_idea).';
+revoke all on function app.delete_idea(uuid) from public;
+grant execute on function app.delete_idea(uuid) to anon, authenticated;
+
+create function private.delete_idea_comment(p_idea_id uuid, p_comment_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan_id uuid;
+  v_comment app.idea_comments;
+begin
+  select i.plan_id into v_plan_id from app.ideas i where i.id = p_idea_id;
+  if v_plan_id is null or not private.can_read_plan(v_plan_id) then
+    raise exception using errcode = 'HP404', message = 'Idea not found';
+  end if;
+  select * into v_comment from app.idea_comments ic where ic.id = p_comment_id and ic.idea_id = p_idea_id;
+  if not found then
+    raise exception using errcode = 'HP404', message = 'Comment not found';
+  end if;
+  perform private.may_delete_writing(v_plan_id, v_comment.user_id, v_comment.guest_id,
+    'Only the host or the person who wrote this comment can delete it');
+  delete from app.idea_comments ic where ic.id = p_comment_id;
+end;
+$$;
+comment on function private.delete_idea_comment(uuid, uuid) is
+  'app.delete_idea_comment''s rule, as a definer: HP404 unknown or unreadable idea, or a comment not on it; HP403 neither the host nor the author.';
+revoke all on function private.delete_idea_comment(uuid, uuid) from public;
+grant execute on function private.delete_idea_comment(uuid, uuid) to anon, authenticated;
+
+create function app.delete_idea_comment(p_idea_id uuid, p_comment_id uuid)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  select private.delete_idea_comment(p_idea_id, p_comment_id)
+$$;
+comment on function app.delete_idea_comment(uuid, uuid) is
+  'Deletes a comment on an idea as its author or the plan''s host (private.delete_idea_comment).';
+revoke all on function app.delete_idea_comment(uuid, uuid) from public;
+grant execute on function app.delete_idea_comment(uuid, uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
 -- RLS
 -- -----------------------------------------------------------------------------
 -- Read: link holders (claim plan_id) and participants. Write: participants,
 -- only as themselves (user_id = auth.uid() for members, guest_id = claimed
--- guest for guests). No UPDATE anywhere, no DELETE of ideas/comments: the
--- product has no edit/delete for them.
+-- guest for guests). No UPDATE anywhere, and no DELETE policy on ideas and
+-- comments: deleting one goes through the definer rules above (author or host).
 
 alter table app.ideas enable row level security;
 

@@ -5,7 +5,7 @@
 // behaviour is in concurrency.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
-import { addIdea, blindToA, createUser, readersOfA, type ActorName } from '../support/plan-fixture.ts';
+import { addIdea, blindToA, createUser, readersOfA, sha256Hex, type ActorName } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
 
@@ -381,5 +381,67 @@ describe('the rules', () => {
       await expectPgError(toggleIdea(w.actors.stranger, w.ideaA), 'HP404', 'Idea not found');
       await expectPgError(toggleIdea(w.actors.member, w.ideaB), 'HP404', 'Idea not found');
     });
+  });
+});
+
+describe('deleting ideas and comments (app.delete_idea, app.delete_idea_comment)', () => {
+  const w = usePlanWorld(db, { each: true });
+  const deleteIdea = (claims: Claims, ideaId: string) => db.as(claims, (sql) => sql`select app.delete_idea(${ideaId})`);
+  const deleteComment = (claims: Claims, ideaId: string, commentId: string) =>
+    db.as(claims, (sql) => sql`select app.delete_idea_comment(${ideaId}, ${commentId})`);
+  const exists = async (table: 'app.ideas' | 'app.idea_comments', id: string) =>
+    (await db.owner`select 1 from ${db.owner(table)} where id = ${id}`).length === 1;
+  const restoredGus = (): Claims => ({ ...w.actors.guest, guest_secret_hash: sha256Hex('new phone') });
+
+  it('the author deletes their idea, with its votes and comments', async () => {
+    await deleteIdea(w.actors.host, w.ideaA);
+    expect(await exists('app.ideas', w.ideaA)).toBe(false);
+    expect(await db.owner`select 1 from app.idea_votes where idea_id = ${w.ideaA}`).toHaveLength(0);
+    expect(await exists('app.idea_comments', w.commentA)).toBe(false);
+  });
+
+  it("the host deletes anyone's idea, and a picked idea that goes is unpicked", async () => {
+    const byGus = await addIdea(db.owner, w.planA, 'Spam spam', { guestId: w.guest });
+    await db.owner`update app.plans set locked_idea_id = ${byGus} where id = ${w.planA}`;
+    await deleteIdea(w.actors.host, byGus);
+    expect(await exists('app.ideas', byGus)).toBe(false);
+    expect((await db.owner`select locked_idea_id from app.plans where id = ${w.planA}`)[0].locked_idea_id).toBeNull();
+  });
+
+  it('a guest deletes its own idea from the device that joined, not from a device restored by name', async () => {
+    const byGus = await addIdea(db.owner, w.planA, 'Mine', { guestId: w.guest });
+    await db.owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${w.guest}, ${sha256Hex('new phone')}, 'restored')`;
+    await expectPgError(deleteIdea(restoredGus(), byGus), 'HP403', 'This can only be done from the device that joined as Gus');
+    expect(await exists('app.ideas', byGus)).toBe(true);
+    await deleteIdea(w.actors.guest, byGus);
+    expect(await exists('app.ideas', byGus)).toBe(false);
+  });
+
+  it('nobody else deletes an idea; unknown or unreadable ideas are not found', async () => {
+    for (const actor of ['member', 'guest', 'strangerWithLink'] as const) {
+      await expectPgError(deleteIdea(w.actors[actor], w.ideaA), 'HP403', 'Only the host or the person who suggested this idea can delete it');
+    }
+    await expectPgError(deleteIdea(w.actors.anonWithLink, w.ideaA), 'HP403');
+    await expectPgError(deleteIdea(w.actors.stranger, w.ideaA), 'HP404', 'Idea not found');
+    // The host of plan B hosts nothing here.
+    await expectPgError(deleteIdea({ role: 'authenticated', sub: w.users.otherHost }, w.ideaA), 'HP404', 'Idea not found');
+    await expectPgError(deleteIdea(w.actors.host, '00000000-0000-4000-8000-000000000000'), 'HP404', 'Idea not found');
+    expect(await exists('app.ideas', w.ideaA)).toBe(true);
+  });
+
+  it('the author or the host deletes a comment; nobody else; a comment of another idea is not found', async () => {
+    // Mia wrote commentA on the host's idea.
+    await expectPgError(deleteComment(w.actors.guest, w.ideaA, w.commentA), 'HP403', 'Only the host or the person who wrote this comment can delete it');
+    await expectPgError(deleteComment(w.actors.strangerWithLink, w.ideaA, w.commentA), 'HP403');
+    await expectPgError(deleteComment(w.actors.host, w.ideaA, w.commentB), 'HP404', 'Comment not found');
+    expect(await exists('app.idea_comments', w.commentA)).toBe(true);
+    await deleteComment(w.actors.member, w.ideaA, w.commentA);
+    expect(await exists('app.idea_comments', w.commentA)).toBe(false);
+
+    const [again] = await db.owner<{ id: string }[]>`
+      insert into app.idea_comments (idea_id, plan_id, text, author_name, guest_id)
+      values (${w.ideaA}, ${w.planA}, 'buy my stuff', 'x', ${w.guest}) returning id`;
+    await deleteComment(w.actors.host, w.ideaA, again.id);
+    expect(await exists('app.idea_comments', again.id)).toBe(false);
   });
 });

@@ -246,3 +246,80 @@ describe('app.leave_plan', () => {
     });
   });
 });
+
+describe('app.remove_participant (the host moderates)', () => {
+  const w = usePlanWorld(db, { each: true });
+  const remove = (claims: Claims, planId: string, participantId: string) =>
+    db.as(claims, (sql) => sql`select app.remove_participant(${planId}, ${participantId})`);
+  const participantOf = async (column: 'user_id' | 'guest_id', id: string) =>
+    (await db.owner<{ id: string }[]>`select id from app.participants where plan_id = ${w.planA} and ${db.owner(column)} = ${id}`)[0].id;
+  const count = async (table: string, column: string, id: string) =>
+    (await db.owner`select count(*)::int as n from ${db.owner(table)} where ${db.owner(column)} = ${id}`)[0].n as number;
+
+  it('removes a member with their ideas (and what others wrote on them), comments and votes; the plan and the others stay', async () => {
+    const ideaByMia = await addIdea(db.owner, w.planA, 'Mia idea', { userId: w.users.member });
+    await db.owner`insert into app.idea_comments (idea_id, plan_id, text, author_name, user_id)
+                   values (${ideaByMia}, ${w.planA}, 'host says hi', 'x', ${w.users.host})`;
+    await db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, user_id) values (${w.slotA}, ${w.planA}, ${w.users.member})`;
+
+    await remove(w.actors.host, w.planA, await participantOf('user_id', w.users.member));
+
+    expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host']);
+    expect(await count('app.ideas', 'id', ideaByMia)).toBe(0);
+    expect(await count('app.idea_comments', 'idea_id', ideaByMia)).toBe(0);
+    expect(await count('app.idea_comments', 'user_id', w.users.member)).toBe(0);
+    expect(await count('app.idea_votes', 'user_id', w.users.member)).toBe(0);
+    expect(await count('app.time_slot_votes', 'user_id', w.users.member)).toBe(0);
+    // The rest of the plan is untouched: the host's idea, Gus's votes.
+    expect(await count('app.ideas', 'id', w.ideaA)).toBe(1);
+    expect(await count('app.idea_votes', 'guest_id', w.guest)).toBe(1);
+    expect(await count('app.time_slot_votes', 'guest_id', w.guest)).toBe(1);
+  });
+
+  it('removes a guest: the guest, its writing, its votes and its device credentials go', async () => {
+    await addIdea(db.owner, w.planA, 'Gus idea', { guestId: w.guest });
+    await remove(w.actors.host, w.planA, await participantOf('guest_id', w.guest));
+    expect(await count('app.guests', 'id', w.guest)).toBe(0);
+    expect(await count('app.guest_credentials', 'guest_id', w.guest)).toBe(0);
+    expect(await db.owner`select 1 from app.ideas where plan_id = ${w.planA} and text = 'Gus idea'`).toHaveLength(0);
+    // The secret the guest's phone holds names nobody now.
+    const seen = await db.as(w.actors.guest, async (sql) => (await sql`select private.claimed_guest_id() as g`)[0].g);
+    expect(seen).toBeNull();
+  });
+
+  it('a removed member can come back through the link, and be removed again', async () => {
+    await remove(w.actors.host, w.planA, await participantOf('user_id', w.users.member));
+    await db.as({ ...w.actors.member, plan_id: w.planA }, (sql) => sql`select app.add_idea(${w.planA}, 'Back again')`);
+    expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host', 'Mia']);
+    await remove(w.actors.host, w.planA, await participantOf('user_id', w.users.member));
+    expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host']);
+  });
+
+  it("removing the author of the host's pick unpicks it; the locked date stays", async () => {
+    const ideaByMia = await addIdea(db.owner, w.planA, 'Picked one', { userId: w.users.member });
+    await db.owner`update app.plans set locked_idea_id = ${ideaByMia} where id = ${w.planA}`;
+    await remove(w.actors.host, w.planA, await participantOf('user_id', w.users.member));
+    expect((await db.owner`select locked_idea_id from app.plans where id = ${w.planA}`)[0].locked_idea_id).toBeNull();
+  });
+
+  it('only the host may remove; nobody removes the host; the refusals change nothing', async () => {
+    const mia = await participantOf('user_id', w.users.member);
+    const gus = await participantOf('guest_id', w.guest);
+    const hanna = await participantOf('user_id', w.users.host);
+    await expectPgError(remove(w.actors.member, w.planA, gus), 'HP403', 'Only the host can remove people from the plan');
+    await expectPgError(remove(w.actors.strangerWithLink, w.planA, mia), 'HP403', 'Only the host can remove people from the plan');
+    await expectPgError(remove(w.actors.stranger, w.planA, mia), 'HP404', 'Plan not found');
+    await expectPgError(
+      remove(w.actors.host, w.planA, hanna),
+      'HP409',
+      'You host this plan: hand it over by leaving, or delete the plan instead',
+    );
+    // A participant of another plan is not in this one.
+    const olga = (await db.owner`select id from app.participants where guest_id = ${w.otherGuest}`)[0].id;
+    await expectPgError(remove(w.actors.host, w.planA, olga), 'HP404', 'This person is not in the plan');
+    // Guests hold no token: the rule is not theirs to run at all.
+    await expectDenied(remove(w.actors.guest, w.planA, mia));
+    expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host', 'Mia']);
+    expect(await count('app.guests', 'id', w.otherGuest)).toBe(1);
+  });
+});

@@ -75,6 +75,8 @@ export function commentJson(tx: Tx, alias: string): Fragment {
       'id', ${c}.id,
       'text', ${c}.text,
       'authorName', ${c}.author_name,
+      'userId', ${c}.user_id,
+      'guestId', ${c}.guest_id,
       'createdAt', ${isoTime(tx, alias)}
     )`;
 }

@@ -5,6 +5,7 @@ import { z } from 'zod/mini';
 export { COMMENT_TEXT_MAX, IDEA_TEXT_MAX, JOIN_TO_VOTE, PLAN_NOT_FOUND, type Voter, voterListSchema } from './common.ts';
 
 export const IDEA_NOT_FOUND = 'Idea not found';
+export const COMMENT_NOT_FOUND = 'Comment not found';
 /** No token and no guestId (the database answers the same for an unknown guest). */
 export const JOIN_TO_SUGGEST = 'Join the plan first to suggest ideas';
 export const JOIN_TO_COMMENT = 'Join the plan first to comment';
@@ -32,7 +33,15 @@ export const ideaListSchema = z.lazy(() => z.array(ideaSchema));
 
 /** Spec §3 Idea comment. */
 export const ideaCommentSchema = z.lazy(() =>
-  z.object({ id: z.string(), text: z.string(), authorName: z.string(), createdAt: z.string() }),
+  z.object({
+    id: z.string(),
+    text: z.string(),
+    authorName: z.string(),
+    /** The author's account or guest id, or null (as on an Idea): who may delete it. */
+    userId: z.nullish(z.string()),
+    guestId: z.nullish(z.string()),
+    createdAt: z.string(),
+  }),
 );
 export type IdeaComment = z.infer<typeof ideaCommentSchema>;
 export const ideaCommentListSchema = z.lazy(() => z.array(ideaCommentSchema));

@@ -11,11 +11,14 @@ export const createPlanBody = body({
 });
 export type CreatePlanInput = z.input<typeof createPlanBody>;
 
-/** Optional `{guestId}` body of DELETE /api/plans/{id}/leave (the query parameter works too). */
+/**
+ * The `?guestId=` of a DELETE a guest may make (leave, delete an idea or a
+ * comment), and the optional `{guestId}` body it may send instead.
+ */
 export const guestIdSchema = z
   .string({ error: 'guestId must be a valid id' })
   .pipe(z.uuid({ error: 'guestId must be a valid id' }));
 
-export const leavePlanBody = body({
+export const guestDeleteBody = body({
   guestId: z.union([guestIdSchema, z.null()], { error: 'guestId must be a valid id' }).optional(),
 });

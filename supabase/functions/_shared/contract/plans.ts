@@ -5,6 +5,8 @@ import { planStatusSchema } from './common.ts';
 
 export { PLAN_NOT_FOUND, type PlanStatus, TITLE_MAX } from './common.ts';
 export const ONLY_HOST_CAN_DELETE = 'Only the host can delete this plan';
+/** DELETE /api/plans/{id}/participants/{participantId} of someone not in the plan (or a malformed id). */
+export const PARTICIPANT_NOT_FOUND = 'This person is not in the plan';
 
 /** `^[A-Za-z0-9_-]{8,64}$`, as the plans_slug_format check of the database. */
 export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;

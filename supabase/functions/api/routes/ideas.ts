@@ -1,4 +1,5 @@
-// /api/ideas/{id}/vote, /voters and /comments (spec §7; docs/api.md
+// /api/ideas/{id}/vote, /voters and /comments, and deleting an idea or a
+// comment (spec §7; docs/decisions/0065-moderation.md; docs/api.md
 // "Ideas, comments, votes"). The URL names an idea, so the request's plan_id claim is
 // the idea's plan, resolved in the claims statement (withRequest's ideaId):
 // whoever holds an idea id may read its voters and comments, like the plan's.
@@ -11,8 +12,9 @@
 import { Hono } from 'hono';
 import { optionalUserId } from '../../_shared/auth.ts';
 import { createCommentBody, voteBody } from '../../_shared/contract/ideas-requests.ts';
-import { IDEA_NOT_FOUND, type IdeaComment, JOIN_TO_COMMENT, JOIN_TO_VOTE, type VoteResult } from '../../_shared/contract/ideas.ts';
+import { COMMENT_NOT_FOUND, IDEA_NOT_FOUND, type IdeaComment, JOIN_TO_COMMENT, JOIN_TO_VOTE, type VoteResult } from '../../_shared/contract/ideas.ts';
 import { requestRow } from '../../_shared/db.ts';
+import { deleteCaller } from '../../_shared/delete-caller.ts';
 import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
@@ -96,4 +98,27 @@ export const ideaRoutes = new Hono()
       IDEA_NOT_FOUND,
     );
     return c.json(row!.comment, 201);
+  })
+
+  // The author or the plan's host (app.delete_idea: 404 unknown, 403 anyone
+  // else, a guest author only from its joined device). Its votes and comments
+  // go with it; the host's pick of it is undone.
+  .delete('/:id', async (c) => {
+    const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
+    const caller = await deleteCaller(c);
+    await requestRow({ ...caller, ideaId }, (tx) => tx`select app.delete_idea(${ideaId}::uuid)`);
+    return c.body(null, 204);
+  })
+
+  // The comment's author or the plan's host (app.delete_idea_comment: 404
+  // unknown idea or a comment not on it, 403 anyone else).
+  .delete('/:id/comments/:commentId', async (c) => {
+    const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
+    const commentId = pathId(c.req.param('commentId'), COMMENT_NOT_FOUND);
+    const caller = await deleteCaller(c);
+    await requestRow(
+      { ...caller, ideaId },
+      (tx) => tx`select app.delete_idea_comment(${ideaId}::uuid, ${commentId}::uuid)`,
+    );
+    return c.body(null, 204);
   });

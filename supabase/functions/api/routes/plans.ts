@@ -1,19 +1,19 @@
-// /api/plans: create, list mine, read by id or slug, participants, delete, leave
+// /api/plans: create, list mine, read by id or slug, participants (and the
+// host removing one), delete, leave
 // (spec §7; docs/api.md "Plans", "Leaving and deleting"). Mounted on /plans next
 // to the joining routes. Every parameter is validated before the database is
 // touched; a malformed id or slug is "Plan not found" like an unknown one.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
-import { createPlanBody, guestIdSchema, leavePlanBody } from '../../_shared/contract/plans-requests.ts';
-import { type LeavePlanResult, ONLY_HOST_CAN_DELETE, type Plan, PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
+import { createPlanBody } from '../../_shared/contract/plans-requests.ts';
+import { deleteCaller } from '../../_shared/delete-caller.ts';
+import { type LeavePlanResult, ONLY_HOST_CAN_DELETE, PARTICIPANT_NOT_FOUND, type Plan, PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
 import { pathId, planSlugParam } from '../../_shared/params.ts';
 import { requestRow, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
-import { parseBody, validate } from '../../_shared/validation.ts';
+import { parseBody } from '../../_shared/validation.ts';
 import { knownListHash, listEtag, versionedRead } from '../../_shared/versioned.ts';
-
-const GUEST_ID_MISMATCH = 'guestId in the URL and in the body must be the same';
 
 export const planRoutes = new Hono()
   // The caller's plans, spec §4 order, one statement; 304 when none of them
@@ -121,19 +121,21 @@ export const planRoutes = new Hono()
     throw new HttpError(404, PLAN_NOT_FOUND);
   })
 
-  // A member leaves with its token; a guest names itself with ?guestId=… (or a
-  // JSON body {guestId}). A valid token wins over a guestId (docs/api.md "API conventions").
+  // The host removes someone (app.remove_participant: 404 unknown plan, 403
+  // not the host, 404 not a participant of it, 409 the host), with their
+  // ideas, comments and votes; a removed guest's secrets stop working.
+  .delete('/:id/participants/:participantId', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const participantId = pathId(c.req.param('participantId'), PARTICIPANT_NOT_FOUND);
+    const userId = await requireUserId(c);
+    await requestRow({ userId, planId }, (tx) => tx`select app.remove_participant(${planId}::uuid, ${participantId}::uuid)`);
+    return c.body(null, 204);
+  })
+
+  // A member leaves with its token; a guest names itself (deleteCaller).
   .delete('/:id/leave', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
-    const userId = await optionalUserId(c);
-    const fromQuery = c.req.query('guestId');
-    const queryGuestId = fromQuery === undefined ? undefined : validate(guestIdSchema, fromQuery);
-    const { guestId: bodyGuestId } = await parseBody(c, leavePlanBody);
-    if (queryGuestId && bodyGuestId && queryGuestId.toLowerCase() !== bodyGuestId.toLowerCase()) {
-      throw new HttpError(400, GUEST_ID_MISMATCH);
-    }
-    const guestId = userId ? null : (queryGuestId ?? bodyGuestId ?? null);
-    if (!userId && !guestId) throw new HttpError(401, messages.notSignedIn);
+    const { userId, guestId } = await deleteCaller(c);
     const planDeleted = await withRequest({ userId, guestId, planId }, async (tx) => {
       const [row] = await tx<{ planDeleted: boolean }[]>`select app.leave_plan(${planId}::uuid) as "planDeleted"`;
       return row.planDeleted;
