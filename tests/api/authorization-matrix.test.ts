@@ -61,6 +61,9 @@ const withGuest = (who: ReturnType<typeof as>, body: Record<string, unknown> = {
   headers: secretHeader(who.secret),
 });
 
+/** The idea Gus posted in a world, for the route that deletes it. */
+const guestIdeas = new WeakMap<World, string>();
+
 const ROUTES: Route[] = [
   { name: 'POST /api/plans/{id}/ideas', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/ideas`, withGuest(who, { text: 'An idea' })] },
   { name: 'POST /api/ideas/{id}/comments', request: (w, who) => ['POST', `/api/ideas/${w.ideaA}/comments`, withGuest(who, { text: 'A comment' })] },
@@ -90,6 +93,29 @@ const ROUTES: Route[] = [
   },
   { name: 'POST /api/plans/{id}/unlock', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/unlock`, withGuest(who)] },
   { name: 'POST /api/plans/{id}/location', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/location`, withGuest(who, { location: 'The park' })] },
+  {
+    name: 'DELETE /api/plans/{id}/participants/{participantId} (the guest)',
+    request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}/participants/${w.guestParticipantId}`, withGuest(who)],
+  },
+  {
+    name: "DELETE /api/ideas/{id} (the host's idea)",
+    freshWorldPerCaller: true,
+    request: (w, who) => ['DELETE', `/api/ideas/${w.ideaA}`, withGuest(who)],
+  },
+  {
+    name: "DELETE /api/ideas/{id} (the guest's idea)",
+    freshWorldPerCaller: true,
+    arrange: async (w) => {
+      const posted = await w.call<{ id: string }>('POST', `/api/plans/${w.planA.id}/ideas`, withGuest(as('guest with secret', w), { text: 'Mine' }));
+      guestIdeas.set(w, posted.json.id);
+    },
+    request: (w, who) => ['DELETE', `/api/ideas/${guestIdeas.get(w)}`, withGuest(who)],
+  },
+  {
+    name: "DELETE /api/ideas/{id}/comments/{commentId} (the member's comment)",
+    freshWorldPerCaller: true,
+    request: (w, who) => ['DELETE', `/api/ideas/${w.ideaA}/comments/${w.commentA}`, withGuest(who)],
+  },
   {
     name: 'DELETE /api/plans/{id}',
     request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}`, { token: who.token, headers: secretHeader(who.secret) }],

@@ -216,6 +216,11 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['POST', `/api/timeslots/${id}/vote`, { body: {}, token: w.member.token }],
     ['GET', `/api/guest-session/${id}`, guest],
     ['DELETE', `/api/users/me/interests/${id}`, { token: w.member.token }],
+    ['DELETE', `/api/plans/${w.planA.id}/participants/${id}`, { token: w.host.token }],
+    ['DELETE', `/api/plans/${id}/participants/${w.guestParticipantId}`, { token: w.host.token }],
+    ['DELETE', `/api/ideas/${id}`, { token: w.host.token }],
+    ['DELETE', `/api/ideas/${w.ideaA}/comments/${id}`, { token: w.host.token }],
+    ['DELETE', `/api/ideas/${id}/comments/${w.commentA}`, { token: w.host.token }],
   ];
 }
 
@@ -242,6 +247,9 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['POST', `/api/plans/${w.planA.id}/join`, { body: {} }],
     ['DELETE', `/api/plans/${w.planA.id}`, {}],
     ['DELETE', `/api/plans/${w.planA.id}/leave`, {}],
+    ['DELETE', `/api/plans/${w.planA.id}/participants/${w.guestParticipantId}`, {}],
+    ['DELETE', `/api/ideas/${w.ideaA}`, {}],
+    ['DELETE', `/api/ideas/${w.ideaA}/comments/${w.commentA}`, {}],
     ['POST', '/api/auth/transfer-guest-votes', { body: { guestId: w.guest.id }, headers: guestHeader(w.guest.secret) }],
     ['POST', '/api/users/me/interests', { body: { freeFormText: 'Stolen interest' } }],
   ];
@@ -257,6 +265,8 @@ function guestWrites(guestId: string): Array<[string, string, ApiOptions]> {
     ['POST', `/api/timeslots/${w.slotA}/vote`, { body: { guestId } }],
     ['POST', `/api/plans/${w.planA.id}/join`, { body: { guestId } }],
     ['DELETE', `/api/plans/${w.planA.id}/leave?guestId=${guestId}`, {}],
+    ['DELETE', `/api/ideas/${w.ideaA}?guestId=${guestId}`, {}],
+    ['DELETE', `/api/ideas/${w.ideaA}/comments/${w.commentA}`, { body: { guestId } }],
     ['POST', '/api/auth/transfer-guest-votes', { body: { guestId }, token: w.stranger.token }],
     ['GET', `/api/guest-session/${guestId}`, {}],
   ];
@@ -293,9 +303,10 @@ function hostileRequests(): fc.Arbitrary<Hostile> {
     .constantFrom(...shapes)
     .chain((s) => s.bad.map((v) => withLabel(`${s.name}: ${JSON.stringify(v)?.slice(0, 30)}`, [400, 403, 404])(s.build(v))));
   const junkIds = fc
-    .tuple(fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('..', '%00', '0x1', '1e309', ' ', 'ü', '\u202E')), fc.nat(15))
+    .tuple(fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.constantFrom('..', '%00', '0x1', '1e309', ' ', 'ü', '\u202E')), fc.nat(63))
     .map(([junk, i]) => {
-      const [method, path, opts] = idPaths(junk)[i % 16];
+      const paths = idPaths(junk);
+      const [method, path, opts] = paths[i % paths.length];
       return { label: `${method} ${path.replace(encodeURIComponent(junk), '{junk}')}`, method, path, opts, statuses: [400, 401, 403, 404, 405] };
     });
   const forgedTokens = fc

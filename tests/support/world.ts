@@ -38,6 +38,10 @@ export interface World {
   otherGuest: WorldGuest;
   ideaA: string;
   ideaB: string;
+  /** Mia's comment on ideaA. */
+  commentA: string;
+  /** Gus's row in plan A's participants (what the host removes). */
+  guestParticipantId: string;
   slotA: string;
   date: string;
   /** Calls this world's server. */
@@ -72,7 +76,8 @@ export async function buildWorld(owner: Sql, jwtSecret: string, baseUrl?: string
   const otherGuest = await mustBe(call<WorldGuest>('POST', '/api/guest-session', { body: { name: 'Olga', planId: planB.id } }), 201, 'other guest');
   const ideaA = (await mustBe(call<{ id: string }>('POST', `/api/plans/${planA.id}/ideas`, { body: { text: 'Bowling' }, token: host.token }), 201, 'idea A')).id;
   const ideaB = (await mustBe(call<{ id: string }>('POST', `/api/plans/${planB.id}/ideas`, { body: { text: 'Karaoke' }, token: otherHost.token }), 201, 'idea B')).id;
-  await mustBe(call('POST', `/api/ideas/${ideaA}/comments`, { body: { text: 'Love it' }, token: member.token }), 201, 'comment');
+  const commentA = (await mustBe(call<{ id: string }>('POST', `/api/ideas/${ideaA}/comments`, { body: { text: 'Love it' }, token: member.token }), 201, 'comment')).id;
+  const [{ id: guestParticipantId }] = await owner<{ id: string }[]>`select id from app.participants where guest_id = ${guest.id}`;
   const [{ d: date }] = await owner<{ d: string }[]>`select (current_date + 3)::text as d`;
   const vote = await mustBe(
     call<{ timeSlotId: string }>('POST', `/api/plans/${planA.id}/vote-date`, {
@@ -82,7 +87,7 @@ export async function buildWorld(owner: Sql, jwtSecret: string, baseUrl?: string
     200,
     'date vote',
   );
-  return { baseUrl, host, member, stranger, otherHost, planA, planB, guest, restoredGuestSecret: restored.secret, otherGuest, ideaA, ideaB, slotA: vote.timeSlotId, date, call };
+  return { baseUrl, host, member, stranger, otherHost, planA, planB, guest, restoredGuestSecret: restored.secret, otherGuest, ideaA, ideaB, commentA, guestParticipantId, slotA: vote.timeSlotId, date, call };
 }
 
 /**

@@ -11,12 +11,18 @@ export const apiPaths = {
   plan: (id: string) => `/api/plans/${seg(id)}`,
   planAction: (id: string, action: string) => `${apiPaths.plan(id)}/${action}`,
   participants: (id: string) => apiPaths.planAction(id, 'participants'),
+  /** The host removes someone: DELETE. */
+  participant: (planId: string, participantId: string) => `${apiPaths.participants(planId)}/${seg(participantId)}`,
   planBySlug: (slug: string) => `/api/plans/slug/${seg(slug)}`,
 
   /** hasUserVoted for the token's user, or for `guestId` without a token. */
   ideas: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'ideas'), guestId),
   activitySuggestions: (planId: string) => apiPaths.planAction(planId, 'activity-suggestions'),
   idea: (ideaId: string, rest: 'vote' | 'voters' | 'comments') => `/api/ideas/${seg(ideaId)}/${rest}`,
+  /** DELETE by its author (a guest names itself) or the host. */
+  deleteIdea: (ideaId: string, guestId?: string | null) => withGuest(`/api/ideas/${seg(ideaId)}`, guestId),
+  deleteComment: (ideaId: string, commentId: string, guestId?: string | null) =>
+    withGuest(`${apiPaths.idea(ideaId, 'comments')}/${seg(commentId)}`, guestId),
 
   timeSlots: (planId: string) => apiPaths.planAction(planId, 'timeslots'),
   myVotes: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'my-votes'), guestId),

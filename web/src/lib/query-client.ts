@@ -1,15 +1,21 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { isGuestSecretRefusal } from '../../../supabase/functions/_shared/contract/guest-secret';
+import { GUEST_NOT_FOUND } from '../../../supabase/functions/_shared/contract/guests';
 import { ApiError } from './api-error';
-import { forgetGuestSecret } from './guest-storage';
+import { clearGuest, forgetGuestSecret } from './guest-storage';
 
 /**
  * A write refused because this device's guest secret is missing or no longer
  * valid: drop the secret, so the plan's pages send the visitor through "Is
- * this you?" (which gets a new one) instead of failing again and again.
+ * this you?" (which gets a new one) instead of failing again and again. A
+ * write refused because the guest is gone (the host removed it, or it left
+ * on another device): forget the guest, so the pages send the visitor to
+ * the join page.
  */
 function onGuestSecretRefused(error: unknown): void {
-  if (error instanceof ApiError && isGuestSecretRefusal(error.status, error.serverText)) forgetGuestSecret();
+  if (!(error instanceof ApiError)) return;
+  if (isGuestSecretRefusal(error.status, error.serverText)) forgetGuestSecret();
+  else if (error.status === 404 && error.serverText === GUEST_NOT_FOUND) clearGuest();
 }
 
 // Spec §7: never retry, never refetch on focus, never poll, never stale: the

@@ -53,7 +53,8 @@ export const authKeys = {
 };
 
 export const guestKeys = {
-  session: (guestId: string) => ['guests', guestId] as const,
+  all: ['guests'] as const,
+  session: (guestId: string) => [...guestKeys.all, guestId] as const,
 };
 
 export const interestKeys = {

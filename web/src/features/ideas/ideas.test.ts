@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkWrite,
   commentToggleLabel,
+  mayDelete,
   normalizeIdeaText,
   sortIdeasByVotes,
   topIdeaId,
@@ -95,4 +96,26 @@ describe('checkWrite (spec §5)', () => {
 
 it('compares idea texts trimmed, any case, inner spaces collapsed', () => {
   expect(normalizeIdeaText('  Have a   Game night ')).toBe('have a game night');
+});
+
+describe('mayDelete', () => {
+  const plan = { hostId: 'host' };
+  const byMember = { userId: 'mia', guestId: null };
+  const byGuest = { userId: null, guestId: 'gus' };
+  it('the host deletes anything; an author their own; nobody else', () => {
+    expect(mayDelete(byMember, plan, { userId: 'host' })).toBe(true);
+    expect(mayDelete(byGuest, plan, { userId: 'host' })).toBe(true);
+    expect(mayDelete(byMember, plan, { userId: 'mia' })).toBe(true);
+    expect(mayDelete(byGuest, plan, { guestId: 'gus' })).toBe(true);
+    expect(mayDelete(byMember, plan, { userId: 'sam' })).toBe(false);
+    expect(mayDelete(byGuest, plan, { guestId: 'olga' })).toBe(false);
+    expect(mayDelete(byMember, plan, null)).toBe(false);
+    expect(mayDelete(byMember, plan, undefined)).toBe(false);
+  });
+  it('a gone author (null ids) matches no visitor but the host', () => {
+    const orphan = { userId: null, guestId: null };
+    expect(mayDelete(orphan, plan, { guestId: 'gus' })).toBe(false);
+    expect(mayDelete(orphan, plan, { userId: 'mia' })).toBe(false);
+    expect(mayDelete(orphan, plan, { userId: 'host' })).toBe(true);
+  });
 });

@@ -72,3 +72,19 @@ export function checkWrite({ planId, text, writer }: { planId?: string | null; t
 export function normalizeIdeaText(value: string): string {
   return value.trim().replace(/\s+/g, ' ').toLowerCase();
 }
+
+/**
+ * Who may delete an idea or a comment (docs/decisions/0065-moderation.md):
+ * the plan's host, or its author (the member by account, the guest by id).
+ * The server decides; this only shows the action to those it would allow
+ * (a guest's device restored by name still gets a 403 with its sentence).
+ */
+export function mayDelete(
+  writing: { userId?: string | null; guestId?: string | null },
+  plan: { hostId: string },
+  visitor: { userId?: string; guestId?: string } | null | undefined,
+): boolean {
+  if (!visitor) return false;
+  if (visitor.userId) return visitor.userId === plan.hostId || visitor.userId === writing.userId;
+  return visitor.guestId !== undefined && visitor.guestId === writing.guestId;
+}

@@ -1,7 +1,7 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
-import { showErrorMessage, showErrorToast } from '../../lib/toast';
+import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { guestBody, type PlanVisitor } from '../guests';
 import { planKeys } from '../plans';
 import type { Plan } from '../plans';
@@ -88,6 +88,56 @@ export function useAddComment(
       ]);
     },
     onError: (error) => showFailure(error, 'Failed to add comment'),
+  });
+}
+
+/** What a delete touches: the plan's whole idea side (lists, comments, voters) and the plan (a picked idea unpicks). */
+async function refreshAfterDelete(queryClient: QueryClient, plan: Pick<Plan, 'id' | 'slug'>): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: ideaKeys.all(plan.id) }),
+    queryClient.invalidateQueries({ queryKey: planKeys.detail(plan.id) }),
+    queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
+  ]);
+}
+
+/** The author or the host deletes an idea, with its votes and comments: DELETE /api/ideas/{id}. */
+export function useDeleteIdea(plan: Pick<Plan, 'id' | 'slug'>, visitor: PlanVisitor | null | undefined, { onDeleted }: { onDeleted?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: planKeys.mutation(plan.id, 'delete-idea'),
+    mutationFn: async (ideaId: string) => {
+      await apiRequest('DELETE', apiPaths.deleteIdea(ideaId, guestBody(visitor).guestId));
+      return ideaId;
+    },
+    onSuccess: async (ideaId) => {
+      onDeleted?.();
+      queryClient.setQueriesData<Idea[]>({ queryKey: ideaKeys.lists(plan.id) }, (current) => current?.filter((idea) => idea.id !== ideaId));
+      showSuccessToast('Idea deleted', 'Its votes and comments are gone too');
+      await refreshAfterDelete(queryClient, plan);
+    },
+    onError: (error) => showErrorToast(error, 'Failed to delete idea'),
+  });
+}
+
+/** The author or the host deletes a comment: DELETE /api/ideas/{id}/comments/{commentId}. */
+export function useDeleteComment(planId: string, ideaId: string, visitor: PlanVisitor | null | undefined, { onDeleted }: { onDeleted?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: planKeys.mutation(planId, 'delete-comment'),
+    mutationFn: async (commentId: string) => {
+      await apiRequest('DELETE', apiPaths.deleteComment(ideaId, commentId, guestBody(visitor).guestId));
+      return commentId;
+    },
+    onSuccess: async (commentId) => {
+      onDeleted?.();
+      queryClient.setQueryData<IdeaComment[]>(ideaKeys.comments(planId, ideaId), (current) => current?.filter((c) => c.id !== commentId));
+      showSuccessToast('Comment deleted', 'It is gone for everyone');
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: ideaKeys.comments(planId, ideaId) }),
+        queryClient.invalidateQueries({ queryKey: ideaKeys.lists(planId) }),
+      ]);
+    },
+    onError: (error) => showErrorToast(error, 'Failed to delete comment'),
   });
 }
 

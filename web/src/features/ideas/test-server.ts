@@ -116,10 +116,37 @@ export function fakeIdeasServer(options: FakeIdeasOptions) {
           id: `c${++counter}`,
           text: (request.body as { text: string }).text.trim(),
           authorName: who.name,
+          userId: who.isGuest ? null : who.id,
+          guestId: who.isGuest ? who.id : null,
           createdAt: new Date(Date.UTC(2026, 2, 3, 0, 0, counter)).toISOString(),
         };
         (comments[id] ??= []).push(comment);
         return json(comment, 201);
+      },
+    ],
+    // Deletes: who may is the server's rule (tested in tests/api); here every delete of something that exists succeeds.
+    [
+      /^\/api\/ideas\/([^/]+)$/,
+      'DELETE',
+      (_request, id) => {
+        const index = ideas.findIndex((i) => i.id === id);
+        if (index < 0) return text('Idea not found', 404);
+        ideas.splice(index, 1);
+        delete comments[id];
+        if (lockedIdeaId === id) lockedIdeaId = null;
+        return new Response(null, { status: 204 });
+      },
+    ],
+    [
+      /^\/api\/ideas\/([^/]+\/comments\/[^/]+)$/,
+      'DELETE',
+      (_request, ids) => {
+        const [ideaId, , commentId] = ids.split('/');
+        const list = comments[ideaId] ?? [];
+        const index = list.findIndex((c) => c.id === commentId);
+        if (index < 0) return text('Comment not found', 404);
+        list.splice(index, 1);
+        return new Response(null, { status: 204 });
       },
     ],
   ];

@@ -86,3 +86,32 @@ export function useUnlockPlan(planId: string | undefined) {
 export function useSetLocation(planId: string | undefined, onDone?: (plan: Plan) => void) {
   return useHostAction(planId, 'location', (location: string) => ({ location }), 'Failed to save location', onDone);
 }
+
+/**
+ * The host removes someone, with their ideas, comments and votes: DELETE
+ * /api/plans/{id}/participants/{participantId}. Everything about the plan is
+ * refreshed (what they wrote and voted is gone from every list).
+ */
+export function useRemoveParticipant(plan: Pick<Plan, 'id' | 'slug'>, { onRemoved }: { onRemoved?: () => void } = {}) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: planKeys.mutation(plan.id, 'remove-participant'),
+    mutationFn: async (participant: { id: string; name: string }) => {
+      await apiRequest('DELETE', apiPaths.participant(plan.id, participant.id));
+      return participant;
+    },
+    onSuccess: async (participant) => {
+      onRemoved?.();
+      queryClient.setQueryData<Array<{ id: string }>>(planKeys.participants(plan.id), (current) =>
+        current?.filter((p) => p.id !== participant.id),
+      );
+      showSuccessToast('Removed from the plan', `${participant.name} is no longer in this plan`);
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: planKeys.plan(plan.id) }),
+        queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
+        queryClient.invalidateQueries({ queryKey: planKeys.list() }),
+      ]);
+    },
+    onError: (error) => showErrorToast(error, 'Failed to remove this person'),
+  });
+}

@@ -1,7 +1,7 @@
 import { MutationObserver, QueryClient, QueryObserver, type QueryKey } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiGet } from '../api';
-import { authKeys, dateKeys, ideaKeys, planKeys } from '../query-keys';
+import { authKeys, dateKeys, guestKeys, ideaKeys, planKeys } from '../query-keys';
 import { applyPlanChange, createMyPlansSync, createPlanSync } from './plan-sync';
 import type { PlanChange } from './types';
 
@@ -30,6 +30,8 @@ const keys = {
   otherDetail: planKeys.detail('p2'),
   otherIdeas: ideaKeys.list('p2', null),
   me: authKeys.me(),
+  guestSession: guestKeys.session('g1'),
+  otherGuestSession: guestKeys.session('g2'),
 } satisfies Record<string, QueryKey>;
 type Name = keyof typeof keys;
 
@@ -40,7 +42,11 @@ function answer(data: unknown, etag?: string) {
 }
 
 async function seed(name: Name, version: number | 'none' = 10) {
-  const data = name === 'bySlug' ? { id: 'p1', slug: 's-one' } : name === 'list' ? [{ id: 'p1' }] : { name };
+  const guests: Partial<Record<Name, object>> = {
+    guestSession: { id: 'g1', name: 'Gus', planId: 'p1' },
+    otherGuestSession: { id: 'g2', name: 'Olga', planId: 'p2' },
+  };
+  const data = name === 'bySlug' ? { id: 'p1', slug: 's-one' } : name === 'list' ? [{ id: 'p1' }] : (guests[name] ?? { name });
   answer(data, name === 'list' ? 'W/"labc"' : version === 'none' ? undefined : `W/"v${version}.ab12"`);
   await client.fetchQuery({ queryKey: keys[name], queryFn: apiGet(`/x/${name}`, identity), staleTime: 0 });
 }
@@ -64,7 +70,8 @@ afterEach(() => client.clear());
 describe('applyPlanChange: each part invalidates exactly its queries', () => {
   it.each<[string, PlanChange, Name[]]>([
     ['plan', change(['plan']), ['bySlug', 'detail', 'list']],
-    ['participants', change(['participants']), ['bySlug', 'detail', 'list', 'participants']],
+    // The guest sessions of this plan too: a guest the host removed learns it at once.
+    ['participants', change(['participants']), ['bySlug', 'detail', 'guestSession', 'list', 'participants']],
     ['ideas (no idea named)', change(['ideas']), ['guestIdeas', 'ideas', 'suggestions']],
     ['ideas of i1', change(['ideas'], { ideaIds: ['i1'] }), ['guestIdeas', 'ideas', 'suggestions', 'votersI1']],
     ['ideas, all', change(['ideas'], { ideaIds: null }), ['guestIdeas', 'ideas', 'suggestions', 'votersI1', 'votersI2']],
@@ -95,9 +102,9 @@ describe('applyPlanChange: each part invalidates exactly its queries', () => {
     await seed('participants', 11);
     await seed('bySlug', 'none');
     await applyPlanChange(client, change(['participants'], { version: 11 }));
-    expect(invalidated()).toEqual(['bySlug', 'list']);
+    expect(invalidated()).toEqual(['bySlug', 'guestSession', 'list']);
     await applyPlanChange(client, change(['participants'], { version: 13 }));
-    expect(invalidated()).toEqual(['bySlug', 'detail', 'list', 'participants']);
+    expect(invalidated()).toEqual(['bySlug', 'detail', 'guestSession', 'list', 'participants']);
   });
 
   it('refetches what is on screen, and only that', async () => {

@@ -5,7 +5,7 @@
 // waiting changes are applied.
 import { partialMatchKey, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { queryVersion } from '../api';
-import { dateKeys, ideaKeys, planKeys } from '../query-keys';
+import { dateKeys, guestKeys, ideaKeys, planKeys } from '../query-keys';
 import type { MyPlansLiveEvent, PlanChange, PlanLiveEvent, PlanPart } from './types';
 
 export interface LivePlan {
@@ -16,6 +16,10 @@ export interface LivePlan {
 
 const planIdOf = (data: unknown) =>
   typeof data === 'object' && data !== null && 'id' in data ? (data as { id: unknown }).id : undefined;
+
+/** A guest session's plan (its data names it). */
+const guestPlanIdOf = (data: unknown) =>
+  typeof data === 'object' && data !== null && 'planId' in data ? (data as { planId: unknown }).planId : undefined;
 
 /** Whether `key` is `prefix` or lies under it (TanStack's own prefix match, as `invalidateQueries` uses). */
 const under = (key: QueryKey, prefix: QueryKey) => partialMatchKey(key, prefix);
@@ -38,7 +42,9 @@ const listed = (key: QueryKey, ids: string[] | null | undefined, keyOf: (id: str
  * plan → detail, by slug, home list; participants → those and the participants;
  * ideas → idea lists, suggestions, voters of `ideaIds`; comments → comments of
  * `ideaIds` and the idea lists (their counts); dates → slots, my votes, voters
- * of `slotIds`. An id list that is null means all of them.
+ * of `slotIds`. An id list that is null means all of them. A participants
+ * change also re-reads the plan's guest sessions on this device, so a guest
+ * the host removed finds out at once (and is sent to the join page).
  */
 function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unknown) => boolean {
   const has = (part: PlanPart) => change.parts.includes(part);
@@ -49,6 +55,7 @@ function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unk
     if (under(key, planKeys.bySlugs())) return planRow && isSlugReadOf(key, data, id, slug);
     if (under(key, planKeys.detail(id))) return planRow;
     if (under(key, planKeys.participants(id))) return has('participants');
+    if (under(key, guestKeys.all)) return has('participants') && guestPlanIdOf(data) === id;
     if (under(key, ideaKeys.lists(id))) return has('ideas') || has('comments');
     if (under(key, ideaKeys.suggestions(id))) return has('ideas');
     if (under(key, ideaKeys.allVoters(id))) return has('ideas') && listed(key, change.ideaIds, (idea) => ideaKeys.voters(id, idea), false);

@@ -1,9 +1,11 @@
 import { useId, useState } from 'react';
-import { Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
-import { IconCheck } from '../../../components/icons';
+import { ActionIcon, Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { IconCheck, IconTrash } from '../../../components/icons';
 import type { PlanVisitor } from '../../guests';
 import type { Plan } from '../../plans';
-import { votesLabel } from '../ideas';
+import { mayDelete, votesLabel } from '../ideas';
+import { useDeleteIdea } from '../mutations';
 import { useVoteOnIdea } from '../vote-mutations';
 import type { Idea } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { CommentsToggle, CommentThread } from './idea-comments';
@@ -14,7 +16,7 @@ import { VoterAvatars } from './voter-avatars';
 const TOP_IDEA_ORANGE = '#c2410c';
 
 interface IdeaCardProps {
-  plan: Pick<Plan, 'id' | 'slug'>;
+  plan: Pick<Plan, 'id' | 'slug' | 'hostId'>;
   idea: Idea;
   visitor: PlanVisitor | null | undefined;
   /** The 'Top Idea' badge (plan page, ideas page). */
@@ -25,9 +27,33 @@ interface IdeaCardProps {
   pick?: { picked: boolean; pending: boolean; onPick: () => void };
 }
 
+/** Delete (trash) for the idea's author and the host, asking first (docs/decisions/0065-moderation.md). */
+function DeleteIdea({ plan, idea, visitor }: Pick<IdeaCardProps, 'plan' | 'idea' | 'visitor'>) {
+  const [asking, setAsking] = useState(false);
+  const deleteIdea = useDeleteIdea(plan, visitor, { onDeleted: () => setAsking(false) });
+  return (
+    <>
+      <ActionIcon variant="subtle" color="gray.7" size={30} radius="xl" aria-label={`Delete idea ${idea.text}`} onClick={() => setAsking(true)}>
+        <IconTrash size={16} />
+      </ActionIcon>
+      <ConfirmDialog
+        opened={asking}
+        onClose={() => setAsking(false)}
+        onConfirm={() => deleteIdea.mutate(idea.id)}
+        title="Delete this idea?"
+        message={`"${idea.text}" will be deleted for everyone, with its votes and comments.`}
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        pending={deleteIdea.isPending}
+      />
+    </>
+  );
+}
+
 /**
  * One idea: text, author, badges, the vote toggle with its count, the voters,
- * the comments, and for the host 'Pick' / 'Picked'.
+ * the comments, for the host 'Pick' / 'Picked', and for its author and the
+ * host a delete.
  */
 export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = false, pick }: IdeaCardProps) {
   const titleId = useId();
@@ -85,6 +111,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
               threadId={threadId}
               onToggle={() => setCommentsOpen((open) => !open)}
             />
+            {mayDelete(idea, plan, visitor) && <DeleteIdea plan={plan} idea={idea} visitor={visitor} />}
             {pick && (
               <Button
                 size="compact-sm"
@@ -102,7 +129,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
         </Group>
         {commentsOpen && (
           <Box id={threadId}>
-            <CommentThread planId={plan.id} ideaId={idea.id} ideaText={idea.text} visitor={visitor} />
+            <CommentThread plan={plan} ideaId={idea.id} ideaText={idea.text} visitor={visitor} />
           </Box>
         )}
       </Stack>

@@ -1,11 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { ActionIcon, Box, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { IconTrash } from '../../../components/icons';
 import type { PlanVisitor } from '../../guests';
-import { commentToggleLabel } from '../ideas';
-import { useAddComment } from '../mutations';
+import type { Plan } from '../../plans';
+import { commentToggleLabel, mayDelete } from '../ideas';
+import { useAddComment, useDeleteComment } from '../mutations';
 import { ideaCommentsQueryOptions } from '../queries';
-import { COMMENT_TEXT_MAX } from '../../../../../supabase/functions/_shared/contract/ideas';
+import { COMMENT_TEXT_MAX, type IdeaComment } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { IconMessageCircle, IconSend } from './idea-icons';
 
 const timeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
@@ -16,15 +19,18 @@ function formatTime(iso: string): string {
 }
 
 interface CommentsProps {
-  planId: string;
+  plan: Pick<Plan, 'id' | 'hostId'>;
   ideaId: string;
   ideaText: string;
   visitor: PlanVisitor | null | undefined;
 }
 
 /** The open thread: comments oldest first (cached 5 minutes, spec §7) and a one-line form posted with Enter. */
-export function CommentThread({ planId, ideaId, ideaText, visitor }: CommentsProps) {
+export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps) {
+  const planId = plan.id;
   const comments = useQuery(ideaCommentsQueryOptions(planId, ideaId));
+  const [deleting, setDeleting] = useState<IdeaComment | null>(null);
+  const deleteComment = useDeleteComment(planId, ideaId, visitor, { onDeleted: () => setDeleting(null) });
   const [text, setText] = useState('');
   const addComment = useAddComment(planId, ideaId, visitor, { onAdded: () => setText('') });
   const blank = text.trim() === '';
@@ -58,9 +64,23 @@ export function CommentThread({ planId, ideaId, ideaText, visitor }: CommentsPro
                 <Text fz="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
                   {comment.authorName}
                 </Text>
-                <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
-                  {formatTime(comment.createdAt)}
-                </Text>
+                <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+                  <Text fz="xs" c="dimmed">
+                    {formatTime(comment.createdAt)}
+                  </Text>
+                  {mayDelete(comment, plan, visitor) && (
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray.7"
+                      size={24}
+                      radius="xl"
+                      aria-label={`Delete comment by ${comment.authorName}`}
+                      onClick={() => setDeleting(comment)}
+                    >
+                      <IconTrash size={14} />
+                    </ActionIcon>
+                  )}
+                </Group>
               </Group>
               <Text fz="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
                 {comment.text}
@@ -69,6 +89,16 @@ export function CommentThread({ planId, ideaId, ideaText, visitor }: CommentsPro
           ))}
         </Stack>
       ) : null}
+      <ConfirmDialog
+        opened={deleting !== null}
+        onClose={() => setDeleting(null)}
+        onConfirm={() => deleting && deleteComment.mutate(deleting.id)}
+        title="Delete this comment?"
+        message="It will be deleted for everyone."
+        confirmLabel="Delete"
+        pendingLabel="Deleting..."
+        pending={deleteComment.isPending}
+      />
       <form onSubmit={submit} noValidate>
         <Group gap="xs" wrap="nowrap" align="flex-start">
           <TextInput

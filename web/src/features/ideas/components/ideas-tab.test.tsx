@@ -230,6 +230,54 @@ describe('plan page Ideas tab', () => {
     expect(await within(bowling).findByRole('button', { name: '3 comments' })).toBeInTheDocument();
   });
 
+  it('the host deletes an idea after confirming; Cancel keeps it', async () => {
+    const { user, calls } = openPlan({
+      server: { ideas: [ideaJson({ id: 'i1', text: 'Bowling', userId: ben.id }), ideaJson({ id: 'i2', text: 'Karaoke', userId: ben.id })] },
+    });
+    const bowling = await card('Bowling');
+    await user.click(within(bowling).getByRole('button', { name: 'Delete idea Bowling' }));
+    let dialog = await screen.findByRole('dialog', { name: 'Delete this idea?' });
+    expect(dialog).toHaveTextContent('"Bowling" will be deleted for everyone, with its votes and comments.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls('DELETE', '/api/ideas/i1')).toHaveLength(0);
+
+    await user.click(within(bowling).getByRole('button', { name: 'Delete idea Bowling' }));
+    dialog = await screen.findByRole('dialog', { name: 'Delete this idea?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.queryByRole('article', { name: 'Bowling' })).not.toBeInTheDocument());
+    expect(await screen.findByText('Idea deleted')).toBeInTheDocument();
+    expect(await card('Karaoke')).toBeInTheDocument();
+  });
+
+  it('a member deletes only what they wrote: their idea and their comment, not others\'', async () => {
+    const benCaller = { id: ben.id, name: 'Ben', isGuest: false };
+    const { user, calls } = openPlan({
+      user: ben,
+      server: {
+        caller: benCaller,
+        ideas: [ideaJson({ id: 'i1', text: 'Bowling', userId: ada.id }), ideaJson({ id: 'i2', text: 'Karaoke', userId: ben.id })],
+        comments: {
+          i1: [
+            commentJson({ id: 'c1', text: 'Mine', authorName: 'Ben', userId: ben.id }),
+            commentJson({ id: 'c2', text: 'Ada says', authorName: 'Ada Lovelace', userId: ada.id }),
+          ],
+        },
+      },
+    });
+    const bowling = await card('Bowling');
+    expect(within(bowling).queryByRole('button', { name: 'Delete idea Bowling' })).not.toBeInTheDocument();
+    expect(within(await card('Karaoke')).getByRole('button', { name: 'Delete idea Karaoke' })).toBeInTheDocument();
+
+    await user.click(within(bowling).getByRole('button', { name: '2 comments' }));
+    const list = await within(bowling).findByRole('list', { name: 'Comments on Bowling' });
+    expect(within(list).getAllByRole('button').map((b) => b.getAttribute('aria-label'))).toEqual(['Delete comment by Ben']);
+    await user.click(within(list).getByRole('button', { name: 'Delete comment by Ben' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Delete this comment?' })).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(within(list).queryByText('Mine')).not.toBeInTheDocument());
+    expect(within(list).getByText('Ada says')).toBeInTheDocument();
+    expect(calls('DELETE', '/api/ideas/i1/comments/c1')).toHaveLength(1);
+  });
+
   it("says 'Add comment' when there are none", async () => {
     openPlan({ server: { ideas: [ideaJson({ id: 'i1', text: 'Bowling' })] } });
     expect(within(await card('Bowling')).getByRole('button', { name: 'Add comment' })).toBeInTheDocument();

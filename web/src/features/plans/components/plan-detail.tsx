@@ -24,7 +24,7 @@ export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
         {plan.description && <Text c="dimmed">{plan.description}</Text>}
       </div>
       <PlanStatusCard plan={plan} isHost={isHost} />
-      <WhosComing planId={plan.id} />
+      <WhosComing plan={plan} isHost={isHost} />
       {shouldShowSetEventTime(plan, isHost) && <SetEventTimePanel key={plan.lockedTimeSlotDate} plan={plan} />}
       <PlanTabs planId={plan.id} isHost={isHost} tabs={tabs} />
       <QuickActions plan={plan} isHost={isHost} canInvite={canInvite(plan, userId)} />

@@ -10,7 +10,15 @@ import type { Plan } from '../../../../../supabase/functions/_shared/contract/pl
 beforeEach(() => localStorage.setItem('authToken', 'test-token'));
 
 const names = ['Ada Lovelace', 'Ben', 'Cy Young', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal Guest'];
-const everyone = names.map((name, index) => participantJson(name, index, name === 'Hal Guest'));
+// Ada hosts (planJson's hostId).
+const everyone = names.map((name, index) =>
+  index === 0 ? { ...participantJson(name, index), userId: ada.id } : participantJson(name, index, name === 'Hal Guest'),
+);
+/** The names of the open list, and whose rows have the host's Remove. */
+const listed = (list: HTMLElement) =>
+  within(list)
+    .getAllByRole('listitem')
+    .map((item) => `${within(item).queryByRole('button') ? '[Remove] ' : ''}${item.textContent!.replace(/Remove$/, '')}`);
 
 function openPlan({ plan = planJson(), user = ada, routes = {} }: { plan?: Plan; user?: object; routes?: Routes } = {}) {
   const network = mockFetch({
@@ -82,8 +90,10 @@ describe('plan page', () => {
     await user.click(stack);
     expect(stack).toHaveAttribute('aria-expanded', 'true');
     const list = screen.getByRole('list', { name: 'Everyone coming' });
-    expect(within(list).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
-      'Ada Lovelace', 'Ben', 'Cy Young', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal Guest (Guest)',
+    // Ada, the host, sees a Remove on everyone but herself.
+    expect(listed(list)).toEqual([
+      'Ada Lovelace', '[Remove] Ben', '[Remove] Cy Young', '[Remove] Dee', '[Remove] Eve', '[Remove] Fay', '[Remove] Gus',
+      '[Remove] Hal Guest (Guest)',
     ]);
 
     await user.keyboard('{Escape}');
@@ -100,9 +110,43 @@ describe('plan page', () => {
     const { user } = openPlan({ plan: planJson({ participantCount: 2 }) });
     const stack = await screen.findByRole('button', { name: 'See everyone coming (2)' });
     await user.hover(stack);
-    expect(screen.getByRole('list', { name: 'Everyone coming' })).toHaveTextContent('Ada LovelaceBen');
+    expect(listed(screen.getByRole('list', { name: 'Everyone coming' }))).toEqual(['Ada Lovelace', '[Remove] Ben']);
     await user.unhover(stack);
     expect(screen.queryByRole('list', { name: 'Everyone coming' })).not.toBeInTheDocument();
+  });
+
+  it('a member sees the list without Remove', async () => {
+    const { user } = openPlan({ plan: planJson({ participantCount: 2 }), user: ben });
+    await user.click(await screen.findByRole('button', { name: 'See everyone coming (2)' }));
+    expect(listed(screen.getByRole('list', { name: 'Everyone coming' }))).toEqual(['Ada Lovelace', 'Ben']);
+  });
+
+  it('the host removes someone after confirming; Cancel changes nothing', async () => {
+    const remaining = { current: everyone.slice(0, 3) };
+    const { user, calls } = openPlan({
+      plan: planJson({ participantCount: 3 }),
+      routes: {
+        'GET /api/plans/p1/participants': () => json(remaining.current),
+        'DELETE /api/plans/p1/participants/pp1': () => {
+          remaining.current = remaining.current.filter((p) => p.id !== 'pp1');
+          return noContent();
+        },
+      },
+    });
+    const stack = await screen.findByRole('button', { name: 'See everyone coming (3)' });
+    await user.click(stack);
+    await user.click(screen.getByRole('button', { name: 'Remove Ben' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove Ben?' });
+    expect(dialog).toHaveTextContent('Their ideas, comments and votes will be removed from the plan too.');
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(calls('DELETE', '/api/plans/p1/participants/pp1')).toHaveLength(0);
+
+    await user.click(stack);
+    await user.click(screen.getByRole('button', { name: 'Remove Ben' }));
+    await user.click(within(await screen.findByRole('dialog', { name: 'Remove Ben?' })).getByRole('button', { name: 'Remove' }));
+    expect(await screen.findByText('Ben is no longer in this plan')).toBeInTheDocument();
+    expect(calls('DELETE', '/api/plans/p1/participants/pp1')).toHaveLength(1);
+    await waitFor(() => expect(screen.getByRole('button', { name: 'See everyone coming (2)' })).toBeInTheDocument());
   });
 
   it('shows the Ideas tab first and switches to Availability', async () => {

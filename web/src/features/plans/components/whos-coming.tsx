@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import { Avatar, Button, Card, Group, List, Popover, Skeleton, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { nameInitials } from '../../../lib/initials';
 import { splitOverflow } from '../../../lib/overflow';
+import { useRemoveParticipant } from '../host-mutations';
 import { planParticipantsQueryOptions } from '../queries';
-import type { Participant } from '../../../../../supabase/functions/_shared/contract/plans';
+import type { Participant, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /** Spec §9: the plan page's avatar stack shows 6, then '+N more'. */
 const PLAN_PAGE_MAX_AVATARS = 6;
@@ -12,12 +14,45 @@ const PLAN_PAGE_MAX_AVATARS = 6;
 const withGuestMark = (participant: Participant) =>
   participant.isGuest ? `${participant.name} (Guest)` : participant.name;
 
+/** A name in the full list, with the host's Remove where there is one. */
+function ParticipantRow({ participant, remove, close }: { participant: Participant; remove?: () => void; close: () => void }) {
+  if (!remove) return <List.Item>{withGuestMark(participant)}</List.Item>;
+  return (
+    <List.Item>
+      <Group gap="xs" justify="space-between" wrap="nowrap">
+        <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+          {withGuestMark(participant)}
+        </Text>
+        <Button
+          size="compact-xs"
+          variant="subtle"
+          color="red.9"
+          aria-label={`Remove ${participant.name}`}
+          onClick={() => {
+            close();
+            remove();
+          }}
+        >
+          Remove
+        </Button>
+      </Group>
+    </List.Item>
+  );
+}
+
 /**
  * The stack opens the full list on hover (mouse), and on tap, click, Enter or
  * Space (touch and keyboard). A tap also sends pointerenter, so hover listens
  * to mouse pointers only; otherwise the tap would open and close it at once.
  */
-function ParticipantStack({ participants }: { participants: Participant[] }) {
+function ParticipantStack({
+  participants,
+  onRemove,
+}: {
+  participants: Participant[];
+  /** The host's Remove, for everyone but the host (docs/decisions/0065-moderation.md); undefined: no Remove. */
+  onRemove?: (participant: Participant) => (() => void) | undefined;
+}) {
   const [hovered, setHovered] = useState(false);
   const [pinned, setPinned] = useState(false);
   const { visible, hiddenCount } = splitOverflow(participants, PLAN_PAGE_MAX_AVATARS);
@@ -57,7 +92,7 @@ function ParticipantStack({ participants }: { participants: Participant[] }) {
       <Popover.Dropdown maw={280}>
         <List listStyleType="none" spacing={4} fz="sm" aria-label="Everyone coming">
           {participants.map((participant) => (
-            <List.Item key={participant.id}>{withGuestMark(participant)}</List.Item>
+            <ParticipantRow key={participant.id} participant={participant} remove={onRemove?.(participant)} close={close} />
           ))}
         </List>
       </Popover.Dropdown>
@@ -65,8 +100,41 @@ function ParticipantStack({ participants }: { participants: Participant[] }) {
   );
 }
 
-export function WhosComing({ planId }: { planId: string }) {
+/**
+ * The host's Remove: everyone but the host, asking first. What the person
+ * wrote and voted goes with them; anyone with the link may join again.
+ */
+function useRemoval(plan: Pick<Plan, 'id' | 'slug' | 'hostId'>) {
+  const [asking, setAsking] = useState<Participant | null>(null);
+  const removal = useRemoveParticipant(plan, { onRemoved: () => setAsking(null) });
+  const dialog = (
+    <ConfirmDialog
+      opened={asking !== null}
+      onClose={() => setAsking(null)}
+      onConfirm={() => asking && removal.mutate(asking)}
+      title={`Remove ${asking?.name ?? ''}?`}
+      message="Their ideas, comments and votes will be removed from the plan too. Anyone with the link can still join again."
+      confirmLabel="Remove"
+      pendingLabel="Removing..."
+      pending={removal.isPending}
+    />
+  );
+  return { ask: setAsking, dialog };
+}
+
+interface WhosComingProps {
+  plan: Pick<Plan, 'id' | 'slug' | 'hostId'>;
+  /** The host sees a Remove on everyone else. */
+  isHost?: boolean;
+}
+
+export function WhosComing({ plan, isHost = false }: WhosComingProps) {
+  const planId = plan.id;
   const { data: participants, isPending, isError, refetch, isRefetching } = useQuery(planParticipantsQueryOptions(planId));
+  const removal = useRemoval(plan);
+  const onRemove = isHost
+    ? (participant: Participant) => (participant.userId === plan.hostId ? undefined : () => removal.ask(participant))
+    : undefined;
 
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="whos-coming-title">
@@ -95,8 +163,9 @@ export function WhosComing({ planId }: { planId: string }) {
           No one has joined yet.
         </Text>
       ) : (
-        <ParticipantStack participants={participants} />
+        <ParticipantStack participants={participants} onRemove={onRemove} />
       )}
+      {isHost && removal.dialog}
     </Card>
   );
 }

@@ -1,0 +1,197 @@
+// Moderation over HTTP (docs/decisions/0065-moderation.md): the host removes
+// a participant, the author or the host deletes an idea or a comment, with
+// what goes along, what a removed guest's phone can still do (nothing), a
+// removed member coming back through the link, the host's pick undone, and
+// every open stream told at once. Who may call each route is in
+// authorization-matrix.test.ts; junk ids and bad tokens in hostile-input.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '../support/api.ts';
+import { openSse, type SseStream } from '../support/sse.ts';
+import { addMember, cleanUp, expectText, type Guest, newGuest, newPlan, newUser, type User } from './ideas-fixture.ts';
+
+afterAll(cleanUp);
+
+interface Participant {
+  id: string;
+  name: string;
+  userId?: string | null;
+  guestId?: string | null;
+}
+
+async function participants(planId: string): Promise<Participant[]> {
+  const res = await api<Participant[]>('GET', `/api/plans/${planId}/participants`);
+  expect(res.status, res.text).toBe(200);
+  return res.json;
+}
+
+const participantOf = async (planId: string, who: { userId?: string; guestId?: string }) =>
+  (await participants(planId)).find((p) => (who.userId ? p.userId === who.userId : p.guestId === who.guestId))!.id;
+
+async function postIdea(planId: string, text: string, as: { token?: string; guestId?: string }) {
+  const res = await api<{ id: string }>('POST', `/api/plans/${planId}/ideas`, { body: { text, guestId: as.guestId }, token: as.token });
+  expect(res.status, res.text).toBe(201);
+  return res.json.id;
+}
+
+async function postComment(ideaId: string, text: string, as: { token?: string; guestId?: string }) {
+  const res = await api<{ id: string; userId: string | null; guestId: string | null }>('POST', `/api/ideas/${ideaId}/comments`, {
+    body: { text, guestId: as.guestId },
+    token: as.token,
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.json;
+}
+
+describe('the host removes someone', () => {
+  let host: User;
+  let member: User;
+  let planId: string;
+  let guest: Guest;
+
+  beforeAll(async () => {
+    host = await newUser('Hana');
+    member = await newUser('Mo');
+    planId = await newPlan(host);
+    await addMember(planId, member);
+    guest = await newGuest(planId, 'Spammy Sam');
+  });
+
+  it('a guest: gone from the list with their ideas and votes, and their phone can do nothing more', async () => {
+    const spam = await postIdea(planId, 'Buy my stuff', { guestId: guest.id });
+    const hostIdea = await postIdea(planId, 'Bowling', { token: host.token });
+    expect((await api('POST', `/api/ideas/${hostIdea}/vote`, { body: { guestId: guest.id } })).status).toBe(200);
+
+    const res = await api('DELETE', `/api/plans/${planId}/participants/${await participantOf(planId, { guestId: guest.id })}`, { token: host.token });
+    expect(res.status, res.text).toBe(204);
+    expect(res.text).toBe('');
+
+    expect((await participants(planId)).map((p) => p.name).sort()).toEqual(['Hana', 'Mo']);
+    const ideas = await api<Array<{ id: string; voteCount: number }>>('GET', `/api/plans/${planId}/ideas`);
+    expect(ideas.json.map((i) => i.id)).toEqual([hostIdea]);
+    expect(ideas.json[0].voteCount).toBe(0);
+    expect((await api('GET', `/api/ideas/${spam}/comments`)).status).toBe(404);
+
+    // The secret on the removed guest's phone opens nothing any more.
+    const gone = await api('POST', `/api/ideas/${hostIdea}/vote`, { body: { guestId: guest.id } });
+    expect(gone.status, gone.text).toBe(401);
+    expect((await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Back!', guestId: guest.id } })).status).toBe(401);
+    expect((await api('GET', `/api/guest-session/${guest.id}`)).status).toBeGreaterThanOrEqual(400);
+  });
+
+  it('a member: removed with their writing; they can come back through the link, and be removed again', async () => {
+    const idea = await postIdea(planId, 'Karaoke', { token: member.token });
+    const remove = async () =>
+      api('DELETE', `/api/plans/${planId}/participants/${await participantOf(planId, { userId: member.id })}`, { token: host.token });
+
+    expect((await remove()).status).toBe(204);
+    expect((await participants(planId)).map((p) => p.name)).toEqual(['Hana']);
+    expect((await api('GET', `/api/ideas/${idea}/voters`)).status).toBe(404);
+    // Not in their plans any more...
+    const mine = await api<Array<{ id: string }>>('GET', '/api/plans', { token: member.token });
+    expect(mine.json.map((p) => p.id)).not.toContain(planId);
+    // ...but the link still works like for anyone who holds it.
+    expect((await api('POST', `/api/plans/${planId}/join`, { body: {}, token: member.token })).status).toBe(200);
+    expect((await participants(planId)).map((p) => p.name).sort()).toEqual(['Hana', 'Mo']);
+    expect((await remove()).status).toBe(204);
+  });
+
+  it('refusals are one sentence and change nothing', async () => {
+    const again = await newGuest(planId, 'Gina');
+    const gina = await participantOf(planId, { guestId: again.id });
+    const hana = await participantOf(planId, { userId: host.id });
+    expectText(await api('DELETE', `/api/plans/${planId}/participants/${gina}`, { token: member.token }), 403, 'Only the host can remove people from the plan');
+    expectText(
+      await api('DELETE', `/api/plans/${planId}/participants/${hana}`, { token: host.token }),
+      409,
+      'You host this plan: hand it over by leaving, or delete the plan instead',
+    );
+    expectText(await api('DELETE', `/api/plans/${planId}/participants/not-an-id`, { token: host.token }), 404, 'This person is not in the plan');
+    expectText(await api('DELETE', `/api/plans/${planId}/participants/${gina}`, {}), 401, 'Not signed in');
+    expect((await participants(planId)).map((p) => p.name).sort()).toEqual(['Gina', 'Hana']);
+  });
+});
+
+describe('deleting ideas and comments', () => {
+  let host: User;
+  let member: User;
+  let planId: string;
+  let guest: Guest;
+
+  beforeAll(async () => {
+    host = await newUser('Hana');
+    member = await newUser('Mo');
+    planId = await newPlan(host);
+    await addMember(planId, member);
+    guest = await newGuest(planId, 'Gus');
+  });
+
+  it('a comment names its author (userId or guestId), so the screens know whose it is', async () => {
+    const idea = await postIdea(planId, 'Picnic', { token: host.token });
+    expect(await postComment(idea, 'From Mo', { token: member.token })).toMatchObject({ userId: member.id, guestId: null });
+    expect(await postComment(idea, 'From Gus', { guestId: guest.id })).toMatchObject({ userId: null, guestId: guest.id });
+    const list = await api<Array<{ userId: string | null; guestId: string | null }>>('GET', `/api/ideas/${idea}/comments`);
+    expect(list.json.map((c) => [c.userId, c.guestId])).toEqual([
+      [member.id, null],
+      [null, guest.id],
+    ]);
+  });
+
+  it('a guest deletes its own comment and idea with its secret (?guestId= or a body)', async () => {
+    const idea = await postIdea(planId, 'Mine', { guestId: guest.id });
+    const comment = await postComment(idea, 'typo', { guestId: guest.id });
+    expect((await api('DELETE', `/api/ideas/${idea}/comments/${comment.id}`, { body: { guestId: guest.id } })).status).toBe(204);
+    expect((await api<unknown[]>('GET', `/api/ideas/${idea}/comments`)).json).toEqual([]);
+    expect((await api('DELETE', `/api/ideas/${idea}?guestId=${guest.id}`)).status).toBe(204);
+    expect((await api('GET', `/api/ideas/${idea}/comments`)).status).toBe(404);
+  });
+
+  it("the host deletes the picked idea: it is unpicked, and the plan says so", async () => {
+    const idea = await postIdea(planId, 'Escape room', { token: member.token });
+    expect((await api('POST', `/api/plans/${planId}/pick-idea`, { body: { ideaId: idea }, token: host.token })).json).toEqual({ lockedIdeaId: idea });
+    expect((await api('DELETE', `/api/ideas/${idea}`, { token: host.token })).status).toBe(204);
+    const plan = await api<{ lockedIdeaId: string | null }>('GET', `/api/plans/${planId}`);
+    expect(plan.json.lockedIdeaId).toBeNull();
+  });
+
+  it('refusals are one sentence and change nothing', async () => {
+    const idea = await postIdea(planId, 'Host idea', { token: host.token });
+    const comment = await postComment(idea, 'Mo says', { token: member.token });
+    expectText(await api('DELETE', `/api/ideas/${idea}`, { token: member.token }), 403, 'Only the host or the person who suggested this idea can delete it');
+    expectText(
+      await api('DELETE', `/api/ideas/${idea}/comments/${comment.id}?guestId=${guest.id}`),
+      403,
+      'Only the host or the person who wrote this comment can delete it',
+    );
+    expectText(await api('DELETE', `/api/ideas/${idea}/comments/0b3f4c3e-1111-4aaa-8bbb-123456789abc`, { token: host.token }), 404, 'Comment not found');
+    expectText(await api('DELETE', `/api/ideas/x/comments/${comment.id}`, { token: host.token }), 404, 'Idea not found');
+    expectText(await api('DELETE', `/api/ideas/${idea}`), 401, 'Not signed in');
+    expectText(
+      await api('DELETE', `/api/ideas/${idea}?guestId=${guest.id}`, { body: { guestId: member.id } }),
+      400,
+      'guestId in the URL and in the body must be the same',
+    );
+    expect((await api<unknown[]>('GET', `/api/ideas/${idea}/comments`)).json).toHaveLength(1);
+  });
+});
+
+describe('open streams are told at once', () => {
+  let stream: SseStream | undefined;
+  afterAll(() => stream?.close());
+
+  it('a deleted idea and a removed guest each reach everyone watching the plan', async () => {
+    const host = await newUser('Hana');
+    const planId = await newPlan(host);
+    const guest = await newGuest(planId, 'Gus');
+    const idea = await postIdea(planId, 'Gone soon', { guestId: guest.id });
+    stream = await openSse(`/api/plans/${planId}/events`);
+    await stream.next((e) => e.event === 'ready');
+
+    expect((await api('DELETE', `/api/ideas/${idea}`, { token: host.token })).status).toBe(204);
+    const deleted = await stream.next((e) => e.event === 'change', 3000);
+    expect(deleted.data.parts).toContain('ideas');
+
+    expect((await api('DELETE', `/api/plans/${planId}/participants/${await participantOf(planId, { guestId: guest.id })}`, { token: host.token })).status).toBe(204);
+    const removed = await stream.next((e) => e.event === 'change', 3000);
+    expect(removed.data.parts).toContain('participants');
+  });
+});
