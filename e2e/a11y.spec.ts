@@ -1,46 +1,9 @@
 // Accessibility and phone fit (issue 7): axe-core (WCAG 2.1 A/AA) on every
 // route in the states that matter, and no horizontal scroll at 360 px.
 // Data is made through the API; each screen is checked once it has settled.
-import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Locator, Page } from '@playwright/test';
+import { check, phonePage } from './axe.ts';
 import { expect, test } from './fixtures.ts';
-import { apiPost as post, localDate, settle, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
-
-const PHONE = { width: 360, height: 780 };
-
-async function phonePage(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
-  trackRequests(page);
-  return page;
-}
-
-/**
- * The screen has settled (the `ready` locator is visible, no request in
- * flight): axe finds no WCAG 2.1 A/AA violation and nothing scrolls sideways.
- */
-async function check(page: Page, screen: string, ready: Locator) {
-  await expect(ready, `${screen}: ready`).toBeVisible();
-  await settle(page);
-  const { violations } = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
-    .analyze();
-  const report = violations
-    .map(
-      (v) =>
-        `[${v.impact}] ${v.id}: ${v.help} (${v.helpUrl})\n` +
-        v.nodes
-          .slice(0, 5)
-          .map((n) => `    ${n.target.join(' ')}\n      ${n.failureSummary?.replace(/\n/g, '\n      ')}`)
-          .join('\n'),
-    )
-    .join('\n');
-  expect(report, `${screen}: axe violations`).toBe('');
-  const overflow = await page.evaluate(() => ({
-    scroll: document.documentElement.scrollWidth,
-    client: document.documentElement.clientWidth,
-  }));
-  expect(overflow.scroll, `${screen}: horizontal scroll at ${PHONE.width}px`).toBeLessThanOrEqual(overflow.client);
-}
+import { apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
 
 test('public screens: landing, sign-in (both steps), 404, plan not found', async ({ browser }) => {
   const page = await phonePage(browser);
