@@ -338,7 +338,8 @@ export interface ApiEnv {
  * 127.0.0.1, so the per-network and global limits would be shared by the
  * whole suite. The per-participant, per-plan and per-user ones stay as they are.
  */
-export const TEST_RATE_LIMITS = 'otp-ip=100000/1h,otp-global=100000/1h,guest-ip=100000/1h,guest-name=100000/1h';
+export const TEST_RATE_LIMITS =
+  'otp-ip=100000/1h,otp-global=100000/1h,otp-guess-ip=100000/1h,otp-guess-global=100000/1h,guest-ip=100000/1h,guest-name=100000/1h';
 
 /**
  * The API tests' shared server also lets one account write faster than a

@@ -439,8 +439,9 @@ grant execute on function private.request_email_change(text, text) to authentica
 -- (the 5th kills it) and is COMMITTED (never raises for it), a right code is
 -- single use. Then the address moves, unless another account has it
 -- ('taken'), and every other session of the user ends (the request's own
--- session, claim session_id, stays).
-create function private.confirm_email_change(p_code_hash text)
+-- session, claim session_id, stays). p_guess_limits as for sign-in codes
+-- (private.sign_in_with_code): refused while full, a wrong code counts.
+create function private.confirm_email_change(p_code_hash text, p_guess_limits jsonb)
 returns text
 language plpgsql
 volatile
@@ -454,11 +455,13 @@ begin
   if v_user_id is null then
     raise exception using errcode = 'HP401', message = 'Not signed in';
   end if;
+  perform private.refuse_when_full(p_guess_limits);
   select * into v_row from app.email_changes where user_id = v_user_id for update;
   if not found
      or v_row.code_hash is null
      or v_row.expires_at <= now()
      or v_row.failed_attempts >= 5 then
+    perform private.count_failure(p_guess_limits);
     return 'invalid';
   end if;
 
@@ -469,6 +472,7 @@ begin
            expires_at = case when failed_attempts + 1 >= 5 then null else expires_at end,
            new_email  = case when failed_attempts + 1 >= 5 then null else new_email end
      where user_id = v_user_id;
+    perform private.count_failure(p_guess_limits);
     return 'invalid';
   end if;
 
@@ -489,10 +493,10 @@ begin
   return 'changed';
 end;
 $$;
-comment on function private.confirm_email_change(text) is
-  'Completes the signed-in account''s pending e-mail change when the hashed code is right: changed | invalid (wrong, expired, none; a wrong try counts, 5 kill it) | taken (another account has the address). A change ends every other session of the user.';
-revoke all on function private.confirm_email_change(text) from public;
-grant execute on function private.confirm_email_change(text) to authenticated;
+comment on function private.confirm_email_change(text, jsonb) is
+  'Completes the signed-in account''s pending e-mail change when the hashed code is right: changed | invalid (wrong, expired, none; a wrong try counts, 5 kill it, and counts on p_guess_limits) | taken (another account has the address). A change ends every other session of the user. HP429 while a guess limit is full.';
+revoke all on function private.confirm_email_change(text, jsonb) from public;
+grant execute on function private.confirm_email_change(text, jsonb) to authenticated;
 
 -- RLS: a signed-in user sees and edits its own row, nobody else's. anon: nothing.
 alter table app.users enable row level security;

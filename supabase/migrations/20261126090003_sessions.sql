@@ -104,7 +104,11 @@ grant execute on function private.check_request(uuid, uuid, uuid, text) to anon,
 -- 5 tries, account created on first sign-in) plus a new session for the user.
 -- Never raises for a wrong code (the try must be committed): then both
 -- columns are null. Expired sessions of the user are cleared on the way.
-create function private.sign_in_with_code(p_email text, p_code_hash text)
+--
+-- p_guess_limits (abuse_limits: wrong codes per network, per address per
+-- day, overall): while one is full the request is refused (HP429) before the
+-- code is compared; a wrong code counts a hit on each.
+create function private.sign_in_with_code(p_email text, p_code_hash text, p_guess_limits jsonb)
 returns table (user_id uuid, session_id uuid)
 language plpgsql
 volatile
@@ -112,10 +116,13 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user_id uuid := private.verify_sign_in_code(p_email, p_code_hash);
+  v_user_id uuid;
   v_session_id uuid;
 begin
+  perform private.refuse_when_full(p_guess_limits);
+  v_user_id := private.verify_sign_in_code(p_email, p_code_hash);
   if v_user_id is null then
+    perform private.count_failure(p_guess_limits);
     return query select null::uuid, null::uuid;
     return;
   end if;
@@ -124,10 +131,10 @@ begin
   return query select v_user_id, v_session_id;
 end;
 $$;
-comment on function private.sign_in_with_code(text, text) is
-  'Checks a hashed sign-in code (private.verify_sign_in_code) and on success starts a session: (user_id, session_id), or nulls for a wrong/expired/dead code.';
-revoke all on function private.sign_in_with_code(text, text) from public;
-grant execute on function private.sign_in_with_code(text, text) to anon, authenticated;
+comment on function private.sign_in_with_code(text, text, jsonb) is
+  'Checks a hashed sign-in code (private.verify_sign_in_code) and on success starts a session: (user_id, session_id), or nulls for a wrong/expired/dead code, which counts on p_guess_limits. HP429 while a guess limit is full.';
+revoke all on function private.sign_in_with_code(text, text, jsonb) from public;
+grant execute on function private.sign_in_with_code(text, text, jsonb) to anon, authenticated;
 
 alter table app.sessions enable row level security;
 

@@ -138,6 +138,76 @@ revoke all on function private.enforce_rate_limits(jsonb) from public;
 grant execute on function private.enforce_rate_limits(jsonb) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
+-- Limits on failures: refuse while full, count only what failed
+-- -----------------------------------------------------------------------------
+-- Wrong sign-in and e-mail-change codes (docs/security-and-limits.md
+-- "Guessing codes"): a request is refused up front while any of its keys is
+-- full (the code is then not even compared, so a right guess cannot slip
+-- through a full limit), and a hit is counted only when the code was wrong.
+-- The same {key, max, window, message} array as private.enforce_rate_limits.
+
+create function private.rate_limit_wait(p_key text, p_max integer)
+returns integer
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select coalesce((
+    select greatest(1, ceil(extract(epoch from (c.window_ends_at - now()))))::integer
+      from app.rate_limit_counters c
+     where c.key = p_key and c.window_ends_at > now() and c.hits >= p_max), 0)
+$$;
+comment on function private.rate_limit_wait(text, integer) is
+  'Seconds until the key''s window ends when it is full (p_max hits), else 0. Counts nothing.';
+revoke all on function private.rate_limit_wait(text, integer) from public;
+grant execute on function private.rate_limit_wait(text, integer) to anon, authenticated;
+
+create function private.refuse_when_full(p_limits jsonb)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_limit jsonb;
+  v_wait  integer;
+begin
+  for v_limit in select l.value from jsonb_array_elements(coalesce(p_limits, '[]')) as l(value) loop
+    v_wait := private.rate_limit_wait(v_limit ->> 'key', (v_limit ->> 'max')::integer);
+    if v_wait > 0 then
+      raise exception using errcode = 'HP429', message = coalesce(v_limit ->> 'message', 'Too many requests'), detail = v_wait::text;
+    end if;
+  end loop;
+end;
+$$;
+comment on function private.refuse_when_full(jsonb) is
+  'HP429 (DETAIL = seconds to wait) when any {key, max, window, message} is full; counts nothing.';
+revoke all on function private.refuse_when_full(jsonb) from public;
+grant execute on function private.refuse_when_full(jsonb) to anon, authenticated;
+
+create function private.count_failure(p_limits jsonb)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_limit jsonb;
+begin
+  -- A key that filled up meanwhile (a parallel failure) simply stays full:
+  -- the failure's answer is the same, and the next request is refused.
+  for v_limit in select l.value from jsonb_array_elements(coalesce(p_limits, '[]')) as l(value) loop
+    perform private.hit_rate_limit(v_limit ->> 'key', (v_limit ->> 'max')::integer, (v_limit ->> 'window')::integer);
+  end loop;
+end;
+$$;
+comment on function private.count_failure(jsonb) is
+  'Counts one hit on each {key, max, window} (a full key is left as it is); never raises for a full one.';
+revoke all on function private.count_failure(jsonb) from public;
+grant execute on function private.count_failure(jsonb) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
 -- Caps per plan: guests, ideas, comments per idea, distinct date slots.
 -- -----------------------------------------------------------------------------
 -- docs/security-and-limits.md "Abuse limits". Unlike the rate limits these are not about

@@ -85,9 +85,12 @@ describe('schema hygiene', () => {
     expect(rows.map((r) => r.sig)).toEqual([
       'app.add_idea(p_plan_id uuid, p_text text) -> app.ideas',
       'app.add_idea_comment(p_idea_id uuid, p_text text) -> app.idea_comments',
+      'app.delete_idea(p_idea_id uuid) -> void',
+      'app.delete_idea_comment(p_idea_id uuid, p_comment_id uuid) -> void',
       'app.leave_plan(p_plan_id uuid) -> boolean',
       'app.lock_date(p_plan_id uuid, p_date date) -> void',
       'app.pick_idea(p_plan_id uuid, p_idea_id uuid) -> void',
+      'app.remove_participant(p_plan_id uuid, p_participant_id uuid) -> void',
       'app.set_event_time(p_plan_id uuid, p_time text) -> void',
       'app.set_location(p_plan_id uuid, p_location text) -> void',
       'app.transfer_guest_votes(p_guest_id uuid) -> TABLE(transferred_idea_votes integer, transferred_time_votes integer)',
@@ -101,7 +104,7 @@ describe('schema hygiene', () => {
       'private.claimed_plan_id() -> uuid',
       'private.claimed_plan_slug() -> text',
       'private.claimed_session_id() -> uuid',
-      'private.confirm_email_change(p_code_hash text) -> text',
+      'private.confirm_email_change(p_code_hash text, p_guess_limits jsonb) -> text',
       'private.is_participant(p_plan_id uuid) -> boolean',
       'private.issue_guest_credential(p_plan_id uuid, p_name text, p_secret_hash text) -> uuid',
       'private.issue_sign_in_code(p_email text, p_code_hash text) -> text',
@@ -109,7 +112,7 @@ describe('schema hygiene', () => {
       'private.plan_id_of_slug(p_slug text) -> uuid',
       'private.plan_id_of_time_slot(p_time_slot_id uuid) -> uuid',
       'private.request_email_change(p_new_email text, p_code_hash text) -> text',
-      'private.sign_in_with_code(p_email text, p_code_hash text) -> TABLE(user_id uuid, session_id uuid)',
+      'private.sign_in_with_code(p_email text, p_code_hash text, p_guess_limits jsonb) -> TABLE(user_id uuid, session_id uuid)',
       'private.verify_sign_in_code(p_email text, p_code_hash text) -> uuid',
     ]);
   });

@@ -6,7 +6,7 @@ import {
   GUEST_SECRET_MISSING,
   GUEST_SECRET_WRONG,
 } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld } from '../support/db.ts';
+import { expectDenied, expectPgError, pgError, useFreshDatabase, usePlanWorld } from '../support/db.ts';
 import { createUser, sessionsOf, sha256Hex, signedIn, startSession, testGuestSecret } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
@@ -69,8 +69,8 @@ describe('private.check_request, session part (every request’s claims statemen
 });
 
 describe('private.sign_in_with_code', () => {
-  const signIn = (email: string, hash = HASH) =>
-    db.as({ role: 'anon' }, async (sql) => (await sql`select * from private.sign_in_with_code(${email}, ${hash})`)[0]);
+  const signIn = (email: string, hash = HASH, limits: object[] = []) =>
+    db.as({ role: 'anon' }, async (sql) => (await sql`select * from private.sign_in_with_code(${email}, ${hash}, ${JSON.stringify(limits)}::text::jsonb)`)[0]);
   const issue = (email: string) => db.as({ role: 'anon' }, (sql) => sql`select private.issue_sign_in_code(${email}, ${HASH})`);
 
   it('starts a new session on every sign-in, none for a wrong code (whose try still counts)', async () => {
@@ -89,6 +89,35 @@ describe('private.sign_in_with_code', () => {
     const [{ days }] = await db.owner`
       select round(extract(epoch from expires_at - created_at) / 86400)::int as days from app.sessions where id = ${second.session_id}`;
     expect(days).toBe(30);
+  });
+
+  it('wrong codes count on the guess limits; while one is full, even the right code is refused before it is compared', async () => {
+    const email = `guess-${crypto.randomUUID()}@example.test`;
+    const network = `test-guess:${crypto.randomUUID()}`;
+    const limits = [
+      { key: network, max: 2, window: 3600, message: 'Too many wrong codes were tried from your network' },
+      { key: `${network}:all`, max: 100, window: 3600, message: 'Too many wrong codes are being tried right now' },
+    ];
+    await issue(email);
+    const hits = async (key: string) => (await db.owner`select hits from app.rate_limit_counters where key = ${key}`)[0]?.hits;
+    expect(await signIn(email, OTHER, limits)).toEqual({ user_id: null, session_id: null });
+    expect(await hits(network)).toBe(1);
+    expect(await hits(`${network}:all`)).toBe(1);
+    // A right code counts nothing.
+    await signIn(email, HASH, limits);
+    expect(await hits(network)).toBe(1);
+    await db.owner`update app.sign_in_codes set last_sent_at = now() - interval '1 minute' where email = ${email}`;
+    await issue(email);
+    expect(await signIn(email, OTHER, limits)).toEqual({ user_id: null, session_id: null });
+    expect(await hits(network)).toBe(2);
+    // Full: refused (HP429 with the wait), the right code is not even tried (it stays live, its tries unchanged).
+    const refused = await pgError(signIn(email, HASH, limits));
+    expect(refused.code).toBe('HP429');
+    expect(refused.message).toBe('Too many wrong codes were tried from your network');
+    const [row] = await db.owner`select code_hash, failed_attempts from app.sign_in_codes where email = ${email}`;
+    expect(row).toEqual({ code_hash: HASH, failed_attempts: 1 });
+    // Another network's limit is its own.
+    expect((await signIn(email, HASH, [{ ...limits[0], key: `${network}:other` }])).user_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('clears the expired sessions of the user on the way', async () => {

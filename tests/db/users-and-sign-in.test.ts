@@ -311,7 +311,7 @@ describe('verified e-mail change', () => {
   const request = (claims: Claims, email: string, hash = HASH) =>
     db.as(claims, async (sql) => (await sql`select private.request_email_change(${email}, ${hash}) as r`)[0].r as string);
   const confirm = (claims: Claims, hash = HASH) =>
-    db.as(claims, async (sql) => (await sql`select private.confirm_email_change(${hash}) as r`)[0].r as string);
+    db.as(claims, async (sql) => (await sql`select private.confirm_email_change(${hash}, '[]') as r`)[0].r as string);
   const emailOf = async (id: string) => (await db.owner`select email from app.users where id = ${id}`)[0].email as string;
 
   it('stores only the hash and the target, 10 minutes, and moves nothing yet', async () => {

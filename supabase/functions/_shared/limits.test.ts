@@ -12,9 +12,11 @@ describe('the limits', () => {
     expect(summary).toEqual({
       'otp-ip': '30/3600',
       'otp-global': '1000/3600',
+      'otp-guess-ip': '50/3600',
+      'otp-guess-address': '30/86400',
+      'otp-guess-global': '5000/3600',
       'guest-ip': '60/3600',
       'guest-name': '60/3600',
-      'guest-plan': '50/3600',
       idea: '10/60',
       comment: '20/60',
       vote: '120/60',
@@ -45,7 +47,7 @@ describe('the limits', () => {
   it('the statement argument: key prefixed by the limit, its numbers and sentence', () => {
     expect(JSON.parse(limitsJson([{ limit: 'vote', key: participantKey(null, 'g1') }, { limit: 'otp-global', key: 'all' }]))).toEqual([
       { key: 'vote:g:g1', max: 120, window: 60, message: 'Too many votes in a short time' },
-      { key: 'otp-global:all', max: 1000, window: 3600, message: 'Too many sign-in codes are being requested right now' },
+      { key: 'otp-global:all', max: 1000, window: 3600, message: 'Too many codes are being requested right now' },
     ]);
     expect(participantKey('u1', 'g1')).toBe('u:u1');
   });

@@ -32,10 +32,20 @@ interface RateLimit {
 
 /** Every limit, with numbers a real group never meets. */
 export const DEFAULT_LIMITS = {
-  /** send-otp per client network (an IPv4 address, an IPv6 /64). */
-  'otp-ip': { max: 30, windowSeconds: 3600, message: 'Too many sign-in codes were requested from your network' },
-  /** send-otp for everyone together: a ceiling on what the app can be made to e-mail. */
-  'otp-global': { max: 1000, windowSeconds: 3600, message: 'Too many sign-in codes are being requested right now' },
+  /** Codes mailed (send-otp, and an e-mail change's code) per client network (an IPv4 address, an IPv6 /64). */
+  'otp-ip': { max: 30, windowSeconds: 3600, message: 'Too many codes were requested from your network' },
+  /** Codes mailed for everyone together: a ceiling on what the app can be made to e-mail. */
+  'otp-global': { max: 1000, windowSeconds: 3600, message: 'Too many codes are being requested right now' },
+  /**
+   * Wrong codes (sign-in and e-mail change) per client network: over it, the
+   * network is refused for every address until the window ends. Counted only
+   * when a code is wrong, checked before any code is compared.
+   */
+  'otp-guess-ip': { max: 50, windowSeconds: 3600, message: 'Too many wrong codes were tried from your network' },
+  /** Wrong codes per address (sign-in) or account (e-mail change), from anywhere. */
+  'otp-guess-address': { max: 30, windowSeconds: 86_400, message: 'Too many wrong codes were tried for this address' },
+  /** Wrong codes for everyone together: a ceiling on guessing at scale. */
+  'otp-guess-global': { max: 5000, windowSeconds: 3600, message: 'Too many wrong codes are being tried right now' },
   /** New guests (POST /api/guest-session) per client network, any plan. */
   'guest-ip': { max: 60, windowSeconds: 3600, message: 'Too many people joined from your network' },
   /**
@@ -45,8 +55,6 @@ export const DEFAULT_LIMITS = {
    * whether or not the name exists.
    */
   'guest-name': { max: 60, windowSeconds: 3600, message: 'Too many name checks from your network' },
-  /** New guests per plan. */
-  'guest-plan': { max: 50, windowSeconds: 3600, message: 'Too many people joined this plan in a short time' },
   /** New ideas per participant (user or guest). */
   idea: { max: 10, windowSeconds: 60, message: 'Too many ideas in a short time' },
   /** New comments per participant. */

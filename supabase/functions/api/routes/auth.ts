@@ -1,6 +1,6 @@
 // /api/auth: e-mail code sign-in, sessions (sign-out, sign-out everywhere),
 // the current user, and the profile with its verified e-mail change.
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { requireUserId, signSessionToken } from '../../_shared/auth.ts';
 import { confirmEmailBody, sendOtpBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth-requests.ts';
 import type { ProfileUpdate, User } from '../../_shared/contract/auth.ts';
@@ -9,6 +9,7 @@ import { transferGuestVotesBody } from '../../_shared/contract/guests-requests.t
 import { requestNetwork } from '../../_shared/client-ip.ts';
 import { countLimits, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
+import { type LimitHit, limitsJson } from '../../_shared/limits.ts';
 import { sendEmailChangeCode, sendSignInCode } from '../../_shared/mail.ts';
 import { generateSignInCode, hashEmailChangeCode, hashSignInCode } from '../../_shared/otp.ts';
 import { parseBody } from '../../_shared/validation.ts';
@@ -25,6 +26,20 @@ async function findUser(tx: Tx, userId: string): Promise<User | undefined> {
   return user;
 }
 
+/** What mailing a code counts (send-otp, an e-mail change): per network and for everyone. */
+const mailLimits = (c: Context): LimitHit[] => [
+  { limit: 'otp-ip', key: requestNetwork(c) },
+  { limit: 'otp-global', key: 'all' },
+];
+
+/** What a wrong code counts (verify-otp, confirm-email), as private.sign_in_with_code's argument. */
+const guessLimits = (network: string, address: string): string =>
+  limitsJson([
+    { limit: 'otp-guess-ip', key: network },
+    { limit: 'otp-guess-address', key: address },
+    { limit: 'otp-guess-global', key: 'all' },
+  ]);
+
 export const authRoutes = new Hono()
   // Same answer whether or not an account exists: no account enumeration.
   .post('/send-otp', async (c) => {
@@ -33,10 +48,7 @@ export const authRoutes = new Hono()
     // short transaction of their own: the code's transaction below lasts an
     // SMTP conversation, and must not hold the global counter that long.
     // They count requests, not e-mails: a refused or failed send counts too.
-    await countLimits([
-      { limit: 'otp-ip', key: requestNetwork(c) },
-      { limit: 'otp-global', key: 'all' },
-    ]);
+    await countLimits(mailLimits(c));
     const code = generateSignInCode();
     const codeHash = await hashSignInCode(email, code);
     const outcome = await withRequest({}, async (tx) => {
@@ -62,9 +74,13 @@ export const authRoutes = new Hono()
     // A wrong code must COMMIT (it counts a try, the code dies at 5), so the
     // 400 is thrown after the transaction, not inside it. A right one starts
     // a session (app.sessions), which the token names.
+    // Wrong codes count per network, per address and overall; while one is
+    // full the code is not even compared (429).
+    const guesses = guessLimits(requestNetwork(c), email);
     const session = await withRequest({}, async (tx) => {
       const [row] = await tx<{ userId: string | null; sessionId: string | null }[]>`
-        select user_id as "userId", session_id as "sessionId" from private.sign_in_with_code(${email}, ${codeHash})`;
+        select user_id as "userId", session_id as "sessionId"
+          from private.sign_in_with_code(${email}, ${codeHash}, ${guesses}::text::jsonb)`;
       return row;
     });
     if (!session?.userId || !session.sessionId) throw new HttpError(400, INVALID_CODE);
@@ -106,6 +122,8 @@ export const authRoutes = new Hono()
     const changes: Record<string, string | null> = {};
     if (firstName !== undefined) changes.first_name = firstName;
     if (lastName !== undefined) changes.last_name = lastName;
+    // A code to mail counts in the mail limits, like send-otp's.
+    if (email !== undefined) await countLimits(mailLimits(c));
     const code = email === undefined ? null : generateSignInCode();
     const codeHash = code === null ? null : await hashEmailChangeCode(userId, code);
     const answer = await withRequest({ userId }, async (tx): Promise<ProfileUpdate | undefined> => {
@@ -144,8 +162,11 @@ export const authRoutes = new Hono()
     const userId = await requireUserId(c);
     const { code } = await parseBody(c, confirmEmailBody);
     const codeHash = await hashEmailChangeCode(userId, code);
+    // Wrong codes count like sign-in codes, the account standing for the address.
+    const guesses = guessLimits(requestNetwork(c), `u:${userId}`);
     const { outcome, user } = await withRequest({ userId }, async (tx) => {
-      const [{ outcome }] = await tx<{ outcome: string }[]>`select private.confirm_email_change(${codeHash}) as outcome`;
+      const [{ outcome }] = await tx<{ outcome: string }[]>`
+        select private.confirm_email_change(${codeHash}, ${guesses}::text::jsonb) as outcome`;
       return { outcome, user: outcome === 'changed' ? await findUser(tx, userId) : undefined };
     });
     if (outcome === 'invalid') throw new HttpError(400, INVALID_CODE);
