@@ -1,5 +1,6 @@
+import { check } from './axe.ts';
 import { expect, test } from './fixtures.ts';
-import { latestCode, signInViaApi, uniqueEmail } from './support.ts';
+import { latestCode, signInViaApi, uniqueEmail, waitForMail } from './support.ts';
 
 test('sign up with an e-mailed code, edit the profile, sign out and sign in again', async ({ page }) => {
   const email = uniqueEmail('host');
@@ -90,7 +91,7 @@ async function twoDevices(browser: import('@playwright/test').Browser, email: st
   return { phone, laptop };
 }
 
-test('change the e-mail with the code sent to the new address; the other device is signed out', async ({ browser }) => {
+test('change the e-mail with the code sent to the new address; the other device is signed out; the old address undoes it', async ({ browser }) => {
   const oldEmail = uniqueEmail('before');
   const newEmail = uniqueEmail('after');
   const { phone, laptop } = await twoDevices(browser, oldEmail);
@@ -120,6 +121,21 @@ test('change the e-mail with the code sent to the new address; the other device 
   await laptop.goto('/profile');
   await expect(laptop).toHaveURL(/\/auth\?returnTo=(%2F|\/)profile$/);
   expect(await laptop.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+
+  // The old address is told, with a link that undoes it (say the change was a thief's).
+  const notice = await waitForMail(oldEmail, /^Your Hangplan e-mail address was changed$/, sentAfter);
+  expect(notice.text).toContain(`was changed from ${oldEmail} to ${newEmail}.`);
+  const link = new URL(/(http\S+\/account\/undo-email-change#token=[A-Za-z0-9_-]{43})/.exec(notice.text ?? '')![1]);
+  const owner = await (await browser.newContext({ viewport: { width: 360, height: 780 } })).newPage();
+  await owner.goto(`${link.pathname}${link.hash}`);
+  await check(owner, 'undo e-mail change', owner.getByRole('button', { name: 'Undo the change' }));
+  await owner.getByRole('button', { name: 'Undo the change' }).click();
+  await expect(owner.getByRole('heading', { name: 'Your e-mail address is back' })).toBeVisible();
+  await expect(owner.getByText(oldEmail)).toBeVisible();
+  await check(owner, 'e-mail change undone', owner.getByRole('link', { name: 'Sign In' }));
+  // The phone that made the change is signed out too.
+  await phone.goto('/profile');
+  await expect(phone).toHaveURL(/\/auth\?returnTo=(%2F|\/)profile$/);
 });
 
 test('"Sign out everywhere" signs out this device and every other one', async ({ browser }) => {

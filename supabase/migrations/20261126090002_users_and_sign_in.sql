@@ -433,7 +433,7 @@ revoke all on function private.request_email_change(text, text) from public;
 grant execute on function private.request_email_change(text, text) to authenticated;
 
 -- -----------------------------------------------------------------------------
--- private.confirm_email_change -> 'changed' | 'invalid' | 'taken'
+-- private.confirm_email_change -> (outcome 'changed' | 'invalid' | 'taken', old_email)
 -- -----------------------------------------------------------------------------
 -- Like private.verify_sign_in_code: the row is locked, a wrong code counts
 -- (the 5th kills it) and is COMMITTED (never raises for it), a right code is
@@ -441,8 +441,11 @@ grant execute on function private.request_email_change(text, text) to authentica
 -- ('taken'), and every other session of the user ends (the request's own
 -- session, claim session_id, stays). p_guess_limits as for sign-in codes
 -- (private.sign_in_with_code): refused while full, a wrong code counts.
-create function private.confirm_email_change(p_code_hash text, p_guess_limits jsonb)
-returns text
+-- A change leaves an undo behind (app.email_change_undos, the token hashed
+-- by the API, p_undo_token_hash) and answers the old address, which the API
+-- mails before COMMIT: the owner is always told, or nothing changed.
+create function private.confirm_email_change(p_code_hash text, p_guess_limits jsonb, p_undo_token_hash text)
+returns table (outcome text, old_email text)
 language plpgsql
 volatile
 security definer
@@ -451,6 +454,7 @@ as $$
 declare
   v_user_id uuid := (select auth.uid());
   v_row app.email_changes;
+  v_old_email text;
 begin
   if v_user_id is null then
     raise exception using errcode = 'HP401', message = 'Not signed in';
@@ -462,7 +466,8 @@ begin
      or v_row.expires_at <= now()
      or v_row.failed_attempts >= 5 then
     perform private.count_failure(p_guess_limits);
-    return 'invalid';
+    return query select 'invalid', null::text;
+    return;
   end if;
 
   if not private.secure_equals(v_row.code_hash, p_code_hash) then
@@ -473,30 +478,108 @@ begin
            new_email  = case when failed_attempts + 1 >= 5 then null else new_email end
      where user_id = v_user_id;
     perform private.count_failure(p_guess_limits);
-    return 'invalid';
+    return query select 'invalid', null::text;
+    return;
   end if;
 
   update app.email_changes
      set new_email = null, code_hash = null, expires_at = null, failed_attempts = 0
    where user_id = v_user_id;
 
+  select u.email into v_old_email from app.users u where u.id = v_user_id;
   begin
     update app.users set email = v_row.new_email where id = v_user_id;
   exception
     when unique_violation then
-      return 'taken';
+      return query select 'taken', null::text;
+      return;
   end;
 
   delete from app.sessions s
    where s.user_id = v_user_id
      and s.id is distinct from (select private.claimed_session_id());
-  return 'changed';
+  insert into app.email_change_undos (token_hash, user_id, old_email, new_email)
+  values (p_undo_token_hash, v_user_id, v_old_email, v_row.new_email);
+  return query select 'changed', v_old_email;
 end;
 $$;
-comment on function private.confirm_email_change(text, jsonb) is
-  'Completes the signed-in account''s pending e-mail change when the hashed code is right: changed | invalid (wrong, expired, none; a wrong try counts, 5 kill it, and counts on p_guess_limits) | taken (another account has the address). A change ends every other session of the user. HP429 while a guess limit is full.';
-revoke all on function private.confirm_email_change(text, jsonb) from public;
-grant execute on function private.confirm_email_change(text, jsonb) to authenticated;
+comment on function private.confirm_email_change(text, jsonb, text) is
+  'Completes the signed-in account''s pending e-mail change when the hashed code is right: changed (with the old address; an undo is stored) | invalid (wrong, expired, none; a wrong try counts, 5 kill it, and counts on p_guess_limits) | taken (another account has the address). A change ends every other session of the user. HP429 while a guess limit is full.';
+revoke all on function private.confirm_email_change(text, jsonb, text) from public;
+grant execute on function private.confirm_email_change(text, jsonb, text) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Undoing an e-mail change: the old address is told, and can take it back
+-- -----------------------------------------------------------------------------
+-- docs/auth-and-guests.md "E-mail change". Each change stores an undo: the
+-- SHA-256 of a random token the API mails to the OLD address (in the link's
+-- fragment, so no server log or Referer sees it), valid 7 days, single use.
+-- private.undo_email_change puts that old address back, ends every session
+-- of the account, and drops the pending change and this undo and every
+-- later one (a thief who changed the address twice holds the second undo,
+-- which must not outlive the owner's). An earlier undo stays: the owner's
+-- first link still works if a later one was used first.
+create table app.email_change_undos (
+  token_hash text primary key,
+  user_id    uuid not null references app.users (id) on delete cascade,
+  old_email  text not null,
+  new_email  text not null,
+  created_at timestamptz not null default now(),
+  expires_at timestamptz not null default now() + interval '7 days',
+
+  constraint email_change_undos_token_hash_format check (token_hash ~ '^[0-9a-f]{64}$'),
+  constraint email_change_undos_old_email_normalised check (private.is_normalised_email(old_email)),
+  constraint email_change_undos_new_email_normalised check (private.is_normalised_email(new_email))
+);
+comment on table app.email_change_undos is
+  'The undo of each e-mail change, by the hash of the token mailed to the old address (7 days, single use). No grants: reached only through private.confirm_email_change / private.undo_email_change.';
+create index email_change_undos_user_id_created_at_idx on app.email_change_undos (user_id, created_at);
+-- Purged by expiry (private.undo_email_change clears expired ones on the way).
+create index email_change_undos_expires_at_idx on app.email_change_undos (expires_at);
+
+-- -> (outcome 'undone' | 'invalid' | 'taken', email): invalid for an unknown,
+-- used or expired token; taken when another account has the old address now.
+create function private.undo_email_change(p_token_hash text)
+returns table (outcome text, email text)
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_undo app.email_change_undos;
+begin
+  delete from app.email_change_undos u
+   where u.token_hash in (
+     select o.token_hash from app.email_change_undos o
+      where o.expires_at <= now() order by o.expires_at limit 20 for update skip locked);
+
+  select * into v_undo from app.email_change_undos u
+   where u.token_hash = p_token_hash and u.expires_at > now()
+   for update;
+  if not found then
+    return query select 'invalid', null::text;
+    return;
+  end if;
+
+  begin
+    update app.users set email = v_undo.old_email where id = v_undo.user_id;
+  exception
+    when unique_violation then
+      return query select 'taken', null::text;
+      return;
+  end;
+  delete from app.sessions s where s.user_id = v_undo.user_id;
+  delete from app.email_changes c where c.user_id = v_undo.user_id;
+  delete from app.email_change_undos u
+   where u.user_id = v_undo.user_id and u.created_at >= v_undo.created_at;
+  return query select 'undone', v_undo.old_email;
+end;
+$$;
+comment on function private.undo_email_change(text) is
+  'Puts back the address an e-mail change replaced, by the hash of the undo token mailed to it: undone (every session ends; this undo and later ones go) | invalid (unknown, used, expired) | taken (another account has the address).';
+revoke all on function private.undo_email_change(text) from public;
+grant execute on function private.undo_email_change(text) to anon, authenticated;
 
 -- RLS: a signed-in user sees and edits its own row, nobody else's. anon: nothing.
 alter table app.users enable row level security;
@@ -522,6 +605,13 @@ create policy sign_in_codes_no_direct_access on app.sign_in_codes
 
 alter table app.email_changes enable row level security;
 create policy email_changes_no_direct_access on app.email_changes
+  as restrictive
+  for all to anon, authenticated
+  using (false)
+  with check (false);
+
+alter table app.email_change_undos enable row level security;
+create policy email_change_undos_no_direct_access on app.email_change_undos
   as restrictive
   for all to anon, authenticated
   using (false)

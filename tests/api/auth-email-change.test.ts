@@ -163,3 +163,63 @@ describe('POST /api/auth/confirm-email', () => {
     expect((await confirm(alice.token, code)).status).toBe(200);
   });
 });
+
+describe('the old address is told, and can undo the change', () => {
+  const undo = (token: unknown) => api<{ email: string }>('POST', '/api/auth/undo-email-change', { body: { token } });
+
+  /** Move the account of `token` to a new address; the undo link's token from the mail to the OLD address. */
+  async function moveAway(account: { token: string; email: string }, label: string): Promise<{ to: string; undoToken: string }> {
+    const to = uniqueEmail(label);
+    const before = (await mail.mailsTo(account.email)).length;
+    expect((await confirm(account.token, await requestChange(account.token, to))).status).toBe(200);
+    const notice = await mail.latestMailTo(account.email, { count: before + 1 });
+    expect(notice.subject).toBe('Your Hangplan e-mail address was changed');
+    expect(notice.text).toContain(`was changed from ${account.email} to ${to}.`);
+    expect(notice.text).toContain('undo it within 7 days');
+    const link = /(\S+\/account\/undo-email-change#token=([A-Za-z0-9_-]{43}))/.exec(notice.text!)!;
+    expect(link, notice.text).toBeTruthy();
+    // The token rides in the fragment: no server log, no Referer.
+    expect(new URL(link[1]).search).toBe('');
+    expect(notice.html).toContain(`href="${link[1]}"`);
+    return { to, undoToken: link[2] };
+  }
+
+  it('a stolen session moves the account: the owner undoes it, the thief is signed out, the link works once', async () => {
+    const owner1 = await signIn();
+    const thiefDevice = owner1.token;
+    const { undoToken } = await moveAway(owner1, 'thief');
+    const res = await undo(undoToken);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ email: owner1.email });
+    expect((await me(thiefDevice)).text).toBe(EXPIRED);
+    // The owner signs in with the old address again: the same account, not an empty one.
+    const back = await signIn(owner1.email);
+    expect((await me(back.token)).json.email).toBe(owner1.email);
+    const [{ n }] = await owner`select count(*)::int as n from app.users where email = ${owner1.email}`;
+    expect(n).toBe(1);
+    const again = await undo(undoToken);
+    expect(again.status).toBe(400);
+    expect(again.text).toBe('This link has expired or was already used');
+  });
+
+  it('a malformed token is refused before anything is looked up; a well-formed unknown one likewise', async () => {
+    for (const bad of ['', 'short', 'x'.repeat(44), '!'.repeat(43), 42, null]) {
+      const res = await undo(bad);
+      expect(res.status, String(bad)).toBe(400);
+      expect(res.text).toBe('This link has expired or was already used');
+    }
+    expect((await api('POST', '/api/auth/undo-email-change', { body: {} })).text).toBe('Token is required');
+    expect((await undo('A'.repeat(43))).text).toBe('This link has expired or was already used');
+  });
+
+  it('409 when another account took the old address meanwhile; nothing moves', async () => {
+    const first = await signIn();
+    const { to, undoToken } = await moveAway(first, 'moved');
+    await signIn(first.email); // someone signs up with the freed address
+    const res = await undo(undoToken);
+    expect(res.status).toBe(409);
+    expect(res.text).toBe(TAKEN);
+    const [row] = await owner`select email from app.users where email = ${to}`;
+    expect(row.email).toBe(to);
+  });
+});

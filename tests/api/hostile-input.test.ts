@@ -185,6 +185,12 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
     { name: 'send-otp email', bad: badEmail, build: (email) => ({ method: 'POST', path: '/api/auth/send-otp', opts: { body: { email } } }) },
     { name: 'verify-otp code', bad: badCode, build: (code) => ({ method: 'POST', path: '/api/auth/verify-otp', opts: { body: { email: 'nobody@example.com', code } } }) },
     { name: 'confirm-email code', bad: badCode, build: (code) => ({ method: 'POST', path: '/api/auth/confirm-email', opts: { body: { code }, token: w.member.token } }) },
+    {
+      name: 'undo-email-change token',
+      // Well-formed tokens too: none names an undo, so each is refused like junk.
+      bad: fc.oneof(fc.string({ maxLength: 60 }), fc.stringMatching(/^[A-Za-z0-9_-]{43}$/), wrongType),
+      build: (token) => ({ method: 'POST', path: '/api/auth/undo-email-change', opts: { body: { token } } }),
+    },
     { name: 'profile email', bad: badEmail, build: (email) => ({ method: 'PATCH', path: '/api/auth/profile', opts: { body: { email }, token: w.member.token } }) },
     { name: 'pick-idea ideaId', bad: badId, build: (ideaId) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/pick-idea`, opts: { body: { ideaId }, token: w.host.token } }) },
     { name: 'guest-session planId', bad: badId, build: (planId) => ({ method: 'POST', path: '/api/guest-session', opts: { body: { name: 'Newcomer', planId } } }) },
@@ -275,6 +281,7 @@ function guestWrites(guestId: string): Array<[string, string, ApiOptions]> {
 const POSTS = () => [
   '/api/auth/send-otp',
   '/api/auth/verify-otp',
+  '/api/auth/undo-email-change',
   '/api/plans',
   '/api/guest-session',
   '/api/guest-session/restore',

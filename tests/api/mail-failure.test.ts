@@ -44,3 +44,23 @@ describe('send-otp when SMTP fails', () => {
     expect((await api('POST', '/api/auth/verify-otp', { body: { email, code } })).status).toBe(200);
   });
 });
+
+describe('confirm-email when the old address cannot be told', () => {
+  it('answers 502 and moves nothing: the code still works once SMTP is back', async () => {
+    const email = uniqueEmail('told');
+    await sendCode(email);
+    const signedIn = await api<{ token: string }>('POST', '/api/auth/verify-otp', { body: { email, code: await mail.latestCodeFor(email) } });
+    const token = signedIn.json.token;
+    const to = uniqueEmail('told-new');
+    expect((await api('PATCH', '/api/auth/profile', { token, body: { email: to } })).status).toBe(200);
+    const code = await mail.latestCodeFor(to);
+    const res = await api('POST', '/api/auth/confirm-email', { token, body: { code }, baseUrl: brokenUrl });
+    expect(res.status).toBe(502);
+    expect(res.text).toBe('We could not send the e-mail, please try again');
+    expect((await api<{ email: string }>('GET', '/api/auth/me', { token })).json.email).toBe(email);
+    expect(await owner`select 1 from app.email_change_undos u join app.users us on us.id = u.user_id where us.email = ${email}`).toHaveLength(0);
+    const retried = await api<{ email: string }>('POST', '/api/auth/confirm-email', { token, body: { code } });
+    expect(retried.status, retried.text).toBe(200);
+    expect(retried.json.email).toBe(to);
+  });
+});

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { countLimits, hashGuestSecret, requestRow, requestStatements, sql, withRequest } from '../../supabase/functions/_shared/db.ts';
+import { countLimits, sha256Hex, requestRow, requestStatements, sql, withRequest } from '../../supabase/functions/_shared/db.ts';
 import { apiDatabaseAsOwner } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();
@@ -31,7 +31,7 @@ beforeAll(async () => {
   USER = hostId;
   [{ id: SESSION }] = await owner`insert into app.sessions (user_id) values (${USER}) returning id`;
   [{ id: GUEST }] = await owner`insert into app.guests (plan_id, name) values (${planId}, 'Wren') returning id`;
-  await owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${GUEST}, ${await hashGuestSecret(GUEST_SECRET)}, 'joined')`;
+  await owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${GUEST}, ${await sha256Hex(GUEST_SECRET)}, 'joined')`;
 });
 
 afterAll(async () => {
@@ -66,7 +66,7 @@ describe('withRequest', () => {
   it('carries guest_id with the hash of its secret, and plan_slug, for guests', async () => {
     expect(await roleAndClaims({ guestId: GUEST, guestSecret: GUEST_SECRET, planSlug: 'abcdEFGH12' })).toEqual({
       role: 'anon',
-      claims: { role: 'anon', guest_id: GUEST, guest_secret_hash: await hashGuestSecret(GUEST_SECRET), plan_slug: 'abcdEFGH12' },
+      claims: { role: 'anon', guest_id: GUEST, guest_secret_hash: await sha256Hex(GUEST_SECRET), plan_slug: 'abcdEFGH12' },
       sub: '',
     });
   });

@@ -18,7 +18,7 @@ describe('schema hygiene', () => {
       select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = 'app' and c.relkind = 'r' order by 1`;
     expect(rows.map((r) => r.relname)).toEqual([
-      'email_changes', 'event_time_notices', 'guest_credentials', 'guests', 'idea_comments', 'idea_votes', 'ideas',
+      'email_change_undos', 'email_changes', 'event_time_notices', 'guest_credentials', 'guests', 'idea_comments', 'idea_votes', 'ideas',
       'interest_catalog', 'participants', 'plan_versions', 'plans', 'rate_limit_counters', 'sessions', 'sign_in_codes',
       'time_slot_votes', 'time_slots',
       'user_interests', 'users',
@@ -104,7 +104,7 @@ describe('schema hygiene', () => {
       'private.claimed_plan_id() -> uuid',
       'private.claimed_plan_slug() -> text',
       'private.claimed_session_id() -> uuid',
-      'private.confirm_email_change(p_code_hash text, p_guess_limits jsonb) -> text',
+      'private.confirm_email_change(p_code_hash text, p_guess_limits jsonb, p_undo_token_hash text) -> TABLE(outcome text, old_email text)',
       'private.is_participant(p_plan_id uuid) -> boolean',
       'private.issue_guest_credential(p_plan_id uuid, p_name text, p_secret_hash text) -> uuid',
       'private.issue_sign_in_code(p_email text, p_code_hash text) -> text',

@@ -7,7 +7,7 @@
 // the owner.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
-import { createUser, sessionsOf, signedIn, startSession } from '../support/plan-fixture.ts';
+import { createUser, sessionsOf, sha256Hex, signedIn, startSession } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
 
@@ -310,8 +310,14 @@ describe('verified e-mail change', () => {
 
   const request = (claims: Claims, email: string, hash = HASH) =>
     db.as(claims, async (sql) => (await sql`select private.request_email_change(${email}, ${hash}) as r`)[0].r as string);
-  const confirm = (claims: Claims, hash = HASH) =>
-    db.as(claims, async (sql) => (await sql`select private.confirm_email_change(${hash}, '[]') as r`)[0].r as string);
+  /** The hash of the undo token each confirm stores (a fresh one per call, as the API makes). */
+  let undoHash = '';
+  const confirm = (claims: Claims, hash = HASH) => {
+    undoHash = sha256Hex(crypto.randomUUID());
+    return db.as(claims, async (sql) => (await sql`select outcome from private.confirm_email_change(${hash}, '[]', ${undoHash})`)[0].outcome as string);
+  };
+  const undo = (tokenHash: string, claims: Claims = { role: 'anon' }) =>
+    db.as(claims, async (sql) => (await sql`select outcome, email from private.undo_email_change(${tokenHash})`)[0] as { outcome: string; email: string | null });
   const emailOf = async (id: string) => (await db.owner`select email from app.users where id = ${id}`)[0].email as string;
 
   it('stores only the hash and the target, 10 minutes, and moves nothing yet', async () => {
@@ -396,6 +402,61 @@ describe('verified e-mail change', () => {
     const mallory = signedIn(w.users.stranger, await startSession(db.owner, w.users.stranger));
     expect(await confirm(mallory)).toBe('invalid');
     expect(await emailOf(w.users.stranger)).not.toBe(target);
+  });
+
+  it('a change leaves an undo for the old address: it puts the address back, ends every session, once', async () => {
+    const before = await emailOf(user);
+    const laptop = await startSession(db.owner, user);
+    await request(me, `thief-${crypto.randomUUID()}@example.test`);
+    expect(await confirm(me)).toBe('changed');
+    const [stored] = await db.owner`
+      select old_email, extract(day from expires_at - now())::int as days from app.email_change_undos where token_hash = ${undoHash}`;
+    expect(stored).toEqual({ old_email: before, days: 6 });
+    // The thief starts another change; the undo takes that away too.
+    await request(me, `again-${crypto.randomUUID()}@example.test`);
+    expect(await undo(undoHash)).toEqual({ outcome: 'undone', email: before });
+    expect(await emailOf(user)).toBe(before);
+    expect(await sessionsOf(db.owner, user)).toEqual([]);
+    expect(await sessionsOf(db.owner, user)).not.toContain(laptop);
+    expect(await db.owner`select 1 from app.email_changes where user_id = ${user}`).toHaveLength(0);
+    expect(await undo(undoHash)).toEqual({ outcome: 'invalid', email: null });
+  });
+
+  it('two changes in a row: the later undo cannot outlive the first; the first undoes everything', async () => {
+    const original = await emailOf(user);
+    await request(me, `b-${crypto.randomUUID()}@example.test`);
+    expect(await confirm(me)).toBe('changed');
+    const first = undoHash;
+    const b = await emailOf(user);
+    await db.owner`update app.email_change_undos set created_at = now() - interval '1 minute' where token_hash = ${first}`;
+    await request(me, `c-${crypto.randomUUID()}@example.test`);
+    expect(await confirm(me)).toBe('changed');
+    const second = undoHash;
+    // The holder of b's mailbox undoes to b; the owner's first link still works after it.
+    expect(await undo(second)).toEqual({ outcome: 'undone', email: b });
+    expect(await undo(first)).toEqual({ outcome: 'undone', email: original });
+    expect(await emailOf(user)).toBe(original);
+    expect(await db.owner`select 1 from app.email_change_undos where user_id = ${user}`).toHaveLength(0);
+  });
+
+  it('an expired, unknown or taken undo changes nothing', async () => {
+    const before = await emailOf(user);
+    await request(me, `x-${crypto.randomUUID()}@example.test`);
+    expect(await confirm(me)).toBe('changed');
+    const moved = await emailOf(user);
+    expect(await undo(sha256Hex('not a token'))).toEqual({ outcome: 'invalid', email: null });
+    // Someone else took the old address meanwhile: 'taken', the account stays where it is.
+    await db.owner`update app.users set email = ${`parked-${crypto.randomUUID()}@example.test`} where id = ${user}`;
+    await db.owner`update app.users set email = ${moved} where id = ${user}`;
+    const squatter = await createUser(db.owner, 'Sq', null, before);
+    expect(await undo(undoHash)).toEqual({ outcome: 'taken', email: null });
+    expect(await emailOf(user)).toBe(moved);
+    await db.owner`delete from app.users where id = ${squatter}`;
+    await db.owner`update app.email_change_undos set expires_at = now() - interval '1 second' where token_hash = ${undoHash}`;
+    expect(await undo(undoHash)).toEqual({ outcome: 'invalid', email: null });
+    expect(await emailOf(user)).toBe(moved);
+    // Undos cannot be read or written directly.
+    await expectDenied(db.as(me, (sql) => sql`select * from app.email_change_undos`));
   });
 
   it('only for signed-in callers; pending changes are unreadable', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashGuestSecret, newGuestSecret, requestClaims } from './db.ts';
+import { sha256Hex, newSecretToken, requestClaims } from './db.ts';
 
 const USER = '6f1c2f6e-3b7a-4d1e-9a55-0f2f7b8c9d10';
 const GUEST = '0b8f8f3e-1111-4a4a-8b8b-222222222222';
@@ -48,13 +48,13 @@ describe('requestClaims', () => {
 
 describe('guest secrets', () => {
   it('are 32 random bytes in base64url (43 characters), different every time', () => {
-    const secrets = Array.from({ length: 50 }, () => newGuestSecret());
+    const secrets = Array.from({ length: 50 }, () => newSecretToken());
     for (const secret of secrets) expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(new Set(secrets).size).toBe(50);
   });
 
   it('are stored as their lower-case hex SHA-256', async () => {
     // sha256("abc"), the FIPS 180-2 test vector.
-    expect(await hashGuestSecret('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+    expect(await sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });

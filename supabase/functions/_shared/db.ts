@@ -82,8 +82,8 @@ export function requestClaims(identity: ClaimsInput): { role: RequestRole; claim
 
 const encoder = new TextEncoder();
 
-/** Lower-case hex SHA-256 of a guest secret: what app.guest_credentials stores. */
-export async function hashGuestSecret(secret: string): Promise<string> {
+/** Lower-case hex SHA-256 of a secret token: what app.guest_credentials and app.email_change_undos store. */
+export async function sha256Hex(secret: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', encoder.encode(secret));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }
@@ -99,15 +99,15 @@ const secretHashes = new RecentMap<string, Promise<string>>(5000);
 function guestSecretHash(secret: string): Promise<string> {
   let hash = secretHashes.get(secret);
   if (!hash) {
-    hash = hashGuestSecret(secret);
+    hash = sha256Hex(secret);
     hash.catch(() => secretHashes.delete(secret));
     secretHashes.set(secret, hash);
   }
   return hash;
 }
 
-/** A new guest secret: 32 random bytes, base64url without padding (43 characters). */
-export function newGuestSecret(): string {
+/** A new secret token (a guest secret, an undo link's token): 32 random bytes, base64url without padding (43 characters). */
+export function newSecretToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   let binary = '';
   for (const byte of bytes) binary += String.fromCharCode(byte);

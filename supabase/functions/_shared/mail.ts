@@ -89,6 +89,38 @@ function emailChangeCodeMail(code: string): Pick<MailMessage, 'subject' | 'text'
   };
 }
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text safe inside HTML (element content and quoted attributes). */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
+}
+
+/** Days an e-mail change can be undone from the old address. */
+export const UNDO_EMAIL_CHANGE_DAYS = 7;
+
+/**
+ * To the OLD address, when the account moved away from it: the new address,
+ * and the link that undoes it (valid 7 days, single use).
+ */
+export function emailChangedMail(oldEmail: string, newEmail: string, undoUrl: string): Pick<MailMessage, 'subject' | 'text' | 'html'> {
+  const what = `The e-mail address of your Hangplan account was changed from ${oldEmail} to ${newEmail}.`;
+  const ok = 'If you did this, there is nothing to do.';
+  const undo = `If you did not, undo it within ${UNDO_EMAIL_CHANGE_DAYS} days: this puts ${oldEmail} back and signs out every device.`;
+  return {
+    subject: 'Your Hangplan e-mail address was changed',
+    text: [what, '', ok, undo, '', undoUrl].join('\n'),
+    html: [
+      '<div style="font-family: sans-serif; line-height: 1.5">',
+      `<p>${escapeHtml(what)}</p>`,
+      `<p>${escapeHtml(ok)}</p>`,
+      `<p>${escapeHtml(undo)}</p>`,
+      `<p><a href="${escapeHtml(undoUrl)}">Undo the change</a></p>`,
+      '</div>',
+    ].join('\n'),
+  };
+}
+
 const MAIL_FAILED = 'We could not send the e-mail, please try again';
 
 /** Send the code e-mail; any SMTP failure becomes a 502 (the details are logged, not shown). */
@@ -107,6 +139,16 @@ export async function sendEmailChangeCode(email: string, code: string): Promise<
     await sendMail({ to: email, ...emailChangeCodeMail(code) });
   } catch (error) {
     console.error('Sending the e-mail change code failed:', error);
+    throw new HttpError(502, MAIL_FAILED);
+  }
+}
+
+/** Tell the old address it was replaced, with the undo link; an SMTP failure is a 502 (and the change rolls back). */
+export async function sendEmailChangedNotice(oldEmail: string, newEmail: string, undoUrl: string): Promise<void> {
+  try {
+    await sendMail({ to: oldEmail, ...emailChangedMail(oldEmail, newEmail, undoUrl) });
+  } catch (error) {
+    console.error('Sending the e-mail changed notice failed:', error);
     throw new HttpError(502, MAIL_FAILED);
   }
 }

@@ -7,7 +7,7 @@
 // thrown; the request still answers 200 with the plan.
 import { buildCalendarEvent, type CalendarEvent, icsFileName, toIcs } from './contract/calendar.ts';
 import { readEnv } from './env.ts';
-import { type MailAttachment, type MailMessage, sendMail } from './mail.ts';
+import { escapeHtml, type MailAttachment, type MailMessage, sendMail } from './mail.ts';
 import { formatLongDate, formatPeriod } from './contract/periods.ts';
 import { plainText } from './contract/text.ts';
 
@@ -51,10 +51,6 @@ export function planUrl(origin: string, planId: string): string {
   return `${origin.replace(/\/+$/, '')}/plan/${planId}`;
 }
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
-}
 
 /**
  * One line of user text: no line break (a header must never carry one), no

@@ -10,6 +10,10 @@ import { preloadable } from '../lib/preloadable';
 // instead (app-routes): they render with no second round of requests.
 export const AuthScreen = preloadable(() => import('../features/auth/components/auth-screen').then((m) => m.AuthScreen));
 export const HomeScreen = preloadable(() => import('../features/plans/components/home-screen').then((m) => m.HomeScreen));
+// The page behind the undo link mailed after an e-mail change.
+export const UndoEmailChangeScreen = preloadable(() =>
+  import('../features/auth/components/undo-email-change-screen').then((m) => m.UndoEmailChangeScreen),
+);
 export const ProfileScreen = preloadable(() => import('../features/profile/components/profile-screen').then((m) => m.ProfileScreen));
 export const CreatePlanScreen = preloadable(() => import('../features/plans/components/create-plan-screen').then((m) => m.CreatePlanScreen));
 // The share page alone carries the QR code library.
@@ -53,6 +57,7 @@ const signedInScreens = [
 ] as const;
 const anyoneScreens = [
   [paths.auth.path, AuthScreen],
+  [paths.undoEmailChange.path, UndoEmailChangeScreen],
   [paths.guestDashboard.path, GuestDashboardScreen],
   [paths.guestIdeas.path, GuestIdeasScreen],
   [paths.guestAvailability.path, GuestAvailabilityScreen],

@@ -23,6 +23,8 @@ export const paths = {
     getHref: (planId: string) => `/plan/${id(planId)}/availability`,
   },
   profile: { path: '/profile', getHref: () => '/profile' },
+  /** Behind the link mailed to the old address after an e-mail change (the token is in the fragment). */
+  undoEmailChange: { path: '/account/undo-email-change', getHref: () => '/account/undo-email-change' },
   interests: { path: '/interests', getHref: () => '/interests' },
   manageInterests: { path: '/interests/manage', getHref: () => '/interests/manage' },
   join: { path: '/l/:slug', getHref: (slug: string) => `/l/${id(slug)}` },

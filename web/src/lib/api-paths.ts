@@ -36,6 +36,7 @@ export const apiPaths = {
   signOutEverywhere: () => '/api/auth/sign-out-everywhere',
   profile: () => '/api/auth/profile',
   confirmEmail: () => '/api/auth/confirm-email',
+  undoEmailChange: () => '/api/auth/undo-email-change',
   interestCatalog: () => '/api/interests/catalog',
   myInterests: () => '/api/users/me/interests',
   myInterest: (id: string) => `/api/users/me/interests/${seg(id)}`,

@@ -1,6 +1,7 @@
 // The auth endpoints' requests (spec §3, §7; docs/api.md "Auth").
 import { z } from 'zod';
 import { SIGN_IN_CODE_LENGTH } from './common.ts';
+import { UNDO_LINK_INVALID } from './auth.ts';
 import { body, email, optionalText } from './fields.ts';
 
 const NAME_MAX = 80;
@@ -28,4 +29,15 @@ export const updateProfileBody = body({
   firstName: optionalText('First name', { max: NAME_MAX, kind: 'name' }),
   lastName: optionalText('Last name', { max: NAME_MAX, kind: 'name' }),
   email: email().optional(),
+});
+
+/**
+ * POST /api/auth/undo-email-change: the token of the link mailed to the old
+ * address (43 base64url characters). Its shape is checked before anything is
+ * hashed or looked up.
+ */
+export const undoEmailChangeBody = body({
+  token: z
+    .string({ error: (issue) => (issue.input === undefined ? 'Token is required' : UNDO_LINK_INVALID) })
+    .regex(/^[A-Za-z0-9_-]{43}$/, UNDO_LINK_INVALID),
 });

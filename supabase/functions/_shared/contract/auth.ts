@@ -23,3 +23,10 @@ export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 /** POST /api/auth/verify-otp (and the other answers that sign in): the session's token. */
 export const tokenSchema = z.lazy(() => z.object({ token: z.string().check(z.minLength(1)) }));
 export type Token = z.infer<typeof tokenSchema>;
+
+/** The undo link's token is malformed, unknown, used or expired (400). */
+export const UNDO_LINK_INVALID = 'This link has expired or was already used';
+
+/** POST /api/auth/undo-email-change: the address the account uses again. */
+export const undoEmailChangeResultSchema = z.lazy(() => z.object({ email: z.string() }));
+export type UndoEmailChangeResult = z.infer<typeof undoEmailChangeResultSchema>;

@@ -2,15 +2,16 @@
 // the current user, and the profile with its verified e-mail change.
 import { type Context, Hono } from 'hono';
 import { requireUserId, signSessionToken } from '../../_shared/auth.ts';
-import { confirmEmailBody, sendOtpBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth-requests.ts';
-import type { ProfileUpdate, User } from '../../_shared/contract/auth.ts';
+import { confirmEmailBody, sendOtpBody, undoEmailChangeBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth-requests.ts';
+import { type ProfileUpdate, UNDO_LINK_INVALID, type UndoEmailChangeResult, type User } from '../../_shared/contract/auth.ts';
 import type { TransferResult } from '../../_shared/contract/common.ts';
 import { transferGuestVotesBody } from '../../_shared/contract/guests-requests.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
-import { countLimits, type Tx, withRequest } from '../../_shared/db.ts';
+import { countLimits, newSecretToken, sha256Hex, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import { type LimitHit, limitsJson } from '../../_shared/limits.ts';
-import { sendEmailChangeCode, sendSignInCode } from '../../_shared/mail.ts';
+import { sendEmailChangeCode, sendEmailChangedNotice, sendSignInCode } from '../../_shared/mail.ts';
+import { appOrigin } from '../../_shared/notify.ts';
 import { generateSignInCode, hashEmailChangeCode, hashSignInCode } from '../../_shared/otp.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
@@ -25,6 +26,9 @@ async function findUser(tx: Tx, userId: string): Promise<User | undefined> {
     from app.users where id = ${userId}::uuid`;
   return user;
 }
+
+/** The page behind the undo link; the token rides in the fragment, which no server or Referer sees. */
+const undoEmailChangeUrl = (token: string) => `${appOrigin()}/account/undo-email-change#token=${token}`;
 
 /** What mailing a code counts (send-otp, an e-mail change): per network and for everyone. */
 const mailLimits = (c: Context): LimitHit[] => [
@@ -164,15 +168,37 @@ export const authRoutes = new Hono()
     const codeHash = await hashEmailChangeCode(userId, code);
     // Wrong codes count like sign-in codes, the account standing for the address.
     const guesses = guessLimits(requestNetwork(c), `u:${userId}`);
+    const undoToken = newSecretToken();
+    const undoHash = await sha256Hex(undoToken);
     const { outcome, user } = await withRequest({ userId }, async (tx) => {
-      const [{ outcome }] = await tx<{ outcome: string }[]>`
-        select private.confirm_email_change(${codeHash}, ${guesses}::text::jsonb) as outcome`;
-      return { outcome, user: outcome === 'changed' ? await findUser(tx, userId) : undefined };
+      const [{ outcome, oldEmail }] = await tx<{ outcome: string; oldEmail: string | null }[]>`
+        select outcome, old_email as "oldEmail"
+          from private.confirm_email_change(${codeHash}, ${guesses}::text::jsonb, ${undoHash})`;
+      if (outcome !== 'changed' || !oldEmail) return { outcome, user: undefined };
+      const user = await findUser(tx, userId);
+      // Before COMMIT, as for codes: the old address is told, with the link
+      // that undoes the change, or the change rolls back (502).
+      if (user) await sendEmailChangedNotice(oldEmail, user.email, undoEmailChangeUrl(undoToken));
+      return { outcome, user };
     });
     if (outcome === 'invalid') throw new HttpError(400, INVALID_CODE);
     if (outcome === 'taken') throw new HttpError(409, EMAIL_TAKEN);
     if (outcome !== 'changed' || !user) throw new Error(`confirm_email_change answered ${outcome}`);
     return c.json(user);
+  })
+
+  // The link mailed to the old address after a change (its token is in the
+  // URL's fragment, which the page posts here): the old address comes back,
+  // every session of the account ends, the link is used up.
+  .post('/undo-email-change', async (c) => {
+    const { token } = await parseBody(c, undoEmailChangeBody);
+    const tokenHash = await sha256Hex(token);
+    const [row] = await withRequest({}, (tx) => tx<{ outcome: string; email: string | null }[]>`
+      select outcome, email from private.undo_email_change(${tokenHash})`);
+    if (row.outcome === 'taken') throw new HttpError(409, EMAIL_TAKEN);
+    if (row.outcome !== 'undone' || !row.email) throw new HttpError(400, UNDO_LINK_INVALID);
+    const answer: UndoEmailChangeResult = { email: row.email };
+    return c.json(answer);
   })
 
   // After signing in on a device that holds a guest session: the guest's votes

@@ -20,7 +20,7 @@ import {
   PLAN_NOT_FOUND,
 } from '../../_shared/contract/guests.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
-import { countLimits, hashGuestSecret, newGuestSecret, type Tx, withRequest } from '../../_shared/db.ts';
+import { countLimits, newSecretToken, sha256Hex, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, isUniqueViolation } from '../../_shared/errors.ts';
 import type { LimitHit } from '../../_shared/limits.ts';
 import { pathId } from '../../_shared/params.ts';
@@ -34,7 +34,7 @@ function isForeignKeyViolation(error: unknown): boolean {
 /** A credential for the guest named `name` in the plan the claims name; its id, or undefined when no such guest. */
 async function issueCredential(tx: Tx, planId: string, name: string, secret: string): Promise<string | undefined> {
   const [{ guestId }] = await tx<{ guestId: string | null }[]>`
-    select private.issue_guest_credential(${planId}::uuid, ${name}, ${await hashGuestSecret(secret)}) as "guestId"`;
+    select private.issue_guest_credential(${planId}::uuid, ${name}, ${await sha256Hex(secret)}) as "guestId"`;
   return guestId ?? undefined;
 }
 
@@ -51,7 +51,7 @@ export const guestRoutes = new Hono()
     // rate per plan: a whole group chat joins within minutes, up to the
     // plan's cap of guests (docs/security-and-limits.md).
     const hits: LimitHit[] = [{ limit: 'guest-ip', key: requestNetwork(c) }];
-    const secret = newGuestSecret();
+    const secret = newSecretToken();
     const guest = await withRequest({ planId }, async (tx) => {
       const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
       if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
@@ -87,7 +87,7 @@ export const guestRoutes = new Hono()
     // Counted in a transaction of its own, so that a name that is not found
     // counts too (_shared/limits.ts 'guest-name').
     await countLimits([{ limit: 'guest-name', key: requestNetwork(c) }]);
-    const secret = newGuestSecret();
+    const secret = newSecretToken();
     const guest = await withRequest({ planId }, async (tx) => {
       const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
       if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
-import { setAuthToken } from '../../lib/auth-token';
+import { apiPaths } from '../../lib/api-paths';
+import { removeAuthToken, setAuthToken } from '../../lib/auth-token';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { afterSignIn } from './after-sign-in';
 import { authKeys } from './queries';
-import { tokenSchema } from '../../../../supabase/functions/_shared/contract/auth';
+import { tokenSchema, undoEmailChangeResultSchema } from '../../../../supabase/functions/_shared/contract/auth';
 
 export function useSendCode() {
   return useMutation({
@@ -32,5 +33,24 @@ export function useVerifyCode() {
       showSuccessToast('Welcome!', welcomeMessage);
     },
     onError: (error) => showErrorToast(error, 'Please check your code and try again', 'Invalid code'),
+  });
+}
+
+/**
+ * The link mailed to the old address after an e-mail change: puts it back
+ * (POST /api/auth/undo-email-change). Every session of the account ended, so
+ * this device forgets its token and cached data too.
+ */
+export function useUndoEmailChange() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (token: string) => {
+      const res = await apiRequest('POST', apiPaths.undoEmailChange(), { token });
+      return undoEmailChangeResultSchema.parse(await res.json());
+    },
+    onSuccess: () => {
+      removeAuthToken();
+      queryClient.clear();
+    },
   });
 }
