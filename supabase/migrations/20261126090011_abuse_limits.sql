@@ -233,10 +233,11 @@ as $$
     when 'ideas' then 1000            -- ideas per plan (the bench measures plans of 500)
     when 'comments_per_idea' then 500 -- comments per idea
     when 'slots' then 500             -- distinct (date, period) slots per plan
+    when 'interests_per_user' then 50 -- interests per account (every plan it joins computes suggestions over them)
   end
 $$;
 comment on function private.plan_cap(text) is
-  'The caps per plan (guests, ideas, slots) and per idea (comments_per_idea), in one place.';
+  'The caps per plan (guests, ideas, slots), per idea (comments_per_idea) and per account (interests_per_user), in one place.';
 revoke all on function private.plan_cap(text) from public;
 
 create function private.lock_cap(p_cap text, p_scope uuid)
@@ -328,12 +329,21 @@ begin
       raise exception using errcode = 'HP409',
         message = format('This plan already has %s dates and times to vote on, the most a plan can have; vote for one of them', v_cap);
     end if;
+
+  when 'user_interests' then
+    v_cap := private.plan_cap('interests_per_user');
+    perform private.lock_cap('interests', new.user_id);
+    select count(*) into v_count from app.user_interests ui where ui.user_id = new.user_id;
+    if v_count >= v_cap then
+      raise exception using errcode = 'HP409',
+        message = format('You already have %s interests, the most you can have; remove one first', v_cap);
+    end if;
   end case;
   return new;
 end;
 $$;
 comment on function private.enforce_plan_cap() is
-  'BEFORE INSERT on guests, ideas, idea_comments, time_slots: HP409 over the cap of private.plan_cap.';
+  'BEFORE INSERT on guests, ideas, idea_comments, time_slots, user_interests: HP409 over the cap of private.plan_cap.';
 revoke all on function private.enforce_plan_cap() from public;
 
 create trigger guests_enforce_cap
@@ -347,6 +357,9 @@ create trigger idea_comments_enforce_cap
   for each row execute function private.enforce_plan_cap();
 create trigger time_slots_enforce_cap
   before insert on app.time_slots
+  for each row execute function private.enforce_plan_cap();
+create trigger user_interests_enforce_cap
+  before insert on app.user_interests
   for each row execute function private.enforce_plan_cap();
 alter table app.rate_limit_counters enable row level security;
 -- No grants and a deny-all policy (like app.sign_in_codes): no request role

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserInterest } from '../../supabase/functions/_shared/contract/interests.ts';
 import { api } from '../support/api.ts';
-import { cleanUp, expectText, ISO_TIME, newUser, tokenFor, type User } from './ideas-fixture.ts';
+import { cleanUp, expectText, ISO_TIME, newUser, owner, tokenFor, type User } from './ideas-fixture.ts';
 
 type Interest = UserInterest;
 
@@ -70,6 +70,13 @@ describe('/api/users/me/interests', () => {
     expectText(await add({ catalogId: catalogId(1) }, ann.token), 409, 'You already have that interest');
     // Another user may have the same one.
     expect((await add({ freeFormText: 'Board games' }, ben.token)).status).toBe(201);
+  });
+
+  it('refuses the 51st interest with a sentence naming the limit (409); nothing is added', async () => {
+    const ivy = await newUser('Ivy', null);
+    await owner`insert into app.user_interests (user_id, free_form_text) select ${ivy.id}, 'Interest ' || n from generate_series(1, 50) n`;
+    expectText(await add({ freeFormText: 'Knitting' }, ivy.token), 409, 'You already have 50 interests, the most you can have; remove one first');
+    expect((await mine(ivy.token)).json).toHaveLength(50);
   });
 
   it('refuses an unknown catalogue item (400) and validates the body', async () => {

@@ -203,6 +203,23 @@ describe('the numbers', () => {
     expect(await cap('ideas')).toBe(1000);
     expect(await cap('comments_per_idea')).toBe(500);
     expect(await cap('slots')).toBe(500);
+    expect(await cap('interests_per_user')).toBe(50);
+  });
+});
+
+describe('interests per person', () => {
+  it('the interest after the cap is HP409 naming the limit; removing one makes room', async () => {
+    const userId = await createUser(db.owner, 'Ivy', null);
+    const max = await cap('interests_per_user');
+    await db.owner`insert into app.user_interests (user_id, free_form_text) select ${userId}, 'Interest ' || n from generate_series(1, ${max - 1}) n`;
+    const me: Claims = { role: 'authenticated', sub: userId };
+    const add = (text: string) => db.as(me, (sql) => sql`insert into app.user_interests (user_id, free_form_text) values (${userId}, ${text})`);
+    await add('The last one');
+    await expectPgError(add('One too many'), 'HP409', `You already have ${max} interests, the most you can have; remove one first`);
+    await db.owner`delete from app.user_interests where user_id = ${userId} and free_form_text = 'Interest 1'`;
+    await add('One too many');
+    const [{ n }] = await db.owner`select count(*)::int as n from app.user_interests where user_id = ${userId}`;
+    expect(n).toBe(max);
   });
 });
 
