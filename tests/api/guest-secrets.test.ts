@@ -66,6 +66,9 @@ describe('a guest id without its secret opens nothing', () => {
     ['an empty secret', () => '', 401, GUEST_SECRET_MISSING],
     ["another guest's secret", () => stranger.secret, 403, GUEST_SECRET_WRONG],
     ['a hostile secret', () => "' or '1'='1", 403, GUEST_SECRET_WRONG],
+    // Not the shape of any secret the API hands out: refused before it is hashed.
+    ['a secret of 8 KB', () => 'x'.repeat(8000), 403, GUEST_SECRET_WRONG],
+    ['a secret one character too long', () => 'x'.repeat(44), 403, GUEST_SECRET_WRONG],
   ];
   for (const [label, method, path, body, token] of calls) {
     for (const [secretLabel, secret, status, sentence] of refusals) {

@@ -10,7 +10,9 @@ import { apiDatabaseAsOwner } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();
 const PLAN = '9d9d9d9d-3333-4c4c-9d9d-444444444444';
-const GUEST_SECRET = 'with-request-guest-secret';
+const GUEST_SECRET = 'with-request-guest-secret'.padEnd(43, 'x');
+/** Well-formed (so the database's gate, not the shape check, refuses it) and wrong. */
+const WRONG_SECRET = 'wrong'.padEnd(43, 'x');
 const PROBE_TABLE = `public.with_request_probe_${Date.now()}`;
 let plan: { planId: string; ideaId: string; timeSlotId: string };
 let USER: string;
@@ -102,7 +104,7 @@ describe('withRequest', () => {
     });
     // The handler swallows the failure of its own query: the gate's refusal still comes out.
     await expect(
-      withRequest({ guestId: GUEST, guestSecret: 'wrong' }, async (tx) => {
+      withRequest({ guestId: GUEST, guestSecret: WRONG_SECRET }, async (tx) => {
         await tx`select 1`.catch(() => undefined);
         throw new Error('the handler’s own error');
       }),
@@ -197,7 +199,7 @@ describe('requestStatements (BEGIN, claims, the statements and COMMIT in one rou
   it("answers the gate's refusal, and nothing of the statements stays", async () => {
     const note = `one-trip-refused-${Date.now()}`;
     await expect(
-      requestStatements({ guestId: GUEST, guestSecret: 'wrong' }, (tx) => [tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note])]),
+      requestStatements({ guestId: GUEST, guestSecret: WRONG_SECRET }, (tx) => [tx.unsafe(`insert into ${PROBE_TABLE} values ($1)`, [note])]),
     ).rejects.toMatchObject({ code: 'HP403', message: GUEST_SECRET_WRONG });
     expect(await owner.unsafe(`select 1 from ${PROBE_TABLE} where note = $1`, [note])).toHaveLength(0);
   });
@@ -270,7 +272,7 @@ describe('abuse limits counted by the claims statement', () => {
   it('counts nothing for a caller the gate refuses', async () => {
     const key = `wr-${crypto.randomUUID()}`;
     await expect(
-      requestStatements({ guestId: GUEST, guestSecret: 'wrong' }, () => [] as const, { limits: [{ limit: 'vote', key }] }),
+      requestStatements({ guestId: GUEST, guestSecret: WRONG_SECRET }, () => [] as const, { limits: [{ limit: 'vote', key }] }),
     ).rejects.toMatchObject({ code: 'HP403' });
     expect(await hitsOf(key)).toBe(0);
   });

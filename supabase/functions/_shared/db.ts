@@ -3,6 +3,8 @@
 import postgres from 'postgres';
 import { databasePoolMode, databaseUrl } from './env.ts';
 import { type LimitHit, limitsJson } from './limits.ts';
+import { GUEST_SECRET_WRONG } from './contract/guest-secret.ts';
+import { HttpError } from './errors.ts';
 import { RecentMap } from './recent-map.ts';
 import { requestScope } from './request-scope.ts';
 
@@ -106,6 +108,9 @@ function guestSecretHash(secret: string): Promise<string> {
   return hash;
 }
 
+/** The shape of every newSecretToken(). */
+export const SECRET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
 /** A new secret token (a guest secret, an undo link's token): 32 random bytes, base64url without padding (43 characters). */
 export function newSecretToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
@@ -123,6 +128,9 @@ async function resolveIdentity(identity: RequestIdentity): Promise<ClaimsInput> 
   // A user id never reaches the database without the session it came with.
   if (identity.userId && !sessionId) throw new Error('withRequest: a user id without its verified session');
   const secret = identity.guestId ? (givenSecret !== undefined ? givenSecret : (scope?.guestSecret ?? null)) : null;
+  // Every secret the API hands out is a newSecretToken(); anything else is
+  // refused as it stands, before it is hashed or remembered.
+  if (secret && !SECRET_TOKEN_PATTERN.test(secret)) throw new HttpError(403, GUEST_SECRET_WRONG);
   return { ...rest, sessionId, guestSecretHash: secret ? await guestSecretHash(secret) : null };
 }
 

@@ -137,6 +137,16 @@ describe('a deleted plan', () => {
     expect(listRefetch).toHaveBeenCalledWith({ queryKey: planKeys.list() });
     stop();
   });
+
+  it('a forged "deleted" (a Realtime broadcast is public) is only a hint: the plan the server still answers stays on screen', async () => {
+    const detail = new QueryObserver(client, { queryKey: keys.detail, queryFn: apiGet('/api/plans/p1', identity) });
+    const stop = detail.subscribe(() => {});
+    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ id: 'p1', title: 'Still here' }, { headers: { ETag: 'W/"v12"' } })));
+    await applyPlanChange(client, change(['deleted'], { version: Number.MAX_SAFE_INTEGER }));
+    await vi.waitFor(() => expect(client.getQueryData(keys.detail)).toEqual({ id: 'p1', title: 'Still here' }));
+    expect(client.getQueryState(keys.detail)!.status).toBe('success');
+    stop();
+  });
 });
 
 describe('createPlanSync', () => {
