@@ -2,7 +2,7 @@
 // service runs under a guard, so an interrupted run (Ctrl-C, a killed
 // Playwright) leaves nothing behind either (docs/stack-lifecycle.md).
 import { tempDataDir } from '../scripts/lib/db.ts';
-import { TEST_RATE_LIMITS } from '../scripts/lib/services.ts';
+import { TEST_LIVE_STREAMS_PER_NETWORK, TEST_RATE_LIMITS } from '../scripts/lib/services.ts';
 import { startStack } from '../scripts/lib/stack.ts';
 
 export default async function globalSetup() {
@@ -15,7 +15,7 @@ export default async function globalSetup() {
     web: 'preview',
     jwtSecret: 'e2e-secret-that-is-long-enough-0123456789abcdef',
     // Every browser of the suite is 127.0.0.1: raise the per-network limits.
-    apiEnv: { RATE_LIMITS: TEST_RATE_LIMITS },
+    apiEnv: { RATE_LIMITS: TEST_RATE_LIMITS, LIVE_STREAMS_PER_NETWORK: TEST_LIVE_STREAMS_PER_NETWORK },
     quiet: !process.env.DEBUG_STACK,
   });
   return async () => {

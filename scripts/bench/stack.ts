@@ -5,7 +5,7 @@ import postgres from 'postgres';
 import { randomUUID } from 'node:crypto';
 import { signSessionToken } from '../../supabase/functions/_shared/auth.ts';
 import { prepareDatabase, startEmbeddedPostgres, tempDataDir } from '../lib/db.ts';
-import { API_TEST_RATE_LIMITS, freePort, startApi, type ApiEnv, type Service } from '../lib/services.ts';
+import { API_TEST_RATE_LIMITS, TEST_LIVE_STREAMS_PER_NETWORK, freePort, startApi, type ApiEnv, type Service } from '../lib/services.ts';
 
 export interface BenchStack {
   dbUrl: string;
@@ -55,6 +55,7 @@ export async function withBenchStack<T>(opts: BenchStackOptions, body: (stack: B
         // product's defaults stay as they are. The limits are still counted
         // on every write, so the rows pay what a real write pays.
         RATE_LIMITS: API_TEST_RATE_LIMITS,
+        LIVE_STREAMS_PER_NETWORK: TEST_LIVE_STREAMS_PER_NETWORK,
         ...opts.apiEnv,
       },
       v8Flags: opts.v8Flags,

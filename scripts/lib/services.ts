@@ -322,6 +322,9 @@ export interface ApiEnv {
   LIVE_STREAM_SECONDS?: string;
   LIVE_HEARTBEAT_SECONDS?: string;
   LIVE_POLL_SECONDS?: string;
+  /** Open live streams per client network / per instance (supabase/functions/_shared/env.ts). */
+  LIVE_STREAMS_PER_NETWORK?: string;
+  LIVE_STREAMS_PER_INSTANCE?: string;
   EXPOSE_MEMORY_STATS?: string;
   SMTP_SECURE?: string;
   SMTP_USER?: string;
@@ -348,6 +351,9 @@ export const TEST_RATE_LIMITS =
  * (tests/api/limits.test.ts); the e2e suite runs with the real per-person ones.
  */
 export const API_TEST_RATE_LIMITS = `${TEST_RATE_LIMITS},idea=100000/60,comment=100000/60,vote=100000/60`;
+
+/** Likewise for open live streams: every test's streams come from 127.0.0.1. */
+export const TEST_LIVE_STREAMS_PER_NETWORK = '100000';
 
 /**
  * Serve supabase/functions/api under Deno, as `/functions/v1/api/...` on `port`.

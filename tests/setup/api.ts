@@ -2,7 +2,7 @@
 // API function served by Deno exactly as `npm start` serves it.
 import type { TestProject } from 'vitest/node';
 import './context.ts';
-import { API_TEST_RATE_LIMITS, freePort, prefixedLog, startApi, startMaildev, type Service } from '../../scripts/lib/services.ts';
+import { API_TEST_RATE_LIMITS, TEST_LIVE_STREAMS_PER_NETWORK, freePort, prefixedLog, startApi, startMaildev, type Service } from '../../scripts/lib/services.ts';
 import { cloneTemplate, startTemplateDatabase, TEMPLATE_DB, verboseLog } from './stack.ts';
 
 const JWT_SECRET = 'integration-test-secret-that-is-long-enough-0123456789';
@@ -26,6 +26,7 @@ export default async function setup(project: TestProject) {
           APP_ORIGIN: 'http://localhost:5173',
           ALLOWED_ORIGINS: 'http://localhost:5173',
           RATE_LIMITS: API_TEST_RATE_LIMITS,
+          LIVE_STREAMS_PER_NETWORK: TEST_LIVE_STREAMS_PER_NETWORK,
         },
         log: process.env.DEBUG_STACK ? prefixedLog('api', process.stderr) : () => {},
       }),

@@ -126,7 +126,7 @@ export const PLAN_KEYS = [
 export async function startSecondApi(
   overrides: Partial<import('../../scripts/lib/services.ts').ApiEnv> = {},
 ): Promise<{ url: string; stop: () => Promise<void> }> {
-  const { API_TEST_RATE_LIMITS, freePort, startApi } = await import('../../scripts/lib/services.ts');
+  const { API_TEST_RATE_LIMITS, TEST_LIVE_STREAMS_PER_NETWORK, freePort, startApi } = await import('../../scripts/lib/services.ts');
   const port = await freePort();
   const service = await startApi({
     port,
@@ -138,6 +138,7 @@ export async function startSecondApi(
       MAIL_FROM: 'Hangplan <hello@hangplan.test>',
       APP_ORIGIN: 'http://localhost:5173',
       RATE_LIMITS: API_TEST_RATE_LIMITS,
+      LIVE_STREAMS_PER_NETWORK: TEST_LIVE_STREAMS_PER_NETWORK,
       ...overrides,
     },
   });

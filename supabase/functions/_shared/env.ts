@@ -103,3 +103,17 @@ export function liveStreamTiming(): { lifetimeMs: number; heartbeatMs: number; p
     pollMs: seconds('LIVE_POLL_SECONDS', 2) * 1000,
   };
 }
+
+/**
+ * How many live streams one instance keeps open: per client network (a
+ * household's phones and tabs fit easily) and in all. Counted in the
+ * instance, not the database: what they protect is this instance's memory
+ * and connections, and an open stream's count must not outlive a crash.
+ */
+export function liveStreamLimits(): { perNetwork: number; perInstance: number } {
+  const count = (name: string, fallback: number) => {
+    const value = Number(readEnv(name) ?? '');
+    return Number.isInteger(value) && value >= 1 ? value : fallback;
+  };
+  return { perNetwork: count('LIVE_STREAMS_PER_NETWORK', 30), perInstance: count('LIVE_STREAMS_PER_INSTANCE', 2000) };
+}

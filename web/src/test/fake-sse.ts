@@ -29,7 +29,11 @@ export function fakeSseServer() {
   const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const answer = scripted.shift() ?? 'stream';
     if (answer === 'network-error') throw new TypeError('Failed to fetch');
-    if (typeof answer === 'number') return new Response(answer === 404 ? 'Plan not found' : 'Nope', { status: answer });
+    if (typeof answer === 'number') {
+      // A 429 says how long to wait, as the API's does.
+      const headers: Record<string, string> = answer === 429 ? { 'Retry-After': '30' } : {};
+      return new Response(answer === 404 ? 'Plan not found' : 'Nope', { status: answer, headers });
+    }
     const signal = init?.signal ?? new AbortController().signal;
     let controller!: ReadableStreamDefaultController<Uint8Array>;
     let done = false;

@@ -8,7 +8,9 @@
 //
 // Who may listen is decided exactly like the reads: the versions are read in
 // one transaction under the caller's role and claims, so RLS answers; a plan
-// the caller cannot read is a 404 before the stream opens.
+// the caller cannot read is a 404 before the stream opens. Open streams are
+// bounded per client network and per instance (plan-events/stream-slots.ts):
+// 429 beyond, with Retry-After.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
 import { PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
@@ -16,8 +18,10 @@ import { pathId } from '../../_shared/params.ts';
 import { withRequest } from '../../_shared/db.ts';
 import { liveStreamTiming } from '../../_shared/env.ts';
 import { HttpError } from '../../_shared/errors.ts';
+import { requestNetwork } from '../../_shared/client-ip.ts';
 import { planFeed } from './plan-events/feed-sources.ts';
 import { openPlanStream } from './plan-events/plan-stream.ts';
+import { takeStreamSlot } from './plan-events/stream-slots.ts';
 
 const SINCE = /^\d{1,15}$/;
 
@@ -48,7 +52,9 @@ export const planEventRoutes = new Hono()
     // The plans of the moment; one the user joins later is watched from the
     // next stream on (the client also reopens it when its list changes).
     const planIds = [...(await readVersions()).keys()];
+    const release = takeStreamSlot(requestNetwork(c));
     return await openPlanStream({
+      onClose: release,
       feed: planFeed(),
       planIds,
       readVersions,
@@ -70,7 +76,9 @@ export const planEventRoutes = new Hono()
             join app.plan_versions pv on pv.plan_id = p.id
            where p.id = ${planId}::uuid`),
       );
+    const release = takeStreamSlot(requestNetwork(c));
     return await openPlanStream({
+      onClose: release,
       feed: planFeed(),
       planIds: [planId],
       readVersions,

@@ -3,7 +3,8 @@
 // (the server ends every stream after ~120 s), with back-off 1 s, 2 s, 4 s...
 // up to 30 s after failures, and at once when the device comes back online or
 // the tab becomes visible again. A refusal before the stream opens (401, 404)
-// stops it for good.
+// stops it for good; a 429 (too many open streams) waits at least as long as
+// its Retry-After says.
 import { buildHeaders } from '../api';
 import { createSseParser, type SseMessage } from './sse-parser';
 import type { LiveStatus } from './types';
@@ -42,6 +43,13 @@ export interface SseStream {
 
 type State = 'connecting' | 'open' | 'waiting' | 'stopped' | 'closed';
 
+/** A 429's or 503's Retry-After (whole seconds), in ms; 0 without one. */
+function retryAfterMs(res: Response): number {
+  if (res.status !== 429 && res.status !== 503) return 0;
+  const seconds = Number(res.headers.get('Retry-After'));
+  return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds, 600) * 1000 : 0;
+}
+
 export function openSseStream(options: SseStreamOptions): SseStream {
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   let state: State = 'connecting';
@@ -64,13 +72,13 @@ export function openSseStream(options: SseStreamOptions): SseStream {
     clearTimeout(heartbeatTimer);
   };
 
-  const fail = () => {
+  const fail = (atLeastMs = 0) => {
     // Once per broken connection (an abort also ends its read with an error).
     if (state === 'closed' || state === 'stopped' || state === 'waiting') return;
     controller = null;
     state = 'waiting';
     setStatus('reconnecting');
-    const delay = Math.min(BACKOFF_START_MS * 2 ** failures, BACKOFF_MAX_MS);
+    const delay = Math.max(Math.min(BACKOFF_START_MS * 2 ** failures, BACKOFF_MAX_MS), atLeastMs);
     failures++;
     retryTimer = setTimeout(() => void connect(), delay);
   };
@@ -118,7 +126,7 @@ export function openSseStream(options: SseStreamOptions): SseStream {
       return;
     }
     if (!res.ok || !res.body) {
-      fail();
+      fail(retryAfterMs(res));
       return;
     }
 

@@ -100,6 +100,16 @@ describe('SSE transport, one plan', () => {
     expect(server.urls()).toEqual(['/api/plans/p1/events', '/api/plans/p1/events']);
   });
 
+  it('backs off at least as long as a 429 (too many open streams) asks, then connects', async () => {
+    server.script(429);
+    openPlan();
+    await settle();
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(server.fetchMock).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(server.fetchMock).toHaveBeenCalledTimes(2);
+  });
+
   it('reports a 404 as the plan deleted, and stops', async () => {
     server.script(404);
     const { events } = openPlan();

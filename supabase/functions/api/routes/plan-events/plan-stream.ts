@@ -32,6 +32,8 @@ interface PlanStreamOptions {
   onUnreadable: () => never;
   lifetimeMs: number;
   heartbeatMs: number;
+  /** Called once when the stream ends, or when it never opens (an error, a 404). */
+  onClose?: () => void;
 }
 
 const encoder = new TextEncoder();
@@ -48,6 +50,15 @@ export const SSE_HEADERS = {
 } as const;
 
 export async function openPlanStream(opts: PlanStreamOptions): Promise<Response> {
+  try {
+    return await openStream(opts);
+  } catch (error) {
+    opts.onClose?.();
+    throw error;
+  }
+}
+
+async function openStream(opts: PlanStreamOptions): Promise<Response> {
   const single = opts.planIds.length === 1;
   // Subscribe BEFORE reading the versions: a change committed in between is
   // buffered and then sent (or skipped when the read already includes it).
@@ -85,6 +96,7 @@ export async function openPlanStream(opts: PlanStreamOptions): Promise<Response>
     if (closed) return;
     closed = true;
     unsubscribe();
+    opts.onClose?.();
     for (const t of timers) clearTimeout(t);
     try {
       controller.close();
