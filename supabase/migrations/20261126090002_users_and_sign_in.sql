@@ -498,6 +498,7 @@ begin
   delete from app.sessions s
    where s.user_id = v_user_id
      and s.id is distinct from (select private.claimed_session_id());
+  perform private.purge_expired_undos();
   insert into app.email_change_undos (token_hash, user_id, old_email, new_email)
   values (p_undo_token_hash, v_user_id, v_old_email, v_row.new_email);
   return query select 'changed', v_old_email;
@@ -537,6 +538,24 @@ create index email_change_undos_user_id_created_at_idx on app.email_change_undos
 -- Purged by expiry (private.undo_email_change clears expired ones on the way).
 create index email_change_undos_expires_at_idx on app.email_change_undos (expires_at);
 
+-- Housekeeping where undos are added and used: up to 20 expired ones go each
+-- time (skipping any another request holds), so they cannot pile up and
+-- nothing has to run on a schedule.
+create function private.purge_expired_undos()
+returns void
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  delete from app.email_change_undos u
+   where u.token_hash in (
+     select o.token_hash from app.email_change_undos o
+      where o.expires_at <= now() order by o.expires_at limit 20 for update skip locked)
+$$;
+revoke all on function private.purge_expired_undos() from public;
+grant execute on function private.purge_expired_undos() to anon, authenticated;
+
 -- -> (outcome 'undone' | 'invalid' | 'taken', email): invalid for an unknown,
 -- used or expired token; taken when another account has the old address now.
 create function private.undo_email_change(p_token_hash text)
@@ -549,10 +568,7 @@ as $$
 declare
   v_undo app.email_change_undos;
 begin
-  delete from app.email_change_undos u
-   where u.token_hash in (
-     select o.token_hash from app.email_change_undos o
-      where o.expires_at <= now() order by o.expires_at limit 20 for update skip locked);
+  perform private.purge_expired_undos();
 
   select * into v_undo from app.email_change_undos u
    where u.token_hash = p_token_hash and u.expires_at > now()

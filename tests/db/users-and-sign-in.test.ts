@@ -453,8 +453,15 @@ describe('verified e-mail change', () => {
     expect(await emailOf(user)).toBe(moved);
     await db.owner`delete from app.users where id = ${squatter}`;
     await db.owner`update app.email_change_undos set expires_at = now() - interval '1 second' where token_hash = ${undoHash}`;
-    expect(await undo(undoHash)).toEqual({ outcome: 'invalid', email: null });
+    const expired = undoHash;
+    expect(await undo(expired)).toEqual({ outcome: 'invalid', email: null });
     expect(await emailOf(user)).toBe(moved);
+    // Expired undos are purged where undos are added (and used): none piles up.
+    await db.owner`insert into app.email_change_undos (token_hash, user_id, old_email, new_email, expires_at)
+                   values (${sha256Hex('stale')}, ${user}, ${before}, ${moved}, now() - interval '1 day')`;
+    await request(me, `y-${crypto.randomUUID()}@example.test`);
+    expect(await confirm(me)).toBe('changed');
+    expect(await db.owner`select 1 from app.email_change_undos where token_hash in ${db.owner([expired, sha256Hex('stale')])}`).toHaveLength(0);
     // Undos cannot be read or written directly.
     await expectDenied(db.as(me, (sql) => sql`select * from app.email_change_undos`));
   });

@@ -27,3 +27,22 @@ describe('RecentMap', () => {
     expect(map.size).toBe(0);
   });
 });
+
+describe('RecentMap bounded by bytes', () => {
+  it('lets the least recently used go until the sizes fit, and counts replaced and deleted entries right', () => {
+    const map = new RecentMap<string, string>(100, 10);
+    map.set('a', 'A', 4);
+    map.set('b', 'B', 4);
+    expect(map.get('a')).toBe('A'); // a is now the most recent
+    map.set('c', 'C', 4); // 12 > 10: b goes
+    expect(map.get('b')).toBeUndefined();
+    expect(map.bytes).toBe(8);
+    map.set('a', 'A2', 1);
+    expect(map.bytes).toBe(5);
+    map.delete('c');
+    expect(map.bytes).toBe(1);
+    map.set('huge', 'H', 50); // larger than the whole budget: nothing stays, not even itself
+    expect(map.size).toBe(0);
+    expect(map.bytes).toBe(0);
+  });
+});

@@ -1,17 +1,17 @@
 import { Hono } from 'hono';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { prepareIdeas, renderIdeas } from './ideas.ts';
-import { forgetCopies, knownVersion, planEtag, versionedRead, type VersionedRow } from './versioned.ts';
+import { forgetCopies, knownVersion, LARGEST_COPY_CHARS, planEtag, versionedRead, type VersionedRow } from './versioned.ts';
 
 /** A fake plan whose read the statement "builds" only when asked: counts how often it does. */
 function fakePlan() {
-  const plan = { version: '7', visible: true, built: 0, asked: [] as Array<string | null> };
+  const plan = { version: '7', visible: true, built: 0, asked: [] as Array<string | null>, padding: '' };
   const query = async (known: string | null): Promise<(VersionedRow & { mine: string[] }) | undefined> => {
     plan.asked.push(known);
     if (!plan.visible) return undefined;
     if (known === plan.version) return { version: plan.version, body: null, mine: [] };
     plan.built += 1;
-    return { version: plan.version, body: JSON.stringify({ v: plan.version }), mine: [] };
+    return { version: plan.version, body: JSON.stringify({ v: plan.version, ...(plan.padding ? { padding: plan.padding } : {}) }), mine: [] };
   };
   const app = new Hono().get('/read', async (c) => (await versionedRead(c, { key: 'plan:p', query })) ?? c.text('Plan not found', 404));
   return { plan, app };
@@ -31,6 +31,15 @@ describe('versionedRead', () => {
     expect(await second.json()).toEqual({ v: '7' });
     expect(plan.built).toBe(1);
     expect(plan.asked).toEqual([null, '7']); // the second only checked the version
+  });
+
+  it('keeps no copy of a body over 256 KB: every reader of it is built anew', async () => {
+    const { plan, app } = fakePlan();
+    plan.padding = 'x'.repeat(LARGEST_COPY_CHARS);
+    expect((await app.request('/read')).status).toBe(200);
+    expect((await app.request('/read')).status).toBe(200);
+    expect(plan.built).toBe(2);
+    expect(plan.asked).toEqual([null, null]);
   });
 
   it('builds again once the version moved', async () => {

@@ -85,7 +85,13 @@ interface Copy {
   prepared: unknown;
 }
 
-const copies = new RecentMap<string, Copy>(2000);
+// Bounded by count and by size (the JSON text's length, about its memory):
+// 2,000 reads and 16 MB. A body over 256 KB (a plan of hundreds of ideas, an
+// idea with 500 long comments) is not kept at all: it is rare, and keeping it
+// would push out hundreds of small ones.
+const COPY_BUDGET_CHARS = 16 * 1024 * 1024;
+export const LARGEST_COPY_CHARS = 256 * 1024;
+const copies = new RecentMap<string, Copy>(2000, COPY_BUDGET_CHARS);
 
 /** Forget every copy (tests). */
 export function forgetCopies(): void {
@@ -129,7 +135,8 @@ export async function versionedRead<R extends VersionedRow, P = string>(
   let prepared: P;
   if (row.body !== null) {
     prepared = read.prepare ? read.prepare(row.body) : (row.body as unknown as P);
-    copies.set(read.key, { version: row.version, prepared });
+    if (row.body.length <= LARGEST_COPY_CHARS) copies.set(read.key, { version: row.version, prepared }, row.body.length);
+    else copies.delete(read.key);
   } else if (copy && copy.version === row.version) {
     prepared = copy.prepared as P;
   } else {
