@@ -299,7 +299,7 @@ describe('comments', () => {
     expect((await comments(idea.id)).json).toEqual([]);
     const first = await postComment(idea.id, { text: '  Count me in! ', authorName: 'Not Me' }, member.token);
     expect(first.status, first.text).toBe(201);
-    expect(first.json).toEqual({ id: expect.any(String), text: 'Count me in!', authorName: 'Mia', createdAt: expect.stringMatching(ISO_TIME) });
+    expect(first.json).toEqual({ id: expect.any(String), text: 'Count me in!', authorName: 'Mia', userId: member.id, guestId: null, createdAt: expect.stringMatching(ISO_TIME) });
     const second = await postComment(idea.id, { text: 'Me too', guestId: guest.id });
     expect(second.status, second.text).toBe(201);
     expect(second.json.authorName).toBe(guest.name);
