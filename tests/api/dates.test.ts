@@ -114,7 +114,7 @@ describe('POST /api/plans/{id}/vote-date', () => {
     expectText(await voteDate(plan.id, { date, guestId: null }), 401, 'Join the plan first to vote');
     expectText(await voteDate(plan.id, { date, guestId: otherGuest.id }), 403, 'Please join the plan first to vote');
     expectText(await voteDate(plan.id, { date, guestId: randomUUID() }), 401, GUEST_SECRET_MISSING);
-    expectText(await voteDate(plan.id, { date, guestId: randomUUID() }, undefined, 'a-secret'), 404, 'Guest not found');
+    expectText(await voteDate(plan.id, { date, guestId: randomUUID() }, undefined, 'a'.repeat(43)), 404, 'Guest not found');
     expectText(await voteDate(plan.id, { date, guestId: guest.id }, undefined, null), 401, GUEST_SECRET_MISSING);
     expectText(await voteDate(plan.id, { date, guestId: guest.id }, undefined, 'a-guess'), 403, GUEST_SECRET_WRONG);
     expect((await voteDate(plan.id, { date }, 'not-a-token')).status).toBe(401);

@@ -69,7 +69,8 @@ async function addGuest(planId: string, name: string, joinedAt = nextJoin()): Pr
     insert into app.participants (plan_id, guest_id, name, joined_at)
     values (${planId}, ${guestId}, '-', ${joinedAt}) returning id`;
   // This process is the guest's device (tests/support/api.ts): it holds the secret.
-  const secret = `plans-test-secret-${guestId}`;
+  // Shaped like the API's secrets (43 base64url characters), as the API checks.
+  const secret = createHash('sha256').update(`plans-test-secret-${guestId}`).digest('base64url');
   await owner`insert into app.guest_credentials (guest_id, secret_hash, kind)
               values (${guestId}, ${createHash('sha256').update(secret).digest('hex')}, 'joined')`;
   rememberGuestSecret(guestId, secret);
@@ -626,7 +627,7 @@ describe('DELETE /api/plans/{id}/leave', () => {
     expectText(await leave(plan.id, { token: (await newUser()).token }), 403, 'You are not a participant of this plan');
     expectText(await leave(plan.id, { guestId: otherGuest.guestId }), 403, 'You are not a participant of this plan');
     expectText(await leave(plan.id, { guestId: randomUUID() }), 401, GUEST_SECRET_MISSING);
-    expectText(await leave(plan.id, { guestId: randomUUID(), guestSecret: 'a secret' }), 404, 'Guest not found');
+    expectText(await leave(plan.id, { guestId: randomUUID(), guestSecret: 'a'.repeat(43) }), 404, 'Guest not found');
     expectText(await leave(plan.id), 401, 'Not signed in');
     expect(await owner`select 1 from app.participants where guest_id = ${otherGuest.guestId}`).toHaveLength(1);
     expect((await api<PlanJson>('GET', `/api/plans/${plan.id}`)).json.participantCount).toBe(1);
