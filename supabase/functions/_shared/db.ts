@@ -3,6 +3,7 @@
 import postgres from 'postgres';
 import { databasePoolMode, databaseUrl } from './env.ts';
 import { type LimitHit, limitsJson } from './limits.ts';
+import { SECRET_TOKEN_PATTERN } from './contract/fields.ts';
 import { GUEST_SECRET_WRONG } from './contract/guest-secret.ts';
 import { HttpError } from './errors.ts';
 import { RecentMap } from './recent-map.ts';
@@ -108,10 +109,7 @@ function guestSecretHash(secret: string): Promise<string> {
   return hash;
 }
 
-/** The shape of every newSecretToken(). */
-export const SECRET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-
-/** A new secret token (a guest secret, an undo link's token): 32 random bytes, base64url without padding (43 characters). */
+/** A new secret token (a guest secret, an undo link's token), shaped as SECRET_TOKEN_PATTERN says. */
 export function newSecretToken(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   let binary = '';

@@ -123,32 +123,30 @@ export function emailChangedMail(oldEmail: string, newEmail: string, undoUrl: st
 
 const MAIL_FAILED = 'We could not send the e-mail, please try again';
 
-/** Send the code e-mail; any SMTP failure becomes a 502 (the details are logged, not shown). */
-export async function sendSignInCode(email: string, code: string): Promise<void> {
+/**
+ * Send a message the request cannot do without (it is sent before COMMIT):
+ * any SMTP failure becomes a 502, the details logged, not shown.
+ */
+async function sendOr502(message: MailMessage, what: string): Promise<void> {
   try {
-    await sendMail({ to: email, ...signInCodeMail(code) });
+    await sendMail(message);
   } catch (error) {
-    console.error('Sending the sign-in code e-mail failed:', error);
+    console.error(`Sending ${what} failed:`, error);
     throw new HttpError(502, MAIL_FAILED);
   }
 }
 
-/** Send the e-mail-change code to the new address; an SMTP failure is a 502 like the sign-in code's. */
-export async function sendEmailChangeCode(email: string, code: string): Promise<void> {
-  try {
-    await sendMail({ to: email, ...emailChangeCodeMail(code) });
-  } catch (error) {
-    console.error('Sending the e-mail change code failed:', error);
-    throw new HttpError(502, MAIL_FAILED);
-  }
+/** Send the sign-in code e-mail (a 502 when SMTP fails). */
+export function sendSignInCode(email: string, code: string): Promise<void> {
+  return sendOr502({ to: email, ...signInCodeMail(code) }, 'the sign-in code e-mail');
 }
 
-/** Tell the old address it was replaced, with the undo link; an SMTP failure is a 502 (and the change rolls back). */
-export async function sendEmailChangedNotice(oldEmail: string, newEmail: string, undoUrl: string): Promise<void> {
-  try {
-    await sendMail({ to: oldEmail, ...emailChangedMail(oldEmail, newEmail, undoUrl) });
-  } catch (error) {
-    console.error('Sending the e-mail changed notice failed:', error);
-    throw new HttpError(502, MAIL_FAILED);
-  }
+/** Send the e-mail-change code to the new address (a 502 when SMTP fails). */
+export function sendEmailChangeCode(email: string, code: string): Promise<void> {
+  return sendOr502({ to: email, ...emailChangeCodeMail(code) }, 'the e-mail change code');
+}
+
+/** Tell the old address it was replaced, with the undo link (a 502 when SMTP fails, and the change rolls back). */
+export function sendEmailChangedNotice(oldEmail: string, newEmail: string, undoUrl: string): Promise<void> {
+  return sendOr502({ to: oldEmail, ...emailChangedMail(oldEmail, newEmail, undoUrl) }, 'the e-mail changed notice');
 }

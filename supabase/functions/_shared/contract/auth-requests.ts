@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { SIGN_IN_CODE_LENGTH } from './common.ts';
 import { UNDO_LINK_INVALID } from './auth.ts';
-import { body, email, optionalText } from './fields.ts';
+import { body, email, optionalText, SECRET_TOKEN_PATTERN } from './fields.ts';
 
 const NAME_MAX = 80;
 const CODE_MESSAGE = `Code must be ${SIGN_IN_CODE_LENGTH} digits`;
@@ -39,5 +39,5 @@ export const updateProfileBody = body({
 export const undoEmailChangeBody = body({
   token: z
     .string({ error: (issue) => (issue.input === undefined ? 'Token is required' : UNDO_LINK_INVALID) })
-    .regex(/^[A-Za-z0-9_-]{43}$/, UNDO_LINK_INVALID),
+    .regex(SECRET_TOKEN_PATTERN, UNDO_LINK_INVALID),
 });

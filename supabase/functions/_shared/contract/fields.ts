@@ -73,5 +73,8 @@ export function body<T extends z.ZodRawShape>(shape: T) {
   return z.object(shape, { error: NOT_AN_OBJECT });
 }
 
+/** Every secret token the API hands out (a guest secret, an undo link's token): 32 random bytes, base64url, 43 characters. */
+export const SECRET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
 /** A uuid in any letter case (the database prints them lower-cased). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

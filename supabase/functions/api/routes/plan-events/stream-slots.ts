@@ -2,10 +2,10 @@
 // (_shared/env.ts liveStreamLimits). A stream takes a slot before it opens and
 // gives it back when it ends, whichever way it ends.
 import { liveStreamLimits } from '../../../_shared/env.ts';
-import { HttpError } from '../../../_shared/errors.ts';
+import { tooManyRequests } from '../../../_shared/errors.ts';
 
 /** Seconds a refused client is asked to wait (the web app backs off at least this long). */
-export const STREAM_RETRY_SECONDS = 30;
+const STREAM_RETRY_SECONDS = 30;
 
 const open = new Map<string, number>();
 let total = 0;
@@ -14,10 +14,10 @@ let total = 0;
 export function takeStreamSlot(network: string, limits = liveStreamLimits()): () => void {
   const mine = open.get(network) ?? 0;
   if (mine >= limits.perNetwork) {
-    throw new HttpError(429, 'Too many live connections from your network, please try again in 30 seconds', STREAM_RETRY_SECONDS);
+    throw tooManyRequests('Too many live connections from your network', STREAM_RETRY_SECONDS);
   }
   if (total >= limits.perInstance) {
-    throw new HttpError(429, 'Too many live connections right now, please try again in 30 seconds', STREAM_RETRY_SECONDS);
+    throw tooManyRequests('Too many live connections right now', STREAM_RETRY_SECONDS);
   }
   open.set(network, mine + 1);
   total += 1;
@@ -30,9 +30,4 @@ export function takeStreamSlot(network: string, limits = liveStreamLimits()): ()
     if (left <= 0) open.delete(network);
     else open.set(network, left);
   };
-}
-
-/** Open streams now (tests and memory stats). */
-export function openStreamCount(): number {
-  return total;
 }
