@@ -6,7 +6,7 @@ import { guestBody, type PlanVisitor } from '../guests';
 import { planKeys } from '../plans';
 import type { Plan } from '../plans';
 import { checkWrite, JOIN_TO_VOTE, type IdeaWriter } from './ideas';
-import { ideaKeys, refreshIdeas } from './queries';
+import { ideaKeys, refreshComments, refreshIdeas } from './queries';
 import { type Idea, type IdeaComment, ideaCommentSchema, ideaSchema, pickIdeaResultSchema } from '../../../../supabase/functions/_shared/contract/ideas';
 import type { Suggestion } from './suggestions';
 import { applyVote, postVote, useSendToJoin } from './vote-mutations';
@@ -82,10 +82,7 @@ export function useAddComment(
       queryClient.setQueryData<IdeaComment[]>(ideaKeys.comments(planId, ideaId), (current) =>
         current && !current.some((c) => c.id === comment.id) ? [...current, comment] : current,
       );
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ideaKeys.comments(planId, ideaId) }),
-        queryClient.invalidateQueries({ queryKey: ideaKeys.lists(planId) }),
-      ]);
+      await refreshComments(queryClient, planId, ideaId);
     },
     onError: (error) => showFailure(error, 'Failed to add comment'),
   });
@@ -132,10 +129,7 @@ export function useDeleteComment(planId: string, ideaId: string, visitor: PlanVi
       onDeleted?.();
       queryClient.setQueryData<IdeaComment[]>(ideaKeys.comments(planId, ideaId), (current) => current?.filter((c) => c.id !== commentId));
       showSuccessToast('Comment deleted', 'It is gone for everyone');
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ideaKeys.comments(planId, ideaId) }),
-        queryClient.invalidateQueries({ queryKey: ideaKeys.lists(planId) }),
-      ]);
+      await refreshComments(queryClient, planId, ideaId);
     },
     onError: (error) => showErrorToast(error, 'Failed to delete comment'),
   });

@@ -47,3 +47,11 @@ export function refreshIdeas(queryClient: QueryClient, planId: string) {
   void queryClient.invalidateQueries({ queryKey: ideaKeys.suggestions(planId) });
   return queryClient.invalidateQueries({ queryKey: ideaKeys.lists(planId) });
 }
+
+/** After a comment was added or deleted: the idea's thread, and the lists (their comment counts). */
+export function refreshComments(queryClient: QueryClient, planId: string, ideaId: string) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: ideaKeys.comments(planId, ideaId) }),
+    queryClient.invalidateQueries({ queryKey: ideaKeys.lists(planId) }),
+  ]);
+}
