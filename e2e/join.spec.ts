@@ -79,7 +79,6 @@ test('guests join by name, come back as themselves, and keep their votes when th
   await post(`/api/plans/${plan.id}/vote-date`, { date: new Date().toISOString().slice(0, 10), guestId: sam.id }, undefined, samsPhone);
 
   // Sam comes back on another device: "Is this you?" with the votes.
-  await guest.context().close();
   const back = await freshPage(browser);
   await back.goto(joinUrl);
   await back.getByLabel("What's your name?").fill('  sam ');
@@ -120,26 +119,41 @@ test('guests join by name, come back as themselves, and keep their votes when th
   await expect(other.getByText('Welcome, Sam Rivera')).toBeVisible();
   expect((await storedGuest(other))!.id).not.toBe(sam.id);
 
-  // The returning Sam creates an account from the banner: the votes move with them.
-  const email = uniqueEmail('sam');
-  await back.getByRole('link', { name: 'Create Account' }).click();
-  await expect(back).toHaveURL(/\/auth\?returnTo=/);
-  const sentAfter = Date.now() - 1000;
-  await back.getByLabel(/email/i).fill(email);
-  await back.getByRole('button', { name: 'Send Verification Code' }).click();
-  const code = await latestCode(email, sentAfter);
-  await back.getByRole('textbox').first().click();
-  await back.keyboard.type(code);
-  await expect(back.getByText('Welcome! Your 2 previous votes have been saved to your account.')).toBeVisible();
+  // A device that only typed Sam's name cannot take Sam into an account
+  // (anyone could type it): signing up there signs in and says why the votes stayed.
+  await signUpFromBanner(back, uniqueEmail('sam-new-phone'));
+  await expect(
+    back.getByText("You're now signed in, but your votes were not moved: this can only be done from the device that joined as Sam."),
+  ).toBeVisible();
   await expect(back).toHaveURL(dashboardUrl);
-  await expect(back.getByRole('complementary', { name: 'Get Plan Notifications' })).toBeVisible();
-  expect(await storedGuest(back)).toBeNull();
+  expect((await storedGuest(back))!.id).toBe(sam.id);
 
-  await back.goto('/home');
-  await expect(back.getByRole('link', { name: /Saturday hike/ })).toBeVisible();
-  const participants = (await (await fetch(api(`/api/plans/${plan.id}/participants`))).json()) as Array<{ isGuest: boolean }>;
-  expect(participants.filter((p) => !p.isGuest)).toHaveLength(2);
+  // Sam's own phone creates an account from the banner: the votes move with them.
+  await guest.goto(`${joinUrl}/dashboard`);
+  await signUpFromBanner(guest, uniqueEmail('sam'));
+  await expect(guest.getByText('Welcome! Your 2 previous votes have been saved to your account.')).toBeVisible();
+  await expect(guest).toHaveURL(dashboardUrl);
+  await expect(guest.getByRole('complementary', { name: 'Get Plan Notifications' })).toBeVisible();
+  expect(await storedGuest(guest)).toBeNull();
+
+  await guest.goto('/home');
+  await expect(guest.getByRole('link', { name: /Saturday hike/ })).toBeVisible();
+  const participants = (await (await fetch(api(`/api/plans/${plan.id}/participants`))).json()) as Array<{ isGuest: boolean; name: string }>;
+  expect(participants.filter((p) => !p.isGuest).map((p) => p.name)).toContain('Sam');
+  expect(participants.filter((p) => p.isGuest).map((p) => p.name)).toEqual(['Sam Rivera']);
 });
+
+/** "Create Account" on the guest banner, then the e-mailed code. */
+async function signUpFromBanner(page: Page, email: string): Promise<void> {
+  await page.getByRole('link', { name: 'Create Account' }).click();
+  await expect(page).toHaveURL(/\/auth\?returnTo=/);
+  const sentAfter = Date.now() - 1000;
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByRole('button', { name: 'Send Verification Code' }).click();
+  const code = await latestCode(email, sentAfter);
+  await page.getByRole('textbox').first().click();
+  await page.keyboard.type(code);
+}
 
 test('a guest session stored before guest secrets gets a clear way back: "Is this you?", then a secret of its own', async ({ browser }) => {
   const { plan } = await hostPlan(browser, 'Picnic');

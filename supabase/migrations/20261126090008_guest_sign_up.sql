@@ -88,6 +88,9 @@ begin
     raise exception using errcode = 'HP403',
       message = 'This device is no longer confirmed as that guest, please confirm your name again';
   end if;
+  -- Absorbing the guest is for its own device: a device that only typed the
+  -- guest's name (a restore) may vote as it, not take it away (0064).
+  perform private.require_joining_device(p_guest_id);
 
   select pa.joined_at into v_joined_at
     from app.participants pa where pa.guest_id = p_guest_id;
@@ -130,7 +133,7 @@ begin
 end;
 $$;
 comment on function private.transfer_guest_votes(uuid) is
-  'Moves a guest''s votes (minus duplicates), ideas and comments to the signed-in caller, replaces the guest by the user in the plan, deletes the guest. Needs the guest''s credential in the claims (HP403 otherwise). Returns the counts of moved votes.';
+  'Moves a guest''s votes (minus duplicates), ideas and comments to the signed-in caller, replaces the guest by the user in the plan, deletes the guest. Needs the credential of the device that joined as the guest in the claims (HP403 otherwise). Returns the counts of moved votes.';
 revoke all on function private.transfer_guest_votes(uuid) from public;
 -- anon too, so that a token-less call answers HP403 with a sentence instead of
 -- a permission error (the function itself refuses anyone without auth.uid()).

@@ -131,6 +131,15 @@ const ROUTES: Route[] = [
     ],
   },
   {
+    name: "POST /api/auth/transfer-guest-votes (with a restored device's secret)",
+    freshWorldPerCaller: true,
+    request: (w, who) => [
+      'POST',
+      '/api/auth/transfer-guest-votes',
+      { body: { guestId: w.guest.id }, token: who.token, headers: { 'x-guest-secret': w.restoredGuestSecret } },
+    ],
+  },
+  {
     name: "POST /api/auth/transfer-guest-votes (without the guest's secret)",
     freshWorldPerCaller: true,
     request: (w, who) => ['POST', '/api/auth/transfer-guest-votes', { body: { guestId: w.guest.id }, token: who.token }],

@@ -164,4 +164,34 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     expect((await participantsOf(owner, planId)).filter((p) => p.userId === attacker.id)).toEqual([]);
     expect((await transfer({ guestId: guest.id }, attacker.token)).status).toBe(200);
   });
+
+  it('a device that continued by name cannot take the guest into an account (403, nothing moves), the joined one can', async () => {
+    const { planId, guest } = await planWithGuestVotes();
+    const restored = await api('POST', '/api/guest-session/restore', { body: { planId, name: guest.name } });
+    expect(restored.status, restored.text).toBe(200);
+    const stranger = await newMember(owner, null, null);
+    expectText(
+      await transfer({ guestId: guest.id }, stranger.token, (restored.json as { secret: string }).secret),
+      403,
+      `This can only be done from the device that joined as ${guest.name}`,
+    );
+    // Nothing moved, the nameless account did not take the guest's name, the guest is still there.
+    expect(await ideaVotesOf(planId, { userId: stranger.id })).toEqual([]);
+    expect(await ideaVotesOf(planId, { guestId: guest.id })).toHaveLength(2);
+    expect((await owner`select first_name from app.users where id = ${stranger.id}`)[0].first_name).toBeNull();
+    expect((await participantsOf(owner, planId)).map((p) => p.guestId)).toContain(guest.id);
+
+    const res = await transfer({ guestId: guest.id }, stranger.token, guest.secret);
+    expect(res.json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
+  });
+
+  it("a restored device moves the votes once the guest's joined device went unused for 30 days", async () => {
+    const { guest, planId } = await planWithGuestVotes();
+    const restored = await api('POST', '/api/guest-session/restore', { body: { planId, name: guest.name } });
+    await owner`update app.guest_credentials set last_used_at = now() - interval '31 days' where guest_id = ${guest.id} and kind = 'joined'`;
+    const member = await newMember(owner, 'Lost', 'Phone');
+    const res = await transfer({ guestId: guest.id }, member.token, (restored.json as { secret: string }).secret);
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
+  });
 });

@@ -86,6 +86,20 @@ describe('afterSignIn', () => {
     expect(getGuestVotes()).toEqual(votes);
   });
 
+  it("says why when the server refuses the move (a device that continued by name), and keeps the guest items", async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    setGuestSession(sam);
+    setGuestVotes(votes);
+    mockFetch({
+      'POST /api/auth/transfer-guest-votes': () => text('This can only be done from the device that joined as Sam', 403),
+    });
+    expect(await afterSignIn(createQueryClient())).toEqual({
+      welcomeMessage: "You're now signed in, but your votes were not moved: this can only be done from the device that joined as Sam.",
+    });
+    expect(getGuestSession()).toEqual(sam);
+    expect(getGuestVotes()).toEqual(votes);
+  });
+
   it('asks nothing for a guest session kept without a secret (it cannot prove it is that guest), and keeps it', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     localStorage.setItem('guestSession', JSON.stringify({ id: 'g1', name: 'Sam', planId: 'p1' }));

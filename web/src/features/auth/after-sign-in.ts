@@ -1,5 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
+import { ApiError } from '../../lib/api-error';
 import { clearGuest, getGuestSession } from '../../lib/guest-storage';
 import { planKeys } from '../../lib/query-keys';
 import { transferResultSchema } from '../../../../supabase/functions/_shared/contract/common';
@@ -16,14 +17,23 @@ export function transferredVotesMessage(count: number): string {
   return `Welcome! Your ${count} previous votes have been saved to your account.`;
 }
 
+/** "You're now signed in, but your votes were not moved: this can only be done from ..." */
+export function votesNotMovedMessage(reason: string): string {
+  const sentence = reason.charAt(0).toLowerCase() + reason.slice(1).replace(/\.$/, '');
+  return `${SIGNED_IN_MESSAGE}, but your votes were not moved: ${sentence}.`;
+}
+
 /**
  * Runs after a successful sign-in (the token is stored and `me` refetched),
  * before the welcome toast and the redirect. Spec §4: when a guest session
  * exists, its votes move to the account (POST /api/auth/transfer-guest-votes,
  * with the guest's device secret in the X-Guest-Secret header, lib/api.ts);
  * the guest items are cleared only after that succeeds, and a failure is only
- * logged: signing in goes on either way. A session without a secret (stored
- * before secrets existed) cannot prove it is that guest: nothing is asked.
+ * logged: signing in goes on either way. A refusal the server explains (403:
+ * a device that continued by name may not take the guest into an account,
+ * decision 0064) is said in the welcome toast, so nobody wonders where their
+ * votes went. A session without a secret (stored before secrets existed)
+ * cannot prove it is that guest: nothing is asked.
  */
 export async function afterSignIn(queryClient: QueryClient): Promise<{ welcomeMessage: string }> {
   const guest = getGuestSession();
@@ -41,6 +51,9 @@ export async function afterSignIn(queryClient: QueryClient): Promise<{ welcomeMe
     return { welcomeMessage: transferredVotesMessage(transferredIdeaVotes + transferredTimeVotes) };
   } catch (error) {
     console.warn('Could not move the guest votes to the account; signing in anyway.', error);
+    if (error instanceof ApiError && error.status === 403 && error.serverText) {
+      return { welcomeMessage: votesNotMovedMessage(error.serverText) };
+    }
     return { welcomeMessage: SIGNED_IN_MESSAGE };
   }
 }
