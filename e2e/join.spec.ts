@@ -1,4 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
+import { check } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { guestHeaders, latestCode, signInViaApi, uniqueEmail } from './support.ts';
 
@@ -101,6 +102,10 @@ test('guests join by name, come back as themselves, and keep their votes when th
   expect(restored.timeSlotIds).toHaveLength(1);
   await expect(back.getByRole('tab', { name: 'Ideas, you voted' })).toBeVisible();
   await expect(back.getByRole('tab', { name: 'Availability, you voted' })).toBeVisible();
+
+  // Sam's own phone, open on the dashboard, is told live that the name was continued elsewhere.
+  await expect(guest.getByText('Your name was continued on another device')).toBeVisible();
+  await check(guest, 'guest dashboard: continued elsewhere notice', guest.getByText(/another device continued as Sam/));
 
   // Another Sam is someone else: a new profile with a full name.
   const other = await freshPage(browser);

@@ -745,6 +745,36 @@ revoke all on function private.require_joining_device(uuid) from public;
 grant execute on function private.require_joining_device(uuid) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
+-- private.guest_continued_at: "your name was continued on another device"
+-- -----------------------------------------------------------------------------
+-- For the device asking (its credential in the claims): when another device
+-- last continued as the same guest by name after this device got its own
+-- credential; null when none did, or when the caller holds no credential of
+-- the guest. GET /api/guest-session/{id} answers it as `continuedAt`, and the
+-- web app tells the guest once per new value. A restore announces itself on
+-- the change feed (part participants, trigger in the change feed's file), so
+-- the guest's open devices ask at once.
+create function private.guest_continued_at(p_guest_id uuid)
+returns timestamptz
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select max(other.created_at)
+    from app.guest_credentials me
+    join app.guest_credentials other on other.guest_id = me.guest_id
+   where me.guest_id = p_guest_id
+     and me.secret_hash = private.jwt_claims() ->> 'guest_secret_hash'
+     and other.kind = 'restored'
+     and other.created_at > me.created_at
+$$;
+comment on function private.guest_continued_at(uuid) is
+  'When another device last continued by name as the guest whose credential the request holds, after this device got its own; null otherwise.';
+revoke all on function private.guest_continued_at(uuid) from public;
+grant execute on function private.guest_continued_at(uuid) to anon;
+
+-- -----------------------------------------------------------------------------
 -- app.leave_plan -> planDeleted
 -- -----------------------------------------------------------------------------
 -- docs/api.md "Leaving and deleting": the last participant leaving deletes the plan. A host who

@@ -33,7 +33,7 @@
 --        {"planId": uuid, "version": n, "parts": ["ideas", ...],
 --         "ideaIds": [uuid, ...] | null, "slotIds": [uuid, ...] | null}
 --      parts: plan (the plan row), participants (people joining or leaving,
---      names), ideas (ideas and idea votes), comments, dates (time slots and
+--      names, a device continuing as a guest), ideas (ideas and idea votes), comments, dates (time slots and
 --      their votes), deleted (the plan is gone). ideaIds / slotIds name the
 --      ideas whose votes or comments changed and the slots whose votes
 --      changed: absent when none, null when more than 20 (read: "all").
@@ -93,6 +93,8 @@ begin
 
   if tg_table_name = 'plans' then
     v_plan_id := v_row.id;
+  elsif tg_table_name = 'guest_credentials' then
+    select g.plan_id into v_plan_id from app.guests g where g.id = v_row.guest_id;
   else
     v_plan_id := v_row.plan_id;
   end if;
@@ -295,6 +297,16 @@ create constraint trigger guests_publish_plan_changes
   after insert or update or delete on app.guests
   deferrable initially deferred
   for each row execute function private.publish_plan_changes();
+-- A device continuing as a guest by name: the guest's other devices re-read
+-- their session (private.guest_continued_at) on the participants part. Only
+-- restores: the joined credential comes with the guest row, already noted.
+create trigger guest_credentials_note_plan_change
+  after insert on app.guest_credentials
+  for each row when (new.kind = 'restored') execute function private.note_plan_change('participants');
+create constraint trigger guest_credentials_publish_plan_changes
+  after insert on app.guest_credentials
+  deferrable initially deferred
+  for each row when (new.kind = 'restored') execute function private.publish_plan_changes();
 create trigger participants_note_plan_change
   after insert or update or delete on app.participants
   for each row execute function private.note_plan_change('participants');

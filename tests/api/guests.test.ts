@@ -135,8 +135,30 @@ describe('GET /api/guest-session/{guestId}', () => {
     const guest = await newGuest(planId);
     const res = await getGuest(guest.id);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ id: guest.id, name: guest.name, planId });
-    expect((await getGuest(guest.id.toUpperCase())).json).toEqual({ id: guest.id, name: guest.name, planId });
+    expect(res.json).toEqual({ id: guest.id, name: guest.name, planId, continuedAt: null });
+    expect((await getGuest(guest.id.toUpperCase())).json).toEqual({ id: guest.id, name: guest.name, planId, continuedAt: null });
+  });
+
+  it('tells each device when another one later continued as the guest by name (continuedAt), and announces the restore live', async () => {
+    const guest = await newGuest(planId, uniqueName('Watched'));
+    const version = async () => (await owner`select version from app.plan_versions where plan_id = ${planId}`)[0].version as string;
+    const before = await version();
+    const { json: first } = await restoreGuest({ planId, name: guest.name });
+    // The restore bumps the plan's version (part participants), so the guest's open devices ask again.
+    expect(BigInt(await version())).toBe(BigInt(before) + 1n);
+    const [{ created_at: firstAt }] = await owner`
+      select created_at from app.guest_credentials where guest_id = ${guest.id} and secret_hash = ${sha256Hex(first.secret)}`;
+    const continuedAt = (secret: string) => getGuest(guest.id, secret).then((res) => (res.json as { continuedAt: unknown }).continuedAt);
+    expect(await continuedAt(guest.secret)).toBe((firstAt as Date).toISOString());
+    // The restoring device itself was continued by nobody after it.
+    expect(await continuedAt(first.secret)).toBeNull();
+
+    const { json: second } = await restoreGuest({ planId, name: guest.name });
+    const [{ created_at: secondAt }] = await owner`
+      select created_at from app.guest_credentials where guest_id = ${guest.id} and secret_hash = ${sha256Hex(second.secret)}`;
+    expect(await continuedAt(guest.secret)).toBe((secondAt as Date).toISOString());
+    expect(await continuedAt(first.secret)).toBe((secondAt as Date).toISOString());
+    expect(await continuedAt(second.secret)).toBeNull();
   });
 
   it("without the secret 401, with a wrong one or another guest's 403: the id alone tells nothing (not even the plan)", async () => {

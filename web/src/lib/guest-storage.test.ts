@@ -7,6 +7,7 @@ import {
   getGuestSession,
   getGuestSessionFor,
   getGuestVotes,
+  markContinuedSeen,
   setGuestSession,
   setGuestVotes,
   toggleGuestIdeaVote,
@@ -44,6 +45,17 @@ describe('guest session', () => {
     expect(getGuestSession()).toEqual(session);
     expect(JSON.parse(localStorage.getItem('guestSession')!)).toEqual(session);
     expect(getGuestVotes().planIdeaIds).toEqual(['i1']);
+  });
+
+  it('markContinuedSeen notes the told restore in the same item, only for the stored guest', () => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
+    markContinuedSeen('g2', '2026-03-14T19:05:00.000Z');
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
+    markContinuedSeen('g1', '2026-03-14T19:05:00.000Z');
+    expect(JSON.parse(localStorage.getItem('guestSession')!)).toEqual({
+      id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret', continuedSeenAt: '2026-03-14T19:05:00.000Z',
+    });
+    expect(Object.keys(localStorage)).not.toContain('guestContinuedSeen');
   });
 
   it('round-trips through localStorage and is scoped to its plan', () => {

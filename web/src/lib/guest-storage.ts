@@ -20,6 +20,8 @@ export interface GuestSession {
   planId: string;
   /** This device's secret for the guest; absent when it must confirm the name again. */
   secret?: string;
+  /** The last "continued on another device" time this device told its guest about (continued-notice.ts). */
+  continuedSeenAt?: string;
 }
 
 interface GuestVotes {
@@ -57,7 +59,11 @@ export function getGuestSession(): GuestSession | null {
     const v = read(GUEST_SESSION_KEY) as Partial<GuestSession> | null;
     const ok = v && typeof v.id === 'string' && typeof v.name === 'string' && typeof v.planId === 'string';
     const secret = ok && typeof v.secret === 'string' && v.secret ? v.secret : undefined;
-    cache.set(GUEST_SESSION_KEY, ok ? { id: v.id, name: v.name, planId: v.planId, ...(secret ? { secret } : {}) } : null);
+    const seen = ok && typeof v.continuedSeenAt === 'string' ? v.continuedSeenAt : undefined;
+    cache.set(
+      GUEST_SESSION_KEY,
+      ok ? { id: v.id, name: v.name, planId: v.planId, ...(secret ? { secret } : {}), ...(seen ? { continuedSeenAt: seen } : {}) } : null,
+    );
   }
   return cache.get(GUEST_SESSION_KEY) as GuestSession | null;
 }
@@ -73,7 +79,14 @@ export function setGuestSession(session: GuestSession): void {
   // Votes mirror one guest's choices; a different guest starts from none.
   if (previous && previous.id !== session.id) write(GUEST_VOTES_KEY, null);
   const secret = session.secret ? { secret: session.secret } : {};
-  write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId, ...secret });
+  const seen = session.continuedSeenAt ? { continuedSeenAt: session.continuedSeenAt } : {};
+  write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId, ...secret, ...seen });
+}
+
+/** Notes in the stored session of `guestId` that its guest was told about the restore of `at`. */
+export function markContinuedSeen(guestId: string, at: string): void {
+  const session = getGuestSession();
+  if (session?.id === guestId) write(GUEST_SESSION_KEY, { ...session, continuedSeenAt: at });
 }
 
 /** The secret of the stored guest session, if it has one. */

@@ -25,5 +25,13 @@ export function formatShortDate(value: string): string {
   return format(value, { weekday: 'short', month: 'short', day: 'numeric' });
 }
 
+const momentFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
+
+/** A moment (an ISO timestamp) in the viewer's time zone: 'Mar 14, 7:05 PM'; '' when unreadable. */
+export function formatMoment(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : momentFormat.format(date);
+}
+
 /** 'Saturday, March 14, 2026': the API's own (e-mails and calendar files say it the same way). */
 export { formatLongDate } from './shared-periods';

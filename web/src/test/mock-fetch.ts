@@ -55,7 +55,7 @@ export function mockFetch(routes: Routes) {
 function storedGuestRoute(request: RecordedRequest): Handler | undefined {
   const stored = getGuestSession();
   if (request.method !== 'GET' || !stored || request.path !== `/api/guest-session/${stored.id}`) return undefined;
-  return () => json(stored);
+  return () => json({ id: stored.id, name: stored.name, planId: stored.planId, continuedAt: null });
 }
 
 /** GET /api/auth/me: the user only when the request carries `Bearer {token}`. */

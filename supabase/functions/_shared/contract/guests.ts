@@ -16,9 +16,19 @@ export function guestNameTaken(name: string): string {
 
 const guestSessionShape = () => ({ id: z.string(), name: z.string(), planId: z.string() });
 
-/** GET /api/guest-session/{id} answers `{id, name, planId}`. */
+/** A guest session: `{id, name, planId}` (spec §3 "Guest session"). */
 export const guestSessionSchema = z.lazy(() => z.object(guestSessionShape()));
 export type GuestSession = z.infer<typeof guestSessionSchema>;
+
+/**
+ * GET /api/guest-session/{id} answers the session plus `continuedAt`: when
+ * another device last continued as this guest by name ("Yes, that's me")
+ * after the asking device got its secret, else null (decision 0064).
+ */
+export const guestSessionReadSchema = z.lazy(() =>
+  z.object({ ...guestSessionShape(), continuedAt: z.nullable(z.string()) }),
+);
+export type GuestSessionRead = z.infer<typeof guestSessionReadSchema>;
 
 /**
  * POST /api/guest-session and POST /api/guest-session/restore answer the

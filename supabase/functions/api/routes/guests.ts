@@ -16,6 +16,7 @@ import {
   GUEST_NOT_FOUND,
   type GuestCredentials,
   type GuestSession,
+  type GuestSessionRead,
   guestNameTaken,
   PLAN_NOT_FOUND,
 } from '../../_shared/contract/guests.ts';
@@ -105,14 +106,17 @@ export const guestRoutes = new Hono()
   // (X-Guest-Secret): the guests policy lets a guest read its own row by that
   // claim alone (the URL names no plan). Without the secret: 401; a secret
   // that is not this guest's: 403; a guest that is gone: 404. So the web app
-  // learns here whether its stored session still works.
+  // learns here whether its stored session still works, and (`continuedAt`)
+  // whether another device has since continued as this guest by name.
   .get('/:guestId', async (c) => {
     const guestId = pathId(c.req.param('guestId'), GUEST_NOT_FOUND);
     const guest = await withRequest({ guestId }, async (tx) => {
-      const [row] = await tx<GuestSession[]>`
-        select id, name, plan_id as "planId" from app.guests where id = ${guestId}::uuid`;
+      const [row] = await tx<(GuestSession & { continuedAt: Date | null })[]>`
+        select id, name, plan_id as "planId", private.guest_continued_at(id) as "continuedAt"
+          from app.guests where id = ${guestId}::uuid`;
       return row;
     });
     if (!guest) throw new HttpError(404, GUEST_NOT_FOUND);
-    return c.json(guest);
+    const answer: GuestSessionRead = { ...guest, continuedAt: guest.continuedAt?.toISOString() ?? null };
+    return c.json(answer);
   });

@@ -4,17 +4,18 @@ import { ApiError } from '../../lib/api-error';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { guestKeys } from '../../lib/query-keys';
-import { guestSessionSchema } from '../../../../supabase/functions/_shared/contract/guests';
+import { guestSessionReadSchema } from '../../../../supabase/functions/_shared/contract/guests';
 
 
 /**
  * GET /api/guest-session/{id}: is the stored guest still a guest on the
- * server, and does it still accept this device's secret (sent as a header)?
+ * server, does it still accept this device's secret (sent as a header), and
+ * did another device continue as it since (`continuedAt`)?
  */
 export function guestSessionQueryOptions(guestId: string) {
   return queryOptions({
     queryKey: guestKeys.session(guestId),
-    queryFn: apiGet(apiPaths.guestSession(guestId), (body) => guestSessionSchema.parse(body)),
+    queryFn: apiGet(apiPaths.guestSession(guestId), (body) => guestSessionReadSchema.parse(body)),
   });
 }
 

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../../../../supabase/functions/_shared/contract/guest-secret';
@@ -7,6 +7,10 @@ import { json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson } from '../../plans/test-fixtures';
 import { RequirePlanVisitor } from './require-plan-visitor';
+import { formatMoment } from '../../../lib/local-date';
+import { notifications } from '@mantine/notifications';
+
+const cleanNotifications = () => act(() => notifications.clean());
 
 function GuardedIdeasPage() {
   const { slug = '' } = useParams();
@@ -20,7 +24,7 @@ function GuardedIdeasPage() {
 function mockNetwork({
   signedIn = false,
   plan = () => json(planJson()),
-  guest = (): Response => json({ id: 'g1', name: 'Sam', planId: 'p1' }),
+  guest = (): Response => json({ id: 'g1', name: 'Sam', planId: 'p1', continuedAt: null }),
 } = {}) {
   if (signedIn) localStorage.setItem('authToken', 'test-token');
   return mockFetch({
@@ -104,5 +108,42 @@ describe('RequirePlanVisitor', () => {
     setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
     renderGuardedPage({ plan: () => text('Plan not found', 404) });
     expect(await screen.findByRole('heading', { name: 'Plan not found' })).toBeInTheDocument();
+  });
+
+  describe('"Your name was continued on another device"', () => {
+    const continued = (at: string | null) => () => json({ id: 'g1', name: 'Sam', planId: 'p1', continuedAt: at });
+    const sam = { id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' };
+
+    it('tells the guest once when another device continued as them, with when', async () => {
+      setGuestSession(sam);
+      const first = renderGuardedPage({ guest: continued('2026-03-14T19:05:00.000Z') });
+      expect(await screen.findByText('Your name was continued on another device')).toBeInTheDocument();
+      expect(
+        screen.getByText(
+          new RegExp(`^On ${formatMoment('2026-03-14T19:05:00.000Z')}, another device continued as Sam with "Yes, that's me"\\. It can vote and comment as you, but cannot remove you from the plan\\.`),
+        ),
+      ).toBeInTheDocument();
+      first.unmount();
+      cleanNotifications();
+
+      // The same restore is not told twice; a later one is.
+      renderGuardedPage({ guest: continued('2026-03-14T19:05:00.000Z') });
+      expect(await screen.findByText('Friday night for guest Sam')).toBeInTheDocument();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(screen.queryByText('Your name was continued on another device')).not.toBeInTheDocument();
+    });
+
+    it('tells it again for a later restore, and says nothing when nobody continued', async () => {
+      setGuestSession({ ...sam, continuedSeenAt: '2026-03-14T19:05:00.000Z' });
+      const quiet = renderGuardedPage({ guest: continued(null) });
+      expect(await screen.findByText('Friday night for guest Sam')).toBeInTheDocument();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(screen.queryByText('Your name was continued on another device')).not.toBeInTheDocument();
+      quiet.unmount();
+
+      renderGuardedPage({ guest: continued('2026-03-15T08:00:00.000Z') });
+      expect(await screen.findByText('Your name was continued on another device')).toBeInTheDocument();
+      expect(getGuestSession()).toEqual({ ...sam, continuedSeenAt: '2026-03-15T08:00:00.000Z' });
+    });
   });
 });

@@ -8,6 +8,7 @@ import { LoadingPlan } from '../../plans';
 import { isPlanGone } from '../../plans';
 import { planBySlugQueryOptions } from '../../plans';
 import type { Plan } from '../../plans';
+import { useContinuedElsewhereNotice } from '../continued-notice';
 import { guestSessionQueryOptions, isGuestGone, isGuestSecretRefused } from '../queries';
 import { usePlanVisitor, type PlanVisitor } from '../visitor';
 import { PublicLayout } from './public-layout';
@@ -44,6 +45,8 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
     ...guestSessionQueryOptions(visitor?.guestId ?? ''),
     enabled: visitor?.kind === 'guest',
   });
+  // Another device continued as this guest by name: say so once (decision 0064).
+  useContinuedElsewhereNotice(visitor?.kind === 'guest' ? { id: visitor.guestId, name: visitor.name } : undefined, guestCheck.data?.continuedAt);
   // The /l/{slug} pages behind this guard (dashboard, ideas, availability) follow the plan live.
   usePlanLiveUpdates(visitor ? planQuery.data : undefined);
   const guestGone = isGuestGone(guestCheck.error);

@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ActionIcon, Box, Button, Group, Loader, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
+import { formatMoment } from '../../../lib/local-date';
 import { IconTrash } from '../../../components/icons';
 import type { PlanVisitor } from '../../guests';
 import type { Plan } from '../../plans';
@@ -10,13 +11,6 @@ import { useAddComment, useDeleteComment } from '../mutations';
 import { ideaCommentsQueryOptions } from '../queries';
 import { COMMENT_TEXT_MAX, type IdeaComment } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { IconMessageCircle, IconSend } from './idea-icons';
-
-const timeFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit' });
-
-function formatTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : timeFormat.format(date);
-}
 
 interface CommentsProps {
   plan: Pick<Plan, 'id' | 'hostId'>;
@@ -66,7 +60,7 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
                 </Text>
                 <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
                   <Text fz="xs" c="dimmed">
-                    {formatTime(comment.createdAt)}
+                    {formatMoment(comment.createdAt)}
                   </Text>
                   {mayDelete(comment, plan, visitor) && (
                     <ActionIcon
