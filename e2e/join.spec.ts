@@ -135,6 +135,9 @@ test('guests join by name, come back as themselves, and keep their votes when th
 
   // Sam's own phone creates an account from the banner: the votes move with them.
   await guest.goto(`${joinUrl}/dashboard`);
+  // (It was Sam on the new phone: the notice is closed, and not shown again.)
+  await guest.getByRole('alert').getByRole('button', { name: 'It was me' }).click();
+  await expect(guest.getByText('Your name was continued on another device')).toBeHidden();
   await signUpFromBanner(guest, uniqueEmail('sam'));
   await expect(guest.getByText('Welcome! Your 2 previous votes have been saved to your account.')).toBeVisible();
   await expect(guest).toHaveURL(dashboardUrl);
@@ -159,6 +162,44 @@ async function signUpFromBanner(page: Page, email: string): Promise<void> {
   await page.getByRole('textbox').first().click();
   await page.keyboard.type(code);
 }
+
+test('"That wasn\'t me": a guest signs out a device that continued as them, and nobody continues by name after', async ({ browser }) => {
+  const { plan } = await hostPlan(browser, 'Quiz night');
+  const joinUrl = `/l/${plan.slug}`;
+  const dashboardUrl = new RegExp(`/l/${plan.slug}/dashboard(\\?.*)?$`);
+  const nadia = await freshPage(browser);
+  await nadia.goto(joinUrl);
+  await nadia.getByLabel("What's your name?").fill('Nadia');
+  await nadia.getByRole('button', { name: 'Continue' }).click();
+  await expect(nadia).toHaveURL(dashboardUrl);
+
+  // Someone who read the name in the list continues as Nadia on their phone.
+  const stranger = await freshPage(browser);
+  await stranger.goto(joinUrl);
+  await stranger.getByLabel("What's your name?").fill('Nadia');
+  await stranger.getByRole('button', { name: 'Continue' }).click();
+  await stranger.getByRole('region', { name: 'Is this you?' }).getByRole('button', { name: "Yes, that's me" }).click();
+  await expect(stranger).toHaveURL(dashboardUrl);
+
+  // Nadia's phone is told at once, and signs the other device out.
+  const notice = nadia.getByRole('alert').filter({ hasText: 'Your name was continued on another device' });
+  await expect(notice).toBeVisible();
+  await notice.getByRole('button', { name: "That wasn't me" }).click();
+  const dialog = nadia.getByRole('dialog', { name: 'Sign out the other devices?' });
+  await check(nadia, 'sign out other devices dialog', dialog);
+  await dialog.getByRole('button', { name: 'Sign them out' }).click();
+  await expect(nadia.getByText('Only this device can continue as Nadia now.')).toBeVisible();
+  await expect(notice).toBeHidden();
+
+  // The stranger's phone no longer acts as Nadia: it is asked to confirm the
+  // name again, and "Yes, that's me" is refused.
+  await stranger.reload();
+  await expect(stranger).toHaveURL(new RegExp(`${joinUrl}$`));
+  await expect(stranger.getByText("Please confirm it's you to keep going on this device.")).toBeVisible();
+  await stranger.getByRole('region', { name: 'Is this you?' }).getByRole('button', { name: "Yes, that's me" }).click();
+  await expect(stranger.getByText('Nadia turned off continuing on other devices')).toBeVisible();
+  await expect(stranger).toHaveURL(new RegExp(`${joinUrl}$`));
+});
 
 test('a guest session stored before guest secrets gets a clear way back: "Is this you?", then a secret of its own', async ({ browser }) => {
   const { plan } = await hostPlan(browser, 'Picnic');

@@ -129,6 +129,9 @@ grant insert (id, plan_id, name), delete on app.guests to anon;
 -- guest has gone unused for 30 days, so a person who lost their phone is
 -- never stuck; last_used_at (refreshed at most daily by
 -- private.check_request) says when a device was last used.
+-- "That wasn't me": a joined device may sign out every other device of its
+-- guest and stop restores by name (stops_restores) for as long as it stays
+-- in use (private.end_other_guest_devices).
 
 create table app.guest_credentials (
   guest_id     uuid not null references app.guests (id) on delete cascade,
@@ -138,6 +141,9 @@ create table app.guest_credentials (
   kind         text not null,
   created_at   timestamptz not null default now(),
   last_used_at timestamptz not null default now(),
+  -- Set by private.end_other_guest_devices on the device that asked: while it
+  -- was used in the last 30 days, nobody continues as the guest by name.
+  stops_restores boolean not null default false,
 
   -- (guest_id, secret_hash) is the lookup of claimed_guest_id(); as the
   -- primary key it also serves the foreign key on guest_id.
@@ -146,7 +152,7 @@ create table app.guest_credentials (
   constraint guest_credentials_kind check (kind in ('joined', 'restored'))
 );
 comment on table app.guest_credentials is
-  'One row per device that may act as a guest: the SHA-256 of its secret, and whether the device joined as the guest or continued by name. No grants: reached only through private.claimed_guest_id(), private.issue_guest_credential() and private.require_joining_device().';
+  'One row per device that may act as a guest: the SHA-256 of its secret, and whether the device joined as the guest or continued by name. No grants: reached only through private.claimed_guest_id(), private.issue_guest_credential(), private.require_joining_device(), private.guest_continued_at() and private.end_other_guest_devices().';
 
 -- -----------------------------------------------------------------------------
 -- private.claimed_guest_id(): the guest acting, only with its secret
@@ -639,6 +645,7 @@ set search_path = ''
 as $$
 declare
   v_guest_id uuid;
+  v_name     text;
 begin
   if p_plan_id is null or p_plan_id is distinct from (select private.claimed_plan_id()) then
     raise exception using errcode = 'HP404', message = 'Plan not found';
@@ -647,12 +654,20 @@ begin
     raise exception using errcode = 'HP400', message = 'Invalid guest secret';
   end if;
 
-  select g.id into v_guest_id
+  select g.id, g.name into v_guest_id, v_name
     from app.guests g
    where g.plan_id = p_plan_id and g.name_key = lower(btrim(p_name))
    for update;
   if v_guest_id is null then
     return null;
+  end if;
+  -- The guest's own device turned restores off ("That wasn't me") and is
+  -- still in use.
+  if exists (select 1 from app.guest_credentials gc
+              where gc.guest_id = v_guest_id and gc.stops_restores
+                and gc.last_used_at > now() - interval '30 days') then
+    raise exception using errcode = 'HP403',
+      message = format('%s turned off continuing on other devices', v_name);
   end if;
 
   -- The guest row is locked above, so two first credentials cannot race.
@@ -674,7 +689,7 @@ begin
 end;
 $$;
 comment on function private.issue_guest_credential(uuid, text, text) is
-  'Gives the device whose secret hashes to p_secret_hash a credential for the guest named p_name in the plan the request names (claim plan_id): joined for the guest''s first, restored after. Returns the guest id, or null when no such guest. Keeps the 10 newest restored credentials per guest.';
+  'Gives the device whose secret hashes to p_secret_hash a credential for the guest named p_name in the plan the request names (claim plan_id): joined for the guest''s first, restored after. Returns the guest id, or null when no such guest. Keeps the 10 newest restored credentials per guest. HP403 while a device of the guest stops restores.';
 revoke all on function private.issue_guest_credential(uuid, text, text) from public;
 grant execute on function private.issue_guest_credential(uuid, text, text) to anon;
 
@@ -773,6 +788,43 @@ comment on function private.guest_continued_at(uuid) is
   'When another device last continued by name as the guest whose credential the request holds, after this device got its own; null otherwise.';
 revoke all on function private.guest_continued_at(uuid) from public;
 grant execute on function private.guest_continued_at(uuid) to anon;
+
+-- -----------------------------------------------------------------------------
+-- private.end_other_guest_devices: "That wasn't me"
+-- -----------------------------------------------------------------------------
+-- The guest's joined device (private.require_joining_device) signs out every
+-- other device of the guest and stops restores by name while it stays in use
+-- (issue_guest_credential refuses them; after 30 days unused the stop lapses,
+-- as joined devices give way to restored ones). Answers how many devices were
+-- signed out. The guest row is locked first, as issue_guest_credential locks
+-- it, so a restore and this cannot interleave.
+create function private.end_other_guest_devices(p_guest_id uuid)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_hash  text := private.jwt_claims() ->> 'guest_secret_hash';
+  v_ended integer;
+begin
+  perform 1 from app.guests g where g.id = p_guest_id for update;
+  if not found then
+    raise exception using errcode = 'HP404', message = 'Guest not found';
+  end if;
+  perform private.require_joining_device(p_guest_id);
+  delete from app.guest_credentials gc where gc.guest_id = p_guest_id and gc.secret_hash <> v_hash;
+  get diagnostics v_ended = row_count;
+  update app.guest_credentials gc set stops_restores = true
+   where gc.guest_id = p_guest_id and gc.secret_hash = v_hash;
+  return v_ended;
+end;
+$$;
+comment on function private.end_other_guest_devices(uuid) is
+  'From the guest''s joined device: deletes every other credential of the guest and stops restores by name while this device stays in use. Returns how many were deleted. HP403 from any other device, HP404 unknown guest.';
+revoke all on function private.end_other_guest_devices(uuid) from public;
+grant execute on function private.end_other_guest_devices(uuid) to anon;
 
 -- -----------------------------------------------------------------------------
 -- app.leave_plan -> planDeleted

@@ -131,6 +131,10 @@ const ROUTES: Route[] = [
     ],
   },
   {
+    name: 'DELETE /api/guest-session/{id}/other-devices (of the plan\'s guest)',
+    request: (w, who) => ['DELETE', `/api/guest-session/${w.guest.id}/other-devices`, { token: who.token, headers: secretHeader(who.secret) }],
+  },
+  {
     name: "POST /api/auth/transfer-guest-votes (with a restored device's secret)",
     freshWorldPerCaller: true,
     request: (w, who) => [

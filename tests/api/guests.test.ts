@@ -225,6 +225,37 @@ describe('POST /api/guest-session/restore ("Is this you?" -> "Yes, that\'s me")'
     expect(vote.json).toEqual({ voted: true, voteCount: 1 });
   });
 
+  it('"That wasn\'t me": the joined device signs the others out and stops restores while it is used', async () => {
+    const guest = await newGuest(planId, uniqueName('Wary'));
+    const { json: stranger } = await restoreGuest({ planId, name: guest.name });
+    const { json: stranger2 } = await restoreGuest({ planId, name: guest.name });
+    const endOthers = (secret: string | null) => api('DELETE', `/api/guest-session/${guest.id}/other-devices`, { guestSecret: secret });
+
+    // Only from the device that joined; the secret's checks as everywhere.
+    expectText(await endOthers(stranger.secret), 403, `This can only be done from the device that joined as ${guest.name}`);
+    expectText(await endOthers(null), 401, GUEST_SECRET_MISSING);
+    expectText(await endOthers('a'.repeat(43)), 403, GUEST_SECRET_WRONG);
+    expectText(await api('DELETE', `/api/guest-session/${crypto.randomUUID()}/other-devices`, { guestSecret: 'a'.repeat(43) }), 404, 'Guest not found');
+    expect((await getGuest(guest.id, stranger2.secret)).status).toBe(200);
+
+    const ended = await endOthers(guest.secret);
+    expect(ended.status, ended.text).toBe(204);
+    expectText(await getGuest(guest.id, stranger.secret), 403, GUEST_SECRET_WRONG);
+    expectText(await getGuest(guest.id, stranger2.secret), 403, GUEST_SECRET_WRONG);
+    expect((await getGuest(guest.id, guest.secret)).status).toBe(200);
+    // Nobody continues by name meanwhile; nothing is issued.
+    const before = (await owner`select count(*)::int as n from app.guest_credentials where guest_id = ${guest.id}`)[0].n;
+    expectText(await restoreGuest({ planId, name: guest.name }), 403, `${guest.name} turned off continuing on other devices`);
+    expect((await owner`select count(*)::int as n from app.guest_credentials where guest_id = ${guest.id}`)[0].n).toBe(before);
+    // The votes stay: the guest still votes from its own device.
+    const idea = await newIdea(owner, planId, host.id, uniqueName('Idea'));
+    expect((await api('POST', `/api/ideas/${idea}/vote`, { body: { guestId: guest.id }, guestSecret: guest.secret })).json).toEqual({ voted: true, voteCount: 1 });
+
+    // A stop whose device went unused for 30 days lapses (a lost phone never locks its owner out).
+    await owner`update app.guest_credentials set last_used_at = now() - interval '31 days' where guest_id = ${guest.id}`;
+    expect((await restoreGuest({ planId, name: guest.name })).status).toBe(200);
+  });
+
   it('goes by name only: a guest id, which public JSON shows, is not accepted instead', async () => {
     const guest = await newGuest(planId);
     expectText(await restoreGuest({ planId, guestId: guest.id }), 400, 'Name is required');

@@ -221,6 +221,7 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['GET', `/api/ideas/${id}/voters`, {}],
     ['POST', `/api/timeslots/${id}/vote`, { body: {}, token: w.member.token }],
     ['GET', `/api/guest-session/${id}`, guest],
+    ['DELETE', `/api/guest-session/${id}/other-devices`, guest],
     ['DELETE', `/api/users/me/interests/${id}`, { token: w.member.token }],
     ['DELETE', `/api/plans/${w.planA.id}/participants/${id}`, { token: w.host.token }],
     ['DELETE', `/api/plans/${id}/participants/${w.guestParticipantId}`, { token: w.host.token }],
@@ -275,6 +276,7 @@ function guestWrites(guestId: string): Array<[string, string, ApiOptions]> {
     ['DELETE', `/api/ideas/${w.ideaA}/comments/${w.commentA}`, { body: { guestId } }],
     ['POST', '/api/auth/transfer-guest-votes', { body: { guestId }, token: w.stranger.token }],
     ['GET', `/api/guest-session/${guestId}`, {}],
+    ['DELETE', `/api/guest-session/${guestId}/other-devices`, {}],
   ];
 }
 
@@ -328,8 +330,8 @@ function hostileRequests(): fc.Arbitrary<Hostile> {
     .tuple(fc.nat(), fc.constantFrom('missing', 'forged', 'foreign', 'other guest id'))
     .map(([r, how]) => {
       const guestId = how === 'other guest id' ? w.otherGuest.id : w.guest.id;
-      // Another plan's guest with ITS OWN secret may read itself and move its
-      // votes to an account: that is not hostile, so those two are left out.
+      // Another plan's guest with ITS OWN secret may read itself, sign out its
+      // other devices and move its votes to an account: not hostile, left out.
       const routes = guestWrites(guestId).filter(
         ([, path]) => how !== 'other guest id' || !(path.includes('transfer-guest-votes') || path.includes('/guest-session/')),
       );

@@ -30,6 +30,7 @@ export const apiPaths = {
 
   guestSessions: () => '/api/guest-session',
   guestSession: (guestId: string) => `/api/guest-session/${seg(guestId)}`,
+  guestOtherDevices: (guestId: string) => `/api/guest-session/${seg(guestId)}/other-devices`,
   /** "Yes, that's me": a new secret for this device, by plan and name. */
   restoreGuestSession: () => '/api/guest-session/restore',
   signOut: () => '/api/auth/sign-out',

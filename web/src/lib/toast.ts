@@ -3,18 +3,13 @@ import { getServerMessage } from './api-error';
 
 // Spec §9: one toast at a time. A new toast replaces the one on screen rather
 // than waiting in a queue behind it.
-function show(title: string, message: string, color: string, autoClose?: false): void {
+function show(title: string, message: string, color: string): void {
   notifications.clean();
-  notifications.show({ title, message, color, ...(autoClose === false ? { autoClose } : {}) });
+  notifications.show({ title, message, color });
 }
 
 export function showSuccessToast(title: string, message: string): void {
   show(title, message, 'teal');
-}
-
-/** A notice that stays until closed: something the reader should not miss. */
-export function showNotice(title: string, message: string): void {
-  show(title, message, 'blue', false);
 }
 
 /** The destructive toast of spec §8: the server's sentence, else the fallback. */

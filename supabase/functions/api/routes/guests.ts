@@ -1,5 +1,6 @@
 // /api/guest-session: creating a guest (who joins the plan at once), the
-// spec's "Is this you?" restore, and reading a guest session back by its id.
+// spec's "Is this you?" restore, reading a guest session back by its id, and
+// its joined device signing the other devices out.
 //
 // All run as `anon` whatever Authorization header is sent: only anon may
 // create guests (RLS), and a guest's credential is its device's secret, so an
@@ -119,4 +120,14 @@ export const guestRoutes = new Hono()
     if (!guest) throw new HttpError(404, GUEST_NOT_FOUND);
     const answer: GuestSessionRead = { ...guest, continuedAt: guest.continuedAt?.toISOString() ?? null };
     return c.json(answer);
+  })
+
+  // "That wasn't me" (decision 0064): from the device that joined as the
+  // guest, every other device of the guest is signed out and nobody may
+  // continue as it by name while this device stays in use. 204; 403 from a
+  // device that continued by name; the secret's checks as every guest request.
+  .delete('/:guestId/other-devices', async (c) => {
+    const guestId = pathId(c.req.param('guestId'), GUEST_NOT_FOUND);
+    await withRequest({ guestId }, (tx) => tx`select private.end_other_guest_devices(${guestId}::uuid)`);
+    return c.body(null, 204);
   });

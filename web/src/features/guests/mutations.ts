@@ -106,3 +106,18 @@ export function useRestoreGuest(plan: JoinablePlan) {
     onError: (error) => showErrorToast(error, 'Failed to retrieve existing session'),
   });
 }
+
+/**
+ * "That wasn't me" (decision 0064): from the device that joined as the guest,
+ * DELETE /api/guest-session/{id}/other-devices signs out every other device
+ * of the guest and stops "Yes, that's me" for that name while this one is used.
+ */
+export function useEndOtherDevices(guest: { id: string; name: string }) {
+  return useMutation({
+    mutationFn: async () => {
+      await apiRequest('DELETE', apiPaths.guestOtherDevices(guest.id));
+    },
+    onSuccess: () => showSuccessToast('Other devices signed out', `Only this device can continue as ${guest.name} now.`),
+    onError: (error) => showErrorToast(error, 'Failed to sign out the other devices'),
+  });
+}

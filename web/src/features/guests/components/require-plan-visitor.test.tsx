@@ -1,4 +1,4 @@
-import { act, screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../../../../supabase/functions/_shared/contract/guest-secret';
@@ -8,9 +8,7 @@ import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson } from '../../plans/test-fixtures';
 import { RequirePlanVisitor } from './require-plan-visitor';
 import { formatMoment } from '../../../lib/local-date';
-import { notifications } from '@mantine/notifications';
 
-const cleanNotifications = () => act(() => notifications.clean());
 
 function GuardedIdeasPage() {
   const { slug = '' } = useParams();
@@ -113,24 +111,26 @@ describe('RequirePlanVisitor', () => {
   describe('"Your name was continued on another device"', () => {
     const continued = (at: string | null) => () => json({ id: 'g1', name: 'Sam', planId: 'p1', continuedAt: at });
     const sam = { id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' };
+    const TITLE = 'Your name was continued on another device';
 
-    it('tells the guest once when another device continued as them, with when', async () => {
+    it('tells the guest when another device continued as them, until closed ("It was me")', async () => {
       setGuestSession(sam);
       const first = renderGuardedPage({ guest: continued('2026-03-14T19:05:00.000Z') });
-      expect(await screen.findByText('Your name was continued on another device')).toBeInTheDocument();
-      expect(
-        screen.getByText(
-          new RegExp(`^On ${formatMoment('2026-03-14T19:05:00.000Z')}, another device continued as Sam with "Yes, that's me"\\. It can vote and comment as you, but cannot remove you from the plan\\.`),
-        ),
-      ).toBeInTheDocument();
+      const notice = await screen.findByRole('alert');
+      expect(notice).toHaveTextContent(TITLE);
+      expect(notice).toHaveTextContent(
+        `On ${formatMoment('2026-03-14T19:05:00.000Z')}, another device continued as Sam with "Yes, that's me". It can vote and comment as you, but cannot remove you from the plan.`,
+      );
+      await first.user.click(screen.getByRole('button', { name: 'It was me' }));
+      await waitFor(() => expect(screen.queryByText(TITLE)).not.toBeInTheDocument());
+      expect(getGuestSession()).toEqual({ ...sam, continuedSeenAt: '2026-03-14T19:05:00.000Z' });
       first.unmount();
-      cleanNotifications();
 
-      // The same restore is not told twice; a later one is.
+      // The same restore is not told twice.
       renderGuardedPage({ guest: continued('2026-03-14T19:05:00.000Z') });
       expect(await screen.findByText('Friday night for guest Sam')).toBeInTheDocument();
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(screen.queryByText('Your name was continued on another device')).not.toBeInTheDocument();
+      expect(screen.queryByText(TITLE)).not.toBeInTheDocument();
     });
 
     it('tells it again for a later restore, and says nothing when nobody continued', async () => {
@@ -138,12 +138,56 @@ describe('RequirePlanVisitor', () => {
       const quiet = renderGuardedPage({ guest: continued(null) });
       expect(await screen.findByText('Friday night for guest Sam')).toBeInTheDocument();
       await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(screen.queryByText('Your name was continued on another device')).not.toBeInTheDocument();
+      expect(screen.queryByText(TITLE)).not.toBeInTheDocument();
       quiet.unmount();
 
       renderGuardedPage({ guest: continued('2026-03-15T08:00:00.000Z') });
-      expect(await screen.findByText('Your name was continued on another device')).toBeInTheDocument();
-      expect(getGuestSession()).toEqual({ ...sam, continuedSeenAt: '2026-03-15T08:00:00.000Z' });
+      expect(await screen.findByText(TITLE)).toBeInTheDocument();
+    });
+
+    it('"That wasn\'t me" signs the other devices out after confirming, with this device\'s secret', async () => {
+      setGuestSession(sam);
+      const network = mockFetch({
+        'GET /api/auth/me': () => text('Not signed in', 401),
+        'GET /api/plans/slug/abcDEF12': () => json(planJson()),
+        'GET /api/guest-session/g1': continued('2026-03-14T19:05:00.000Z'),
+        'DELETE /api/guest-session/g1/other-devices': () => new Response(null, { status: 204 }),
+      });
+      const { user } = renderWithProviders(
+        <Routes>
+          <Route path="/l/:slug/ideas" element={<GuardedIdeasPage />} />
+        </Routes>,
+        { route: '/l/abcDEF12/ideas' },
+      );
+      await user.click(await screen.findByRole('button', { name: "That wasn't me" }));
+      const dialog = await screen.findByRole('dialog', { name: 'Sign out the other devices?' });
+      await user.click(within(dialog).getByRole('button', { name: 'Sign them out' }));
+      expect(await screen.findByText('Only this device can continue as Sam now.')).toBeInTheDocument();
+      const [call] = network.calls('DELETE', '/api/guest-session/g1/other-devices');
+      expect(call!.headers.get('X-Guest-Secret')).toBe('device-secret');
+      await waitFor(() => expect(screen.queryByText(TITLE)).not.toBeInTheDocument());
+      expect(getGuestSession()?.continuedSeenAt).toBe('2026-03-14T19:05:00.000Z');
+    });
+
+    it('keeps the notice and says why when the server refuses (a device that continued by name)', async () => {
+      setGuestSession(sam);
+      mockFetch({
+        'GET /api/auth/me': () => text('Not signed in', 401),
+        'GET /api/plans/slug/abcDEF12': () => json(planJson()),
+        'GET /api/guest-session/g1': continued('2026-03-14T19:05:00.000Z'),
+        'DELETE /api/guest-session/g1/other-devices': () => text('This can only be done from the device that joined as Sam', 403),
+      });
+      const { user } = renderWithProviders(
+        <Routes>
+          <Route path="/l/:slug/ideas" element={<GuardedIdeasPage />} />
+        </Routes>,
+        { route: '/l/abcDEF12/ideas' },
+      );
+      await user.click(await screen.findByRole('button', { name: "That wasn't me" }));
+      await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign them out' }));
+      expect(await screen.findByText('This can only be done from the device that joined as Sam')).toBeInTheDocument();
+      expect(screen.getByText(TITLE)).toBeInTheDocument();
+      expect(getGuestSession()?.continuedSeenAt).toBeUndefined();
     });
   });
 });

@@ -8,7 +8,7 @@ import { LoadingPlan } from '../../plans';
 import { isPlanGone } from '../../plans';
 import { planBySlugQueryOptions } from '../../plans';
 import type { Plan } from '../../plans';
-import { useContinuedElsewhereNotice } from '../continued-notice';
+import { ContinuedElsewhereNotice } from '../continued-notice';
 import { guestSessionQueryOptions, isGuestGone, isGuestSecretRefused } from '../queries';
 import { usePlanVisitor, type PlanVisitor } from '../visitor';
 import { PublicLayout } from './public-layout';
@@ -45,8 +45,6 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
     ...guestSessionQueryOptions(visitor?.guestId ?? ''),
     enabled: visitor?.kind === 'guest',
   });
-  // Another device continued as this guest by name: say so once (decision 0064).
-  useContinuedElsewhereNotice(visitor?.kind === 'guest' ? { id: visitor.guestId, name: visitor.name } : undefined, guestCheck.data?.continuedAt);
   // The /l/{slug} pages behind this guard (dashboard, ideas, availability) follow the plan live.
   usePlanLiveUpdates(visitor ? planQuery.data : undefined);
   const guestGone = isGuestGone(guestCheck.error);
@@ -74,5 +72,13 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
     );
   }
   if (visitor === null) return joinPage;
-  return children({ plan: planQuery.data, visitor });
+  return (
+    <>
+      {children({ plan: planQuery.data, visitor })}
+      {/* Another device continued as this guest by name (decision 0064). */}
+      {visitor.kind === 'guest' && (
+        <ContinuedElsewhereNotice guest={{ id: visitor.guestId, name: visitor.name }} continuedAt={guestCheck.data?.continuedAt} />
+      )}
+    </>
+  );
 }
