@@ -23,12 +23,14 @@ function mockNetwork({
   signedIn = false,
   plan = () => json(planJson()),
   guest = (): Response => json({ id: 'g1', name: 'Sam', planId: 'p1', continuedAt: null }),
+  routes = {} as Parameters<typeof mockFetch>[0],
 } = {}) {
   if (signedIn) localStorage.setItem('authToken', 'test-token');
   return mockFetch({
     'GET /api/auth/me': signedIn ? meRoute(ada) : () => text('Not signed in', 401),
     'GET /api/plans/slug/abcDEF12': plan,
     'GET /api/guest-session/g1': guest,
+    ...routes,
   });
 }
 
@@ -147,18 +149,10 @@ describe('RequirePlanVisitor', () => {
 
     it('"That wasn\'t me" signs the other devices out after confirming, with this device\'s secret', async () => {
       setGuestSession(sam);
-      const network = mockFetch({
-        'GET /api/auth/me': () => text('Not signed in', 401),
-        'GET /api/plans/slug/abcDEF12': () => json(planJson()),
-        'GET /api/guest-session/g1': continued('2026-03-14T19:05:00.000Z'),
-        'DELETE /api/guest-session/g1/other-devices': () => new Response(null, { status: 204 }),
+      const { user, ...network } = renderGuardedPage({
+        guest: continued('2026-03-14T19:05:00.000Z'),
+        routes: { 'DELETE /api/guest-session/g1/other-devices': () => new Response(null, { status: 204 }) },
       });
-      const { user } = renderWithProviders(
-        <Routes>
-          <Route path="/l/:slug/ideas" element={<GuardedIdeasPage />} />
-        </Routes>,
-        { route: '/l/abcDEF12/ideas' },
-      );
       await user.click(await screen.findByRole('button', { name: "That wasn't me" }));
       const dialog = await screen.findByRole('dialog', { name: 'Sign out the other devices?' });
       await user.click(within(dialog).getByRole('button', { name: 'Sign them out' }));
@@ -171,18 +165,12 @@ describe('RequirePlanVisitor', () => {
 
     it('keeps the notice and says why when the server refuses (a device that continued by name)', async () => {
       setGuestSession(sam);
-      mockFetch({
-        'GET /api/auth/me': () => text('Not signed in', 401),
-        'GET /api/plans/slug/abcDEF12': () => json(planJson()),
-        'GET /api/guest-session/g1': continued('2026-03-14T19:05:00.000Z'),
-        'DELETE /api/guest-session/g1/other-devices': () => text('This can only be done from the device that joined as Sam', 403),
+      const { user } = renderGuardedPage({
+        guest: continued('2026-03-14T19:05:00.000Z'),
+        routes: {
+          'DELETE /api/guest-session/g1/other-devices': () => text('This can only be done from the device that joined as Sam', 403),
+        },
       });
-      const { user } = renderWithProviders(
-        <Routes>
-          <Route path="/l/:slug/ideas" element={<GuardedIdeasPage />} />
-        </Routes>,
-        { route: '/l/abcDEF12/ideas' },
-      );
       await user.click(await screen.findByRole('button', { name: "That wasn't me" }));
       await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Sign them out' }));
       expect(await screen.findByText('This can only be done from the device that joined as Sam')).toBeInTheDocument();
