@@ -122,9 +122,9 @@ grant insert (id, plan_id, name), delete on app.guests to anon;
 -- never the guest itself: a credential has a kind,
 --   joined    the device that created the guest: everything the guest may do;
 --   restored  a device that continued by name: read, vote, comment, suggest,
---             but not leave, which deletes the guest
---             (private.require_joining_device); and restores never push out
---             the joined device (private.issue_guest_credential).
+--             but not leave, move the guest into an account or delete what
+--             it wrote (private.require_joining_device); and restores never
+--             push out the joined device (private.issue_guest_credential).
 -- A restored device becomes a joined one when every joined device of the
 -- guest has gone unused for 30 days, so a person who lost their phone is
 -- never stuck; last_used_at (refreshed at most daily by
@@ -153,6 +153,22 @@ create table app.guest_credentials (
 );
 comment on table app.guest_credentials is
   'One row per device that may act as a guest: the SHA-256 of its secret, and whether the device joined as the guest or continued by name. No grants: reached only through private.claimed_guest_id(), private.issue_guest_credential(), private.require_joining_device(), private.guest_continued_at() and private.end_other_guest_devices().';
+
+-- A device "in use": used in the last 30 days. A joined device in use keeps
+-- the guest's joined-only powers to itself (private.require_joining_device)
+-- and its stop on restores in force (private.issue_guest_credential).
+create function private.guest_device_in_use(p_last_used_at timestamptz)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select p_last_used_at > now() - interval '30 days'
+$$;
+comment on function private.guest_device_in_use(timestamptz) is
+  'Whether a guest device last used at p_last_used_at still counts as in use (30 days).';
+-- Called only inside definers (its callers), so no request role needs it.
+revoke all on function private.guest_device_in_use(timestamptz) from public;
 
 -- -----------------------------------------------------------------------------
 -- private.claimed_guest_id(): the guest acting, only with its secret
@@ -665,7 +681,7 @@ begin
   -- still in use.
   if exists (select 1 from app.guest_credentials gc
               where gc.guest_id = v_guest_id and gc.stops_restores
-                and gc.last_used_at > now() - interval '30 days') then
+                and private.guest_device_in_use(gc.last_used_at)) then
     raise exception using errcode = 'HP403',
       message = format('%s turned off continuing on other devices', v_name);
   end if;
@@ -716,12 +732,15 @@ grant execute on function private.lock_plan_membership(uuid) to anon, authentica
 -- -----------------------------------------------------------------------------
 -- private.require_joining_device: what only the guest's own device may do
 -- -----------------------------------------------------------------------------
--- Leaving (which deletes the guest with its votes) needs the device that
--- joined as the guest; a device that continued by name gets HP403 saying so.
--- A restored device is promoted to a joined one here when every joined device
--- of the guest has gone unused for 30 days (or there is none left). Called by
--- app.leave_plan after it found the caller to be that guest
--- (private.claimed_guest_id()).
+-- What would remove the guest or its devices needs the device that joined as
+-- the guest; a device that continued by name gets HP403 saying so. A
+-- restored device is promoted to a joined one here when no joined device of
+-- the guest is in use any more (private.guest_device_in_use), or none is
+-- left. Called, once the caller is known to be that guest, by leaving
+-- (app.leave_plan), moving the guest into an account
+-- (private.transfer_guest_votes), deleting what it wrote
+-- (private.may_delete_writing) and signing its other devices out
+-- (private.end_other_guest_devices).
 create function private.require_joining_device(p_guest_id uuid)
 returns void
 language plpgsql
@@ -744,7 +763,7 @@ begin
        select 1 from app.guest_credentials gc
         where gc.guest_id = p_guest_id
           and gc.kind = 'joined'
-          and gc.last_used_at > now() - interval '30 days') then
+          and private.guest_device_in_use(gc.last_used_at)) then
     update app.guest_credentials gc set kind = 'joined'
      where gc.guest_id = p_guest_id and gc.secret_hash = v_hash;
     return;

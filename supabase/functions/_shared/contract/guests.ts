@@ -16,10 +16,6 @@ export function guestNameTaken(name: string): string {
 
 const guestSessionShape = () => ({ id: z.string(), name: z.string(), planId: z.string() });
 
-/** A guest session: `{id, name, planId}` (spec §3 "Guest session"). */
-export const guestSessionSchema = z.lazy(() => z.object(guestSessionShape()));
-export type GuestSession = z.infer<typeof guestSessionSchema>;
-
 /**
  * GET /api/guest-session/{id} answers the session plus `continuedAt`: when
  * another device last continued as this guest by name ("Yes, that's me")
@@ -29,6 +25,9 @@ export const guestSessionReadSchema = z.lazy(() =>
   z.object({ ...guestSessionShape(), continuedAt: z.nullable(z.string()) }),
 );
 export type GuestSessionRead = z.infer<typeof guestSessionReadSchema>;
+
+/** A guest session: `{id, name, planId}` (spec §3 "Guest session"). */
+export type GuestSession = Omit<GuestSessionRead, 'continuedAt'>;
 
 /**
  * POST /api/guest-session and POST /api/guest-session/restore answer the

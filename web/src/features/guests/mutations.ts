@@ -1,10 +1,10 @@
-import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { GUEST_SECRET_HEADER } from '../../../../supabase/functions/_shared/contract/guest-secret';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { setGuestSession, setGuestVotes, type GuestSession } from '../../lib/guest-storage';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
-import { planKeys } from '../plans';
+import { planKeys, refreshPlanMembership } from '../plans';
 import type { Plan } from '../plans';
 import { type GuestCheckResult, guestCheckResultSchema, guestCredentialsSchema } from '../../../../supabase/functions/_shared/contract/guests';
 
@@ -12,16 +12,6 @@ import { type GuestCheckResult, guestCheckResultSchema, guestCredentialsSchema }
 export type ExistingGuest = GuestCheckResult & { guestId: string };
 
 type JoinablePlan = Pick<Plan, 'id' | 'slug'>;
-
-/**
- * Someone new is in the plan: its count (read by slug or id), its participants,
- * the visitor's own flags on ideas and dates, and the home list change.
- */
-function refreshJoinedPlan(queryClient: QueryClient, plan: JoinablePlan) {
-  void queryClient.invalidateQueries({ queryKey: planKeys.list() });
-  void queryClient.invalidateQueries({ queryKey: planKeys.plan(plan.id) });
-  void queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) });
-}
 
 /** Spec §2 Join, signed in: POST /api/plans/{id}/join {name, userId}. */
 export function useJoinPlan(plan: JoinablePlan) {
@@ -32,7 +22,7 @@ export function useJoinPlan(plan: JoinablePlan) {
       await apiRequest('POST', apiPaths.planAction(plan.id, 'join'), input);
     },
     onSuccess: () => {
-      refreshJoinedPlan(queryClient, plan);
+      void refreshPlanMembership(queryClient, plan);
       showSuccessToast('Joined successfully!', 'This plan is now available on your home page');
     },
     onError: (error) => showErrorToast(error, 'Failed to join plan'),
@@ -65,7 +55,7 @@ export function useCreateGuest(plan: JoinablePlan) {
     },
     onSuccess: (session) => {
       setGuestSession(session);
-      refreshJoinedPlan(queryClient, plan);
+      void refreshPlanMembership(queryClient, plan);
       showSuccessToast('Welcome!', "You've joined the planning session");
     },
     // A 409 says "Someone named {name} already joined this plan".
@@ -100,7 +90,7 @@ export function useRestoreGuest(plan: JoinablePlan) {
       setGuestSession(session);
       // After the session: storing a different guest's session clears the votes.
       setGuestVotes({ planIdeaIds: existing.ideaVotes, timeSlotIds: existing.timeSlotVotes });
-      refreshJoinedPlan(queryClient, plan);
+      void refreshPlanMembership(queryClient, plan);
       showSuccessToast('Welcome back!', 'Your previous votes have been restored.');
     },
     onError: (error) => showErrorToast(error, 'Failed to retrieve existing session'),

@@ -7,7 +7,7 @@ import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
-import { planKeys } from './queries';
+import { planKeys, refreshPlanMembership } from './queries';
 import { type Plan, planSchema } from '../../../../supabase/functions/_shared/contract/plans';
 import { PLAN_NOT_FOUND } from '../../../../supabase/functions/_shared/contract/common';
 
@@ -106,11 +106,7 @@ export function useRemoveParticipant(plan: Pick<Plan, 'id' | 'slug'>, { onRemove
         current?.filter((p) => p.id !== participant.id),
       );
       showSuccessToast('Removed from the plan', `${participant.name} is no longer in this plan`);
-      await Promise.all([
-        queryClient.invalidateQueries({ queryKey: planKeys.plan(plan.id) }),
-        queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
-        queryClient.invalidateQueries({ queryKey: planKeys.list() }),
-      ]);
+      await refreshPlanMembership(queryClient, plan);
     },
     onError: (error) => showErrorToast(error, 'Failed to remove this person'),
   });

@@ -1,4 +1,4 @@
-import { queryOptions } from '@tanstack/react-query';
+import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { planKeys } from '../../lib/query-keys';
@@ -36,4 +36,17 @@ export function planBySlugQueryOptions(slug: string) {
     queryKey: planKeys.bySlug(slug),
     queryFn: apiGet(apiPaths.planBySlug(slug), (body) => planSchema.parse(body)),
   });
+}
+
+/**
+ * Someone joined or was removed: every query of the plan (its count,
+ * participants, the visitor's flags on ideas and dates), its read by slug,
+ * and the home list.
+ */
+export function refreshPlanMembership(queryClient: QueryClient, plan: { id: string; slug: string }) {
+  return Promise.all([
+    queryClient.invalidateQueries({ queryKey: planKeys.list() }),
+    queryClient.invalidateQueries({ queryKey: planKeys.plan(plan.id) }),
+    queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
+  ]);
 }
