@@ -23,8 +23,9 @@ $$;
 
 grant anon, authenticated, service_role to authenticator;
 -- The API connects as the owner (postgres) and switches to anon/authenticated
--- per request, exactly as PostgREST does from authenticator.
-grant anon, authenticated to current_user;
+-- per request, exactly as PostgREST does from authenticator (and to
+-- service_role for the scheduler's work, never for a request).
+grant anon, authenticated, service_role to current_user;
 
 create schema if not exists auth;
 create schema if not exists extensions;

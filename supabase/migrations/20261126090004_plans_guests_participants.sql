@@ -35,6 +35,17 @@ create table app.plans (
   locked_idea_id        uuid,   -- FK added with app.ideas (ideas_and_comments)
   locked_time_slot_id   uuid,   -- FK added with app.time_slots (dates_and_time_slots)
   locked_time_slot_date date,
+  -- "Decide by" (docs/api.md "Notifications"): set by the host through
+  -- app.set_deadline; the scheduler reminds the people who have not answered
+  -- a day before (deadline_reminded_at), and at the deadline tells the host
+  -- where things stand or, with auto_lock, locks the leaders
+  -- (deadline_closed_at). Both marks are cleared when the deadline changes.
+  deadline              timestamptz,
+  auto_lock             boolean not null default false,
+  deadline_reminded_at  timestamptz,
+  deadline_closed_at    timestamptz,
+  -- The host's last "Remind them" (app.remind_unanswered: one per window).
+  reminded_at           timestamptz,
   created_at            timestamptz not null default now(),
   updated_at            timestamptz not null default now(),
 
@@ -60,6 +71,8 @@ comment on table app.plans is
   'A gathering. Readable by link holders (claim plan_id/plan_slug) and participants; written by its host.';
 
 create index plans_host_id_idx on app.plans (host_id);
+-- The scheduler's deadlines still to act on (private.run_deadlines).
+create index plans_open_deadline_idx on app.plans (deadline) where deadline_closed_at is null;
 
 create trigger plans_set_updated_at
   before update on app.plans
@@ -69,7 +82,8 @@ grant select on app.plans to anon, authenticated;
 grant insert, delete on app.plans to authenticated;
 -- id, slug and timestamps are not editable.
 grant update (title, description, is_open_invite, status, host_id, location, event_time,
-              locked_idea_id, locked_time_slot_id, locked_time_slot_date)
+              locked_idea_id, locked_time_slot_id, locked_time_slot_date,
+              deadline, auto_lock, deadline_reminded_at, deadline_closed_at, reminded_at)
   on app.plans to authenticated;
 
 -- -----------------------------------------------------------------------------

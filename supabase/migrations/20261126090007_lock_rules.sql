@@ -1,6 +1,6 @@
 -- =============================================================================
 -- Domain: the lock rules. What only the host does: pick an idea, lock a date,
--- set the event time, set the place, unlock for a revote; the notice mailed
+-- set the event time, set the place, unlock for a revote; the notice sent
 -- once the time is set.
 -- =============================================================================
 --
@@ -223,46 +223,13 @@ create trigger plans_remove_previous_locked_slot
   execute function private.remove_previous_locked_slot();
 
 -- -----------------------------------------------------------------------------
--- Who is told that the time is set (docs/api.md "Time slots and the lock flow": set-event-time "e-mails
--- every participant who has an account").
+-- The "time set" notice: only when the time changed, at most once per window.
 -- -----------------------------------------------------------------------------
--- The API runs set-event-time as the host (`authenticated`), and the users
--- policy shows a caller only its own row, so the host cannot read the other
--- members' e-mail addresses, and must not: the API never shows them to anyone.
--- This definer function hands out exactly the addresses the notification
--- needs, and only in the situation that needs them: to the plan's host, while
--- the plan is `completed` (i.e. right after app.set_event_time, in the same
--- transaction). Anyone else, or the host of a plan whose time is not set, gets
--- no rows. Guests have no address and are never listed.
-
-create function private.event_time_recipients(p_plan_id uuid)
-returns table (email text, name text)
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select u.email, pa.name
-    from app.plans p
-    join app.participants pa on pa.plan_id = p.id
-    join app.users u on u.id = pa.user_id
-   where p.id = p_plan_id
-     and p.host_id = (select auth.uid())
-     and p.status = 'completed'
-   order by pa.joined_at, pa.id
-$$;
-comment on function private.event_time_recipients(uuid) is
-  'E-mail address and display name of every member (participant with an account) of a completed plan, for its host only; no rows otherwise.';
-
-revoke all on function private.event_time_recipients(uuid) from public;
-grant execute on function private.event_time_recipients(uuid) to authenticated;
-
--- -----------------------------------------------------------------------------
--- The "time set" e-mail: only when the time changed, at most once per window.
--- -----------------------------------------------------------------------------
--- docs/security-and-limits.md "Abuse limits". The e-mail carries host-chosen text, so a
--- host must not be able to mail the group again and again. Each plan
--- remembers the date and time it last e-mailed:
+-- Everyone is told the time (push), and members by e-mail with an .ics
+-- (private.enqueue_notification, the notifications domain). The e-mail carries
+-- host-chosen text, so a host must not be able to mail the group again and
+-- again (docs/security-and-limits.md "Abuse limits"). Each plan remembers the
+-- date and time it last announced:
 --
 --   * the same date and time again (e.g. unlock, pick the same date, set the
 --     same time) sends nothing;
@@ -283,8 +250,9 @@ comment on table app.event_time_notices is
 
 -- Called by the API right after app.set_event_time, in the same transaction
 -- (the plan row is still locked by it, so two of these never race for a plan).
--- True: e-mail the members now (recorded as sent). False: nothing changed,
--- send nothing. HP429 (p_message, DETAIL = seconds): changed too soon.
+-- True: the time is announced (the outbox has it; 'time_changed' when an
+-- earlier time was announced). False: nothing changed, nothing is sent.
+-- HP429 (p_message, DETAIL = seconds): changed too soon.
 create function private.claim_event_time_notice(p_plan_id uuid, p_window_seconds integer, p_message text)
 returns boolean
 language plpgsql
@@ -320,11 +288,13 @@ begin
   values (p_plan_id, v_plan.locked_time_slot_date, v_plan.event_time, now())
   on conflict (plan_id) do update
      set date = excluded.date, event_time = excluded.event_time, sent_at = excluded.sent_at;
+  perform private.enqueue_notification(p_plan_id, case when v_notice.plan_id is null then 'time_set' else 'time_changed' end,
+                                       private.plan_notice_detail(v_plan), 'everyone', true);
   return true;
 end;
 $$;
 comment on function private.claim_event_time_notice(uuid, integer, text) is
-  'After set_event_time: true when the members must be e-mailed (recorded), false when the time did not change, HP429 when the last e-mail is younger than the window.';
+  'After set_event_time: true when the time is announced (recorded, in the outbox), false when it did not change, HP429 when the last announcement is younger than the window.';
 revoke all on function private.claim_event_time_notice(uuid, integer, text) from public;
 grant execute on function private.claim_event_time_notice(uuid, integer, text) to authenticated;
 

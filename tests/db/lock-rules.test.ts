@@ -1,8 +1,8 @@
 // The host's rules (the lock rules domain): lock_date, set_event_time,
-// unlock_plan, pick_idea, set_location; who the "time is set" e-mail goes to
-// (private.event_time_recipients); and private.claim_event_time_notice, which
-// lets that e-mail go out only when the date or time changed, at most once
-// per window per plan.
+// unlock_plan, pick_idea, set_location; and private.claim_event_time_notice,
+// which lets the "time is set" notice go out only when the date or time
+// changed, at most once per window per plan (who it reaches:
+// notifications.test.ts).
 import { describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, useHostAndMember, usePlanWorld, type Claims } from '../support/db.ts';
 import { dayFromToday, type ActorName } from '../support/plan-fixture.ts';
@@ -155,48 +155,6 @@ describe('set_location', () => {
       'Location must be at most 500 characters',
     );
     await expectPgError(call(w.actors.member, 'select app.set_location($1, $2)', w.planA, 'x'), 'HP403', 'Only the host can set the location');
-  });
-});
-
-const recipients = (claims: Claims, planId = w.planA) =>
-  db.as(claims, (sql) => sql<{ email: string; name: string }[]>`select email, name from private.event_time_recipients(${planId})`);
-
-async function completePlanA() {
-  const host = w.actors.host;
-  await db.as(host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
-  await db.as(host, (sql) => sql`select app.set_event_time(${w.planA}, '19:30')`);
-}
-
-const emailOf = async (userId: string) => (await db.owner`select email from app.users where id = ${userId}`)[0].email as string;
-
-describe('private.event_time_recipients', () => {
-  it('gives the host of a completed plan every member (with an account), in join order, never guests', async () => {
-    await completePlanA();
-    const rows = await recipients(w.actors.host);
-    expect(rows).toEqual([
-      { email: await emailOf(w.users.host), name: 'Hanna Host' },
-      { email: await emailOf(w.users.member), name: 'Mia' },
-    ]);
-  });
-
-  it('gives nothing while the time is not set', async () => {
-    expect(await recipients(w.actors.host)).toEqual([]);
-    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
-    expect(await recipients(w.actors.host)).toEqual([]);
-  });
-
-  it('gives nothing to anyone but the host', async () => {
-    await completePlanA();
-    for (const actor of ['member', 'stranger', 'strangerWithLink'] as const) {
-      expect(await recipients(w.actors[actor]), actor).toEqual([]);
-    }
-    expect(await recipients(w.actors.host, w.planB)).toEqual([]);
-  });
-
-  it('cannot be called by anon at all', async () => {
-    await completePlanA();
-    await expectPgError(recipients(w.actors.guest), '42501');
-    await expectPgError(recipients(w.actors.anonWithLink), '42501');
   });
 });
 

@@ -18,8 +18,9 @@ describe('schema hygiene', () => {
       select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = 'app' and c.relkind = 'r' order by 1`;
     expect(rows.map((r) => r.relname)).toEqual([
-      'email_change_undos', 'email_changes', 'event_time_notices', 'guest_credentials', 'guests', 'idea_comments', 'idea_votes', 'ideas',
-      'interest_catalog', 'participants', 'plan_versions', 'plans', 'rate_limit_counters', 'sessions', 'sign_in_codes',
+      'email_change_undos', 'email_changes', 'email_unsubscribes', 'event_time_notices', 'guest_credentials', 'guests',
+      'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'notification_deliveries', 'notification_events',
+      'participants', 'plan_digests', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'sessions', 'sign_in_codes',
       'time_slot_votes', 'time_slots',
       'user_interests', 'users',
     ]);
@@ -90,7 +91,9 @@ describe('schema hygiene', () => {
       'app.leave_plan(p_plan_id uuid) -> boolean',
       'app.lock_date(p_plan_id uuid, p_date date) -> void',
       'app.pick_idea(p_plan_id uuid, p_idea_id uuid) -> void',
+      'app.remind_unanswered(p_plan_id uuid, p_window_seconds integer, p_message text) -> integer',
       'app.remove_participant(p_plan_id uuid, p_participant_id uuid) -> void',
+      'app.set_deadline(p_plan_id uuid, p_deadline timestamp with time zone, p_auto_lock boolean) -> void',
       'app.set_event_time(p_plan_id uuid, p_time text) -> void',
       'app.set_location(p_plan_id uuid, p_location text) -> void',
       'app.transfer_guest_votes(p_guest_id uuid) -> TABLE(transferred_idea_votes integer, transferred_time_votes integer)',

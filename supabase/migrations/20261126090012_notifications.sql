@@ -1,0 +1,871 @@
+-- =============================================================================
+-- Domain: notifications. Devices that asked to be told (Web Push), the outbox
+-- of what happened and who must hear of it, the digest of new ideas and
+-- comments, the host's reminder, the deadline, and members' per-plan e-mail
+-- opt-out (docs/notifications.md).
+-- =============================================================================
+--
+-- The outbox
+--
+--   Whatever causes a notification writes it in its own transaction: an event
+--   (app.notification_events: the plan, what happened, the text it needs) and
+--   one delivery per device and per member's e-mail
+--   (app.notification_deliveries), by private.enqueue_notification. Nothing
+--   is sent from inside a transaction. After COMMIT the API delivers the new
+--   event at once; whatever is left (a push service or the SMTP server was
+--   down, the instance died) is retried by the scheduler with back-off.
+--
+--   Claims (private.claim_deliveries) take due deliveries FOR UPDATE SKIP
+--   LOCKED and lease them for a while, so any number of function instances
+--   deliver side by side and each delivery is sent by one of them. A sent
+--   delivery is deleted (private.finish_deliveries); so is an event with no
+--   delivery left.
+--
+-- Who causes what
+--
+--   * The host's decisions on app.plans (pick an idea, lock a date, unlock,
+--     the place, delete the plan): the trigger at the end of this file, so
+--     every path that changes a plan (the API, the deadline's auto-lock) is
+--     announced, and nothing else has to remember to.
+--   * The time (set or changed): private.claim_event_time_notice (lock rules),
+--     which already decides whether the members are told (the time changed,
+--     not too soon).
+--   * New ideas and comments: private.run_digests, by the scheduler, at most
+--     one digest per plan per window, never from the write itself.
+--   * Reminders: app.remind_unanswered (the host), private.run_deadlines (a
+--     day before the deadline).
+--
+-- Everyone is told except whoever caused it (the request's claims); what the
+-- scheduler does (nobody's request) is told to everyone concerned.
+
+-- -----------------------------------------------------------------------------
+-- app.push_subscriptions: a browser's Web Push subscription.
+-- -----------------------------------------------------------------------------
+-- A member's belongs to the account; a guest's to the guest's device
+-- credential (guest_id, secret_hash), and ends with it: removed from the plan,
+-- signed out by "That wasn't me", the plan deleted. The endpoint is unique: a
+-- browser that subscribes again (or under another identity, e.g. a guest who
+-- signed up) moves its one subscription.
+create table app.push_subscriptions (
+  id          uuid primary key default gen_random_uuid(),
+  endpoint    text not null,
+  -- The browser's P-256 public key (65 bytes) and auth secret (16 bytes),
+  -- base64url without padding, checked by the API (RFC 8291).
+  p256dh      text not null,
+  auth        text not null,
+  user_id     uuid references app.users (id) on delete cascade,
+  guest_id    uuid,
+  secret_hash text,
+  created_at  timestamptz not null default now(),
+
+  constraint push_subscriptions_endpoint_key unique (endpoint),
+  constraint push_subscriptions_guest_credential_fkey foreign key (guest_id, secret_hash)
+    references app.guest_credentials (guest_id, secret_hash) on delete cascade,
+  constraint push_subscriptions_one_owner check (
+    num_nonnulls(user_id, guest_id) = 1 and (guest_id is null) = (secret_hash is null)),
+  constraint push_subscriptions_endpoint_length check (char_length(endpoint) between 9 and 2048),
+  constraint push_subscriptions_keys_format check (
+    p256dh ~ '^[A-Za-z0-9_-]{87}$' and auth ~ '^[A-Za-z0-9_-]{22}$')
+);
+comment on table app.push_subscriptions is
+  'Web Push subscriptions of members (user_id) and of guest devices (guest_id, secret_hash). Reached only through private.save_push_subscription, private.delete_push_subscription and the outbox.';
+
+create index push_subscriptions_user_id_idx on app.push_subscriptions (user_id);
+create index push_subscriptions_guest_credential_idx on app.push_subscriptions (guest_id, secret_hash);
+
+-- -----------------------------------------------------------------------------
+-- app.email_unsubscribes: "no more e-mails about this plan" (one click).
+-- -----------------------------------------------------------------------------
+create table app.email_unsubscribes (
+  user_id    uuid not null references app.users (id) on delete cascade,
+  plan_id    uuid not null references app.plans (id) on delete cascade,
+  created_at timestamptz not null default now(),
+  constraint email_unsubscribes_pkey primary key (user_id, plan_id)
+);
+comment on table app.email_unsubscribes is
+  'Members who turned off e-mails about a plan (List-Unsubscribe, RFC 8058). Written only through private.set_plan_emails.';
+create index email_unsubscribes_plan_id_idx on app.email_unsubscribes (plan_id);
+
+-- -----------------------------------------------------------------------------
+-- The outbox: events and their deliveries.
+-- -----------------------------------------------------------------------------
+-- An event keeps the plan's title and slug as they were: the plan may be gone
+-- when it is delivered ("The host deleted Friday hangout"), so plan_id has no
+-- foreign key.
+create table app.notification_events (
+  id         bigint generated always as identity primary key,
+  plan_id    uuid not null,
+  kind       text not null,
+  plan_title text not null,
+  plan_slug  text not null,
+  -- What the one line says (the idea, the date, the place, the counts...).
+  detail     jsonb not null default '{}',
+  created_at timestamptz not null default now(),
+
+  constraint notification_events_kind check (kind in (
+    'idea_picked', 'date_locked', 'decided', 'time_set', 'time_changed', 'place_changed',
+    'unlocked', 'plan_deleted', 'digest', 'reminder', 'deadline_soon', 'deadline_reached'))
+);
+comment on table app.notification_events is
+  'What happened to a plan that its people are told of (the outbox); deleted once every delivery is done.';
+
+-- One row per device (push) or member (e-mail). A push delivery carries a copy
+-- of where and how to send it: a guest's subscription goes with the plan's
+-- guests when the plan is deleted, and "the host deleted the plan" must still
+-- reach them. Any other push whose subscription is gone is dropped unsent.
+create table app.notification_deliveries (
+  id              bigint generated always as identity primary key,
+  event_id        bigint not null references app.notification_events (id) on delete cascade,
+  channel         text not null,
+  -- The recipient: a member (also the e-mail's address) or a guest.
+  user_id         uuid references app.users (id) on delete cascade,
+  guest_id        uuid,
+  subscription_id uuid references app.push_subscriptions (id) on delete set null,
+  endpoint        text,
+  p256dh          text,
+  auth            text,
+  -- This recipient's own part of the text (a digest's counts leave out what
+  -- the recipient wrote), merged over the event's.
+  detail          jsonb,
+  attempts        integer not null default 0,
+  next_attempt_at timestamptz not null default now(),
+  -- Set by a claim: until then no other instance takes the delivery.
+  claimed_until   timestamptz,
+  last_error      text,
+  created_at      timestamptz not null default now(),
+
+  constraint notification_deliveries_channel check (channel in ('push', 'email')),
+  constraint notification_deliveries_push_target check (
+    (channel = 'push') = (endpoint is not null and p256dh is not null and auth is not null)),
+  constraint notification_deliveries_email_member check (channel = 'push' or user_id is not null)
+);
+comment on table app.notification_deliveries is
+  'One notification still to send to one device (push) or member (e-mail): claimed, sent, then deleted; retried with back-off on failure.';
+
+create index notification_deliveries_due_idx on app.notification_deliveries (next_attempt_at);
+create index notification_deliveries_event_id_idx on app.notification_deliveries (event_id);
+create index notification_deliveries_subscription_id_idx on app.notification_deliveries (subscription_id);
+create index notification_deliveries_user_id_idx on app.notification_deliveries (user_id);
+
+-- -----------------------------------------------------------------------------
+-- app.plan_digests: what the last digest of a plan covered, and when it went.
+-- -----------------------------------------------------------------------------
+create table app.plan_digests (
+  plan_id       uuid primary key references app.plans (id) on delete cascade,
+  covered_until timestamptz not null,
+  sent_at       timestamptz not null
+);
+comment on table app.plan_digests is
+  'The newest idea or comment the last digest of a plan counted, and when it was sent (one per window).';
+
+-- The digest finds the plans with new ideas or comments by these.
+create index ideas_created_at_idx on app.ideas (created_at);
+create index idea_comments_created_at_idx on app.idea_comments (created_at);
+
+-- -----------------------------------------------------------------------------
+-- private.has_responded: voted on at least one idea or date of the plan.
+-- -----------------------------------------------------------------------------
+-- Definer: whoever reads the participants list sees everyone's answer, not
+-- only the votes RLS shows the caller.
+create function private.has_responded(p_plan_id uuid, p_user_id uuid, p_guest_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from app.idea_votes v
+                  where v.plan_id = p_plan_id and (v.user_id = p_user_id or v.guest_id = p_guest_id))
+      or exists (select 1 from app.time_slot_votes v
+                  where v.plan_id = p_plan_id and (v.user_id = p_user_id or v.guest_id = p_guest_id))
+$$;
+comment on function private.has_responded(uuid, uuid, uuid) is
+  'True when the member (user id) or guest has voted on an idea or a date of the plan.';
+revoke all on function private.has_responded(uuid, uuid, uuid) from public;
+grant execute on function private.has_responded(uuid, uuid, uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- private.plan_notice_detail: what a notice about the plan's decisions says.
+-- -----------------------------------------------------------------------------
+create function private.plan_notice_detail(p_plan app.plans)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'ideaText', (select i.text from app.ideas i where i.id = p_plan.locked_idea_id),
+    'date', p_plan.locked_time_slot_date,
+    'eventTime', p_plan.event_time,
+    'period', (select ts.period from app.time_slots ts where ts.id = p_plan.locked_time_slot_id),
+    'location', p_plan.location)
+$$;
+revoke all on function private.plan_notice_detail(app.plans) from public;
+
+-- -----------------------------------------------------------------------------
+-- private.enqueue_notification: the outbox's one writer.
+-- -----------------------------------------------------------------------------
+-- p_to: 'everyone' (the plan's participants but whoever the claims name),
+-- 'host', or 'unanswered' (who has not voted on anything yet; never the
+-- host). Push goes to every device of each recipient; with p_email, members
+-- also get an e-mail, unless they turned e-mails about this plan off. A digest
+-- (p_detail {from, until}) counts per recipient the ideas and comments of
+-- others, and leaves out whoever has nothing new.
+--
+-- Returns how many people were reached (with at least one delivery); an event
+-- that reaches nobody is not kept.
+create function private.enqueue_notification(
+  p_plan_id uuid, p_kind text, p_detail jsonb, p_to text, p_email boolean)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan        app.plans;
+  v_event       bigint;
+  v_actor_user  uuid := (select auth.uid());
+  v_actor_guest uuid := private.claimed_guest_id();
+  v_reached     integer;
+begin
+  select * into v_plan from app.plans p where p.id = p_plan_id;
+  if not found then
+    return 0;
+  end if;
+  insert into app.notification_events (plan_id, kind, plan_title, plan_slug, detail)
+  values (p_plan_id, p_kind, v_plan.title, v_plan.slug, coalesce(p_detail, '{}'))
+  returning id into v_event;
+
+  with chosen as (
+    select pa.user_id, pa.guest_id,
+           case when p_kind = 'digest' then jsonb_build_object(
+             'ideas', (select count(*) from app.ideas i
+                        where i.plan_id = p_plan_id
+                          and i.created_at > (p_detail ->> 'from')::timestamptz
+                          and i.created_at <= (p_detail ->> 'until')::timestamptz
+                          and (pa.user_id is null or i.user_id is distinct from pa.user_id)
+                          and (pa.guest_id is null or i.guest_id is distinct from pa.guest_id)),
+             'comments', (select count(*) from app.idea_comments c
+                           where c.plan_id = p_plan_id
+                             and c.created_at > (p_detail ->> 'from')::timestamptz
+                             and c.created_at <= (p_detail ->> 'until')::timestamptz
+                             and (pa.user_id is null or c.user_id is distinct from pa.user_id)
+                             and (pa.guest_id is null or c.guest_id is distinct from pa.guest_id)))
+           end as detail
+      from app.participants pa
+     where pa.plan_id = p_plan_id
+       and case p_to
+             when 'everyone' then (v_actor_user is null or pa.user_id is distinct from v_actor_user)
+                                  and (v_actor_guest is null or pa.guest_id is distinct from v_actor_guest)
+             when 'host' then pa.user_id = v_plan.host_id
+             when 'unanswered' then pa.user_id is distinct from v_plan.host_id
+                                    and not private.has_responded(p_plan_id, pa.user_id, pa.guest_id)
+             else false
+           end
+  ), recipients as (
+    select * from chosen c
+     where c.detail is null or (c.detail ->> 'ideas')::integer + (c.detail ->> 'comments')::integer > 0
+  ), pushes as (
+    insert into app.notification_deliveries
+      (event_id, channel, user_id, guest_id, subscription_id, endpoint, p256dh, auth, detail)
+    select v_event, 'push', r.user_id, r.guest_id, s.id, s.endpoint, s.p256dh, s.auth, r.detail
+      from recipients r
+      join app.push_subscriptions s on s.user_id = r.user_id or s.guest_id = r.guest_id
+    returning user_id, guest_id
+  ), emails as (
+    insert into app.notification_deliveries (event_id, channel, user_id, detail)
+    select v_event, 'email', r.user_id, r.detail
+      from recipients r
+     where p_email
+       and r.user_id is not null
+       and not exists (select 1 from app.email_unsubscribes u
+                        where u.user_id = r.user_id and u.plan_id = p_plan_id)
+    returning user_id, guest_id
+  )
+  select count(distinct coalesce(x.user_id, x.guest_id)) into v_reached
+    from (select * from pushes union all select * from emails) x;
+
+  if v_reached = 0 then
+    delete from app.notification_events e where e.id = v_event;
+  end if;
+  return v_reached;
+end;
+$$;
+comment on function private.enqueue_notification(uuid, text, jsonb, text, boolean) is
+  'The outbox''s writer: an event and a delivery per device (and per member''s e-mail) of the chosen people, in the caller''s transaction. Returns how many people it reaches.';
+revoke all on function private.enqueue_notification(uuid, text, jsonb, text, boolean) from public;
+
+-- -----------------------------------------------------------------------------
+-- The host's decisions on a plan announce themselves.
+-- -----------------------------------------------------------------------------
+-- One event per changed plan row, the most telling one: a date locked with
+-- an idea picked at once (the deadline's auto-lock) is "decided". The time is
+-- not here (private.claim_event_time_notice). E-mail goes with the ones that
+-- change what members were e-mailed or that end voting by themselves.
+create function private.announce_plan_change()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_kind        text;
+  v_email       boolean := false;
+  v_was_locked  boolean;
+  v_is_locked   boolean;
+  v_idea_picked boolean;
+begin
+  if tg_op = 'DELETE' then
+    perform private.enqueue_notification(old.id, 'plan_deleted', '{}', 'everyone', true);
+    return old;
+  end if;
+
+  v_was_locked := old.status <> 'planning';
+  v_is_locked := new.status <> 'planning';
+  v_idea_picked := new.locked_idea_id is not null and new.locked_idea_id is distinct from old.locked_idea_id;
+  if v_is_locked and not v_was_locked then
+    v_kind := case when v_idea_picked then 'decided' else 'date_locked' end;
+    v_email := v_idea_picked;
+  elsif v_was_locked and not v_is_locked then
+    v_kind := 'unlocked';
+    v_email := old.status = 'completed';
+  elsif v_is_locked and new.status <> 'completed'
+        and new.locked_time_slot_date is distinct from old.locked_time_slot_date then
+    v_kind := 'date_locked';
+  elsif v_idea_picked then
+    v_kind := 'idea_picked';
+  elsif new.location is distinct from old.location then
+    v_kind := 'place_changed';
+    v_email := new.status = 'completed';
+  else
+    return null;
+  end if;
+  perform private.enqueue_notification(new.id, v_kind, private.plan_notice_detail(new), 'everyone', v_email);
+  return null;
+end;
+$$;
+revoke all on function private.announce_plan_change() from public;
+
+create trigger plans_announce_change
+  after update on app.plans
+  for each row
+  when (old.status is distinct from new.status
+        or old.locked_idea_id is distinct from new.locked_idea_id
+        or old.locked_time_slot_date is distinct from new.locked_time_slot_date
+        or old.location is distinct from new.location)
+  execute function private.announce_plan_change();
+
+-- BEFORE the delete: the participants are still there to be told.
+create trigger plans_announce_delete
+  before delete on app.plans
+  for each row execute function private.announce_plan_change();
+
+-- -----------------------------------------------------------------------------
+-- Subscriptions: save and delete (the device's own identity, from the claims).
+-- -----------------------------------------------------------------------------
+-- A member's subscription is the account's; a guest's is the device
+-- credential's (the claims' guest_id and guest_secret_hash, which the claims
+-- statement has checked). Beyond p_per_identity the oldest of that identity
+-- go (a new phone must not be refused because old browsers never said
+-- goodbye); beyond p_per_plan devices of one plan's guests the new one is
+-- refused (HP409).
+create function private.save_push_subscription(
+  p_endpoint text, p_p256dh text, p_auth text, p_per_identity integer, p_per_plan integer)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_user   uuid := (select auth.uid());
+  v_guest  uuid := private.claimed_guest_id();
+  v_hash   text := case when v_guest is not null then private.jwt_claims() ->> 'guest_secret_hash' end;
+  v_plan   uuid;
+begin
+  if v_user is null and v_guest is null then
+    raise exception using errcode = 'HP401', message = 'Sign in or continue as a guest to turn on notifications';
+  end if;
+  if v_user is not null then
+    v_guest := null;
+    v_hash := null;
+  else
+    select g.plan_id into v_plan from app.guests g where g.id = v_guest;
+    -- One plan's guests at a time (the count must not race past the cap).
+    perform private.lock_cap('push_subscriptions', v_plan);
+    if (select count(*) from app.push_subscriptions s join app.guests g on g.id = s.guest_id
+         where g.plan_id = v_plan and s.endpoint <> p_endpoint) >= p_per_plan then
+      raise exception using errcode = 'HP409', message = 'Too many devices of this plan have notifications on';
+    end if;
+  end if;
+
+  insert into app.push_subscriptions as s (endpoint, p256dh, auth, user_id, guest_id, secret_hash)
+  values (p_endpoint, p_p256dh, p_auth, v_user, v_guest, v_hash)
+  on conflict (endpoint) do update
+     set p256dh = excluded.p256dh, auth = excluded.auth, user_id = excluded.user_id,
+         guest_id = excluded.guest_id, secret_hash = excluded.secret_hash, created_at = now();
+
+  delete from app.push_subscriptions s
+   where s.id in (select o.id from app.push_subscriptions o
+                   where (v_user is not null and o.user_id = v_user)
+                      or (v_guest is not null and o.guest_id = v_guest and o.secret_hash = v_hash)
+                   order by o.created_at desc, o.id
+                  offset p_per_identity);
+end;
+$$;
+comment on function private.save_push_subscription(text, text, text, integer, integer) is
+  'Saves (or moves) the caller''s Web Push subscription: the member''s, or the guest device''s. HP401 nobody; HP409 the plan''s guests have too many.';
+revoke all on function private.save_push_subscription(text, text, text, integer, integer) from public;
+grant execute on function private.save_push_subscription(text, text, text, integer, integer) to anon, authenticated;
+
+-- Only the caller's own (any device of the member, or of the guest): someone
+-- else's endpoint is left alone, and the answer is the same either way.
+create function private.delete_push_subscription(p_endpoint text)
+returns void
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  delete from app.push_subscriptions s
+   where s.endpoint = p_endpoint
+     and (s.user_id = (select auth.uid()) or s.guest_id = private.claimed_guest_id())
+$$;
+revoke all on function private.delete_push_subscription(text) from public;
+grant execute on function private.delete_push_subscription(text) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- private.send_reminder: the outbox writer a host's request may call.
+-- -----------------------------------------------------------------------------
+-- The request role cannot call private.enqueue_notification (it would let any
+-- caller notify any plan); this definer can only remind, and only for the
+-- plan's host.
+create function private.send_reminder(p_plan_id uuid)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from app.plans p where p.id = p_plan_id and p.host_id = (select auth.uid())) then
+    raise exception using errcode = 'HP403', message = 'Only the host can send reminders';
+  end if;
+  return private.enqueue_notification(p_plan_id, 'reminder', '{}', 'unanswered', true);
+end;
+$$;
+revoke all on function private.send_reminder(uuid) from public;
+grant execute on function private.send_reminder(uuid) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.remind_unanswered: the host's "Remind them".
+-- -----------------------------------------------------------------------------
+-- Who has not voted on any idea or date gets a reminder (push; members also
+-- e-mail). Once per window per plan (HP429, DETAIL = seconds to wait); a
+-- reminder that reaches nobody does not count. Only while voting is open.
+create function app.remind_unanswered(p_plan_id uuid, p_window_seconds integer, p_message text)
+returns integer
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_plan    app.plans := private.plan_for_host(p_plan_id, 'Only the host can send reminders');
+  v_wait    integer;
+  v_reached integer;
+begin
+  if v_plan.status <> 'planning' then
+    raise exception using errcode = 'HP409', message = 'The date is locked: there is nothing left to vote on';
+  end if;
+  v_wait := ceil(extract(epoch from (v_plan.reminded_at + make_interval(secs => p_window_seconds) - now())))::integer;
+  if v_wait > 0 then
+    raise exception using errcode = 'HP429', message = p_message, detail = v_wait::text;
+  end if;
+  v_reached := private.send_reminder(p_plan_id);
+  if v_reached > 0 then
+    update app.plans p set reminded_at = now() where p.id = p_plan_id;
+  end if;
+  return v_reached;
+end;
+$$;
+comment on function app.remind_unanswered(uuid, integer, text) is
+  'Host: reminds who has not voted yet; returns how many were reached. HP404/HP403, HP409 locked, HP429 within the window.';
+revoke all on function app.remind_unanswered(uuid, integer, text) from public;
+grant execute on function app.remind_unanswered(uuid, integer, text) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.set_deadline: "Decide by", changeable and removable.
+-- -----------------------------------------------------------------------------
+-- A new deadline starts afresh (its reminder and its closing are still to
+-- come). auto_lock null keeps the current choice; no deadline, no auto-lock.
+create function app.set_deadline(p_plan_id uuid, p_deadline timestamptz, p_auto_lock boolean)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can set the deadline');
+begin
+  if p_deadline is not null then
+    if p_deadline <= now() then
+      raise exception using errcode = 'HP400', message = 'The deadline must be in the future';
+    end if;
+    if p_deadline > now() + interval '366 days' then
+      raise exception using errcode = 'HP400', message = 'The deadline must be at most a year ahead';
+    end if;
+    if v_plan.status <> 'planning' then
+      raise exception using errcode = 'HP409', message = 'The date is locked: unlock the plan to set a deadline';
+    end if;
+  end if;
+  update app.plans p
+     set deadline = p_deadline,
+         auto_lock = p_deadline is not null and coalesce(p_auto_lock, v_plan.auto_lock),
+         deadline_reminded_at = case when p_deadline is distinct from v_plan.deadline then null else p.deadline_reminded_at end,
+         deadline_closed_at = case when p_deadline is distinct from v_plan.deadline then null else p.deadline_closed_at end
+   where p.id = p_plan_id;
+end;
+$$;
+comment on function app.set_deadline(uuid, timestamptz, boolean) is
+  'Host: sets, moves or (null) removes the plan''s deadline and its auto-lock. HP400 past or over a year ahead, HP409 locked.';
+revoke all on function app.set_deadline(uuid, timestamptz, boolean) from public;
+grant execute on function app.set_deadline(uuid, timestamptz, boolean) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- The scheduler's work (role service_role, docs/notifications.md): deadlines,
+-- digests, and the deliveries that are due.
+-- -----------------------------------------------------------------------------
+
+-- The leaders of a plan's vote: the most-voted idea (ties: the older) and the
+-- most-voted date from today on, counting each person once per date (ties:
+-- the earlier). Nothing that has no vote.
+create function private.vote_leaders(p_plan_id uuid)
+returns table (idea_id uuid, idea_text text, idea_votes integer, date date, date_votes integer)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select i.id, i.text, i.votes, d.date, d.votes
+    from (select 1) one
+    left join lateral (
+      select i.id, i.text, count(*)::integer as votes
+        from app.ideas i join app.idea_votes v on v.idea_id = i.id and v.plan_id = i.plan_id
+       where i.plan_id = p_plan_id
+       group by i.id
+       order by count(*) desc, i.created_at, i.id
+       limit 1) i on true
+    left join lateral (
+      select ts.date, count(distinct coalesce(v.user_id, v.guest_id))::integer as votes
+        from app.time_slots ts join app.time_slot_votes v on v.time_slot_id = ts.id and v.plan_id = ts.plan_id
+       where ts.plan_id = p_plan_id and ts.date >= current_date
+       group by ts.date
+       order by 2 desc, ts.date
+       limit 1) d on true
+$$;
+revoke all on function private.vote_leaders(uuid) from public;
+
+-- A day (p_lead_seconds) before the deadline, one reminder to who has not
+-- answered; at the deadline, with auto_lock, the leaders are picked and
+-- locked (the plans trigger tells everyone), and the host is told where
+-- things stand unless a date was locked. Rows are taken FOR UPDATE SKIP
+-- LOCKED and marked, so each plan is handled once however many run this.
+create function private.run_deadlines(p_lead_seconds integer)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan    app.plans;
+  v_leaders record;
+  v_done    integer := 0;
+  v_locked  boolean;
+begin
+  for v_plan in
+    select * from app.plans p
+     where p.deadline_closed_at is null
+       and p.deadline_reminded_at is null
+       and p.status = 'planning'
+       and p.deadline > now()
+       and p.deadline <= now() + make_interval(secs => p_lead_seconds)
+     for update skip locked
+  loop
+    update app.plans p set deadline_reminded_at = now() where p.id = v_plan.id;
+    perform private.enqueue_notification(v_plan.id, 'deadline_soon',
+      jsonb_build_object('deadline', v_plan.deadline), 'unanswered', true);
+    v_done := v_done + 1;
+  end loop;
+
+  for v_plan in
+    select * from app.plans p
+     where p.deadline_closed_at is null and p.deadline <= now()
+     for update skip locked
+  loop
+    update app.plans p set deadline_closed_at = now() where p.id = v_plan.id;
+    v_done := v_done + 1;
+    continue when v_plan.status <> 'planning';
+
+    select * into v_leaders from private.vote_leaders(v_plan.id);
+    v_locked := v_plan.auto_lock and v_leaders.date is not null;
+    if v_plan.auto_lock and (v_leaders.date is not null or v_leaders.idea_id is not null) then
+      update app.plans p
+         set locked_idea_id = coalesce(p.locked_idea_id, v_leaders.idea_id),
+             locked_time_slot_date = coalesce(v_leaders.date, p.locked_time_slot_date),
+             status = case when v_leaders.date is not null then 'time_range_locked' else p.status end
+       where p.id = v_plan.id;
+    end if;
+    if not v_locked then
+      perform private.enqueue_notification(v_plan.id, 'deadline_reached', jsonb_build_object(
+        'autoLock', v_plan.auto_lock,
+        'ideaText', v_leaders.idea_text, 'ideaVotes', v_leaders.idea_votes,
+        'date', v_leaders.date, 'dateVotes', v_leaders.date_votes), 'host', true);
+    end if;
+  end loop;
+  return v_done;
+end;
+$$;
+comment on function private.run_deadlines(integer) is
+  'Scheduler: the reminder a day before each deadline, and what happens at it (auto-lock, or the host told). Returns how many plans it handled.';
+revoke all on function private.run_deadlines(integer) from public;
+grant execute on function private.run_deadlines(integer) to service_role;
+
+-- New ideas and comments, at most one digest per plan per p_window_seconds,
+-- once the oldest new one is p_settle_seconds old (a burst goes out as one).
+-- The upsert is the claim: of two runs, one moves the plan's row and the
+-- other finds it moved (its WHERE fails) and skips the plan.
+create function private.run_digests(p_window_seconds integer, p_settle_seconds integer)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_row     record;
+  v_claimed uuid;
+  v_sent    integer := 0;
+begin
+  for v_row in
+    with activity as (
+      select i.plan_id, i.created_at from app.ideas i where i.created_at > now() - interval '1 day'
+      union all
+      select c.plan_id, c.created_at from app.idea_comments c where c.created_at > now() - interval '1 day'
+    )
+    select a.plan_id, d.covered_until, max(a.created_at) as newest
+      from activity a
+      left join app.plan_digests d on d.plan_id = a.plan_id
+     where a.created_at > coalesce(d.covered_until, '-infinity')
+       and (d.sent_at is null or d.sent_at <= now() - make_interval(secs => p_window_seconds))
+     group by a.plan_id, d.covered_until
+    having min(a.created_at) <= now() - make_interval(secs => p_settle_seconds)
+  loop
+    insert into app.plan_digests as d (plan_id, covered_until, sent_at)
+    values (v_row.plan_id, v_row.newest, now())
+    on conflict (plan_id) do update
+       set covered_until = excluded.covered_until, sent_at = excluded.sent_at
+     where d.covered_until is not distinct from v_row.covered_until
+       and d.sent_at <= now() - make_interval(secs => p_window_seconds)
+    returning d.plan_id into v_claimed;
+    continue when v_claimed is null;
+    v_claimed := null;
+    perform private.enqueue_notification(v_row.plan_id, 'digest', jsonb_build_object(
+      'from', coalesce(v_row.covered_until, '-infinity'::timestamptz), 'until', v_row.newest), 'everyone', false);
+    v_sent := v_sent + 1;
+  end loop;
+  return v_sent;
+end;
+$$;
+comment on function private.run_digests(integer, integer) is
+  'Scheduler: one digest of new ideas and comments per plan and window. Returns how many plans got one.';
+revoke all on function private.run_digests(integer, integer) from public;
+grant execute on function private.run_digests(integer, integer) to service_role;
+
+-- Takes up to p_limit due deliveries (of the given events, or any), leased
+-- for p_lease_seconds, with what sending them needs. What can no longer be
+-- sent (its subscription or its plan is gone, unless it says the plan was
+-- deleted) is deleted instead.
+create function private.claim_deliveries(p_event_ids bigint[], p_limit integer, p_lease_seconds integer)
+returns table (
+  id bigint, channel text, endpoint text, p256dh text, auth text, email text, name text,
+  user_id uuid, guest_id uuid, plan_id uuid, plan_title text, plan_slug text, kind text,
+  detail jsonb, attempts integer)
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  delete from app.notification_deliveries d
+   using app.notification_events e
+   where e.id = d.event_id
+     and d.next_attempt_at <= now()
+     and (p_event_ids is null or d.event_id = any (p_event_ids))
+     and e.kind <> 'plan_deleted'
+     and ((d.channel = 'push' and d.subscription_id is null)
+          or not exists (select 1 from app.plans p where p.id = e.plan_id));
+
+  return query
+  with due as (
+    select d.id from app.notification_deliveries d
+     where d.next_attempt_at <= now()
+       and (d.claimed_until is null or d.claimed_until < now())
+       and (p_event_ids is null or d.event_id = any (p_event_ids))
+     order by d.next_attempt_at, d.id
+     limit p_limit
+     for update skip locked
+  ), claimed as (
+    update app.notification_deliveries d
+       set claimed_until = now() + make_interval(secs => p_lease_seconds),
+           attempts = d.attempts + 1
+      from due
+     where d.id = due.id
+    returning d.*
+  )
+  select c.id, c.channel, c.endpoint, c.p256dh, c.auth, u.email,
+         coalesce(pa.name, nullif(concat_ws(' ', u.first_name, u.last_name), ''), g.name),
+         c.user_id, c.guest_id, e.plan_id, e.plan_title, e.plan_slug, e.kind,
+         e.detail || coalesce(c.detail, '{}'), c.attempts
+    from claimed c
+    join app.notification_events e on e.id = c.event_id
+    left join app.users u on u.id = c.user_id
+    left join app.guests g on g.id = c.guest_id
+    left join app.participants pa on pa.plan_id = e.plan_id
+                                  and (pa.user_id = c.user_id or pa.guest_id = c.guest_id)
+   order by c.id;
+end;
+$$;
+comment on function private.claim_deliveries(bigint[], integer, integer) is
+  'Scheduler and API: leases due deliveries (FOR UPDATE SKIP LOCKED) and returns what sending them needs.';
+revoke all on function private.claim_deliveries(bigint[], integer, integer) from public;
+grant execute on function private.claim_deliveries(bigint[], integer, integer) to service_role;
+
+-- What became of claimed deliveries, [{id, outcome, error}]: 'sent' is done;
+-- 'gone' (404/410 from the push service) deletes the subscription too;
+-- 'retry' waits first * 2^(attempts - 1) seconds, at most p_max_seconds,
+-- and is given up once older than p_give_up_seconds. Returns how many were
+-- given up.
+create function private.finish_deliveries(
+  p_results jsonb, p_first_seconds integer, p_max_seconds integer, p_give_up_seconds integer)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_events   bigint[];
+  v_given_up integer;
+begin
+  create temporary table if not exists pg_temp.finished (id bigint, outcome text, error text) on commit drop;
+  truncate pg_temp.finished;
+  insert into pg_temp.finished
+  select r.id, r.outcome, left(r.error, 500) from jsonb_to_recordset(p_results) as r(id bigint, outcome text, error text);
+
+  select array_agg(distinct d.event_id) into v_events
+    from app.notification_deliveries d join pg_temp.finished f on f.id = d.id;
+
+  delete from app.push_subscriptions s
+   using app.notification_deliveries d, pg_temp.finished f
+   where f.outcome = 'gone' and d.id = f.id and s.id = d.subscription_id;
+
+  update app.notification_deliveries d
+     set claimed_until = null,
+         last_error = f.error,
+         next_attempt_at = now() + make_interval(secs => least(p_max_seconds, p_first_seconds * power(2, least(d.attempts - 1, 20))))
+    from pg_temp.finished f
+   where f.outcome = 'retry' and d.id = f.id
+     and d.created_at > now() - make_interval(secs => p_give_up_seconds);
+
+  with gone as (
+    delete from app.notification_deliveries d
+     using pg_temp.finished f
+     where d.id = f.id
+       and (f.outcome in ('sent', 'gone') or d.created_at <= now() - make_interval(secs => p_give_up_seconds))
+    returning f.outcome
+  )
+  select count(*) filter (where outcome = 'retry') into v_given_up from gone;
+
+  delete from app.notification_events e
+   where e.id = any (v_events)
+     and not exists (select 1 from app.notification_deliveries d where d.event_id = e.id);
+  return v_given_up;
+end;
+$$;
+comment on function private.finish_deliveries(jsonb, integer, integer, integer) is
+  'Scheduler and API: records what became of claimed deliveries (sent, gone, retry with back-off, given up).';
+revoke all on function private.finish_deliveries(jsonb, integer, integer, integer) from public;
+grant execute on function private.finish_deliveries(jsonb, integer, integer, integer) to service_role;
+
+-- -----------------------------------------------------------------------------
+-- private.set_plan_emails: the one-click unsubscribe (and turning back on).
+-- -----------------------------------------------------------------------------
+-- Called by the API for a member and plan named by a verified unsubscribe
+-- token (an HMAC only the API can make), as service_role. Returns the plan's
+-- title, or nothing when the plan or the member is gone.
+create function private.set_plan_emails(p_user_id uuid, p_plan_id uuid, p_on boolean)
+returns text
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_title text;
+begin
+  select p.title into v_title from app.plans p where p.id = p_plan_id;
+  if v_title is null or not exists (select 1 from app.users u where u.id = p_user_id) then
+    return null;
+  end if;
+  if p_on is null then
+    return v_title;
+  elsif p_on then
+    delete from app.email_unsubscribes u where u.user_id = p_user_id and u.plan_id = p_plan_id;
+  else
+    insert into app.email_unsubscribes (user_id, plan_id) values (p_user_id, p_plan_id)
+    on conflict do nothing;
+  end if;
+  return v_title;
+end;
+$$;
+revoke all on function private.set_plan_emails(uuid, uuid, boolean) from public;
+grant execute on function private.set_plan_emails(uuid, uuid, boolean) to service_role;
+
+create function private.plan_emails_on(p_user_id uuid, p_plan_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select not exists (select 1 from app.email_unsubscribes u where u.user_id = p_user_id and u.plan_id = p_plan_id)
+$$;
+revoke all on function private.plan_emails_on(uuid, uuid) from public;
+grant execute on function private.plan_emails_on(uuid, uuid) to service_role;
+
+-- -----------------------------------------------------------------------------
+-- RLS: nothing of this domain is read or written directly by a request.
+-- -----------------------------------------------------------------------------
+alter table app.push_subscriptions enable row level security;
+alter table app.email_unsubscribes enable row level security;
+alter table app.notification_events enable row level security;
+alter table app.notification_deliveries enable row level security;
+alter table app.plan_digests enable row level security;
+
+create policy push_subscriptions_no_direct_access on app.push_subscriptions
+  as restrictive for all to anon, authenticated using (false) with check (false);
+create policy email_unsubscribes_no_direct_access on app.email_unsubscribes
+  as restrictive for all to anon, authenticated using (false) with check (false);
+create policy notification_events_no_direct_access on app.notification_events
+  as restrictive for all to anon, authenticated using (false) with check (false);
+create policy notification_deliveries_no_direct_access on app.notification_deliveries
+  as restrictive for all to anon, authenticated using (false) with check (false);
+create policy plan_digests_no_direct_access on app.plan_digests
+  as restrictive for all to anon, authenticated using (false) with check (false);
+
+-- The scheduler's role reaches this schema's functions (each granted above).
+grant usage on schema private to service_role;

@@ -1,0 +1,470 @@
+// The notifications domain: subscriptions, the outbox written by the host's
+// decisions, reminders, deadlines, digests, and the claims of the deliverers
+// (docs/notifications.md). The sending itself is the API's (tests/api/notifications*.test.ts).
+import { randomBytes } from 'node:crypto';
+import type { Sql } from 'postgres';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
+import { addGuest, addIdea, addMember, addSlot, asGuest, createPlan, createUser } from '../support/plan-fixture.ts';
+
+const db = useFreshDatabase();
+const w = usePlanWorld(db, { each: true });
+
+const LIMITS = { perIdentity: 3, perPlan: 4 };
+const RETRY = { first: 30, max: 3600, giveUp: 26 * 3600 };
+
+const key = (bytes: number) => randomBytes(bytes).toString('base64url');
+let endpoints = 0;
+const newEndpoint = () => `https://push.example.test/send/${++endpoints}-${key(6)}`;
+
+/** Subscribe a device of whoever `claims` name; answers the endpoint. */
+async function subscribe(claims: Claims, endpoint = newEndpoint(), limits = LIMITS): Promise<string> {
+  await db.as(claims, (sql) =>
+    sql`select private.save_push_subscription(${endpoint}, ${key(65)}, ${key(16)}, ${limits.perIdentity}, ${limits.perPlan})`);
+  return endpoint;
+}
+
+/** Run as the scheduler does: role service_role, no claims. */
+function asWorker<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  return db.owner.begin(async (tx) => {
+    await tx`set local role service_role`;
+    return fn(tx as unknown as Sql);
+  }) as Promise<T>;
+}
+
+interface Delivery {
+  kind: string;
+  channel: string;
+  endpoint: string | null;
+  user_id: string | null;
+  guest_id: string | null;
+  detail: Record<string, unknown>;
+}
+
+/** Every delivery waiting for the plan's events, oldest first. */
+const outbox = (planId: string) =>
+  db.owner<Delivery[]>`
+    select e.kind, d.channel, d.endpoint, d.user_id, d.guest_id, e.detail || coalesce(d.detail, '{}') as detail
+      from app.notification_deliveries d join app.notification_events e on e.id = d.event_id
+     where e.plan_id = ${planId}
+     order by d.id`;
+
+const clearOutbox = () => db.owner`delete from app.notification_events`;
+
+// One database for the file: each test starts with this domain's tables empty.
+beforeEach(async () => {
+  await db.owner`truncate app.push_subscriptions, app.notification_events, app.notification_deliveries,
+                          app.plan_digests, app.email_unsubscribes`;
+});
+
+describe('push subscriptions', () => {
+  it('a member and a guest device save theirs; nobody is HP401; nothing is readable directly', async () => {
+    const member = await subscribe(w.actors.member);
+    const guest = await subscribe(w.actors.guest);
+    const rows = await db.owner`select endpoint, user_id, guest_id, secret_hash is not null as device from app.push_subscriptions order by created_at`;
+    expect(rows).toEqual([
+      { endpoint: member, user_id: w.users.member, guest_id: null, device: false },
+      { endpoint: guest, user_id: null, guest_id: w.guest, device: true },
+    ]);
+    await expectPgError(subscribe({ role: 'anon', plan_id: w.planA }), 'HP401');
+    // A guest id without its device's secret is nobody.
+    await expectPgError(subscribe({ role: 'anon', guest_id: w.guest }), 'HP401');
+    for (const actor of ['member', 'guest', 'host'] as const) {
+      await expectDenied(db.as(w.actors[actor], (sql) => sql`select * from app.push_subscriptions`));
+      await expectDenied(db.as(w.actors[actor], (sql) => sql`delete from app.push_subscriptions`));
+      await expectDenied(db.as(w.actors[actor], (sql) => sql`select * from app.notification_deliveries`));
+    }
+  });
+
+  it('the same endpoint again moves it; over the cap per identity the oldest go', async () => {
+    const first = await subscribe(w.actors.member);
+    await subscribe(w.actors.member, first);
+    expect(await db.owner`select count(*)::int as n from app.push_subscriptions`).toEqual([{ n: 1 }]);
+    // The guest signs up on that browser: the endpoint is the guest's now.
+    await subscribe(w.actors.guest, first);
+    expect(await db.owner`select user_id, guest_id from app.push_subscriptions`).toEqual([{ user_id: null, guest_id: w.guest }]);
+
+    const mine = [await subscribe(w.actors.member), await subscribe(w.actors.member), await subscribe(w.actors.member)];
+    const newest = await subscribe(w.actors.member);
+    const kept = (await db.owner`select endpoint from app.push_subscriptions where user_id = ${w.users.member}`).map((r) => r.endpoint);
+    expect(kept.sort()).toEqual([mine[1], mine[2], newest].sort());
+  });
+
+  it("a plan's guests have at most perPlan devices (HP409); another plan's are not counted", async () => {
+    const others = [await addGuest(db.owner, w.planA, 'Ann'), await addGuest(db.owner, w.planA, 'Ben')];
+    await subscribe(w.actors.guest);
+    await subscribe(w.actors.guest);
+    await subscribe(asGuest(others[0]));
+    await subscribe(asGuest(others[0]));
+    await expectPgError(subscribe(asGuest(others[1])), 'HP409', 'Too many devices of this plan have notifications on');
+    await subscribe(w.actors.otherGuest);
+  });
+
+  it("a guest's subscription ends with its device credential; delete takes only the caller's own", async () => {
+    const guest = await subscribe(w.actors.guest);
+    const member = await subscribe(w.actors.member);
+    await db.as(w.actors.guest, (sql) => sql`select private.delete_push_subscription(${member})`);
+    await db.as(w.actors.member, (sql) => sql`select private.delete_push_subscription(${member})`);
+    expect((await db.owner`select endpoint from app.push_subscriptions`).map((r) => r.endpoint)).toEqual([guest]);
+    await db.owner`delete from app.guest_credentials where guest_id = ${w.guest}`;
+    expect(await db.owner`select * from app.push_subscriptions`).toEqual([]);
+  });
+});
+
+describe("the host's decisions go to the outbox", () => {
+  it('locking a date: a push to every other device; the host (who did it) is not told', async () => {
+    const hostPhone = await subscribe(w.actors.host);
+    const memberPhone = await subscribe(w.actors.member);
+    const guestPhone = await subscribe(w.actors.guest);
+    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    const rows = await outbox(w.planA);
+    expect(rows.map((r) => [r.kind, r.channel, r.endpoint])).toEqual([
+      ['date_locked', 'push', memberPhone],
+      ['date_locked', 'push', guestPhone],
+    ]);
+    expect(rows.some((r) => r.endpoint === hostPhone)).toBe(false);
+    expect(rows[0].detail).toMatchObject({ ideaText: null, location: null });
+  });
+
+  it('picking an idea, the place and unlocking: push; e-mail too once the time was set', async () => {
+    await subscribe(w.actors.member);
+    await db.as(w.actors.host, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
+    await db.as(w.actors.host, (sql) => sql`select app.set_location(${w.planA}, 'The Lanes')`);
+    expect((await outbox(w.planA)).map((r) => [r.kind, r.channel])).toEqual([
+      ['idea_picked', 'push'],
+      ['place_changed', 'push'],
+    ]);
+    await clearOutbox();
+
+    await db.as(w.actors.host, async (sql) => {
+      await sql`select app.lock_date(${w.planA}, current_date + 3)`;
+      await sql`select app.set_event_time(${w.planA}, '19:00')`;
+      await sql`select private.claim_event_time_notice(${w.planA}, 600, 'too soon')`;
+    });
+    const timed = await outbox(w.planA);
+    // The member's phone and e-mail; guests have no e-mail; not the host.
+    expect(timed.filter((r) => r.kind === 'time_set').map((r) => [r.channel, r.user_id, r.guest_id])).toEqual([
+      ['push', w.users.member, null],
+      ['email', w.users.member, null],
+    ]);
+    expect(timed.find((r) => r.kind === 'time_set')?.detail).toMatchObject({
+      ideaText: 'Bowling', eventTime: '7:00 PM', period: '19:00', location: 'The Lanes',
+    });
+    await clearOutbox();
+
+    await db.as(w.actors.host, (sql) => sql`select app.set_location(${w.planA}, 'Bowl-a-rama')`);
+    await db.as(w.actors.host, (sql) => sql`select app.unlock_plan(${w.planA})`);
+    expect((await outbox(w.planA)).map((r) => [r.kind, r.channel])).toEqual([
+      ['place_changed', 'push'],
+      ['place_changed', 'email'],
+      ['unlocked', 'push'],
+      ['unlocked', 'email'],
+    ]);
+  });
+
+  it('a member who turned off e-mails about the plan gets none of them; push still goes', async () => {
+    await subscribe(w.actors.member);
+    await asWorker((sql) => sql`select private.set_plan_emails(${w.users.member}, ${w.planA}, false)`);
+    await db.as(w.actors.host, async (sql) => {
+      await sql`select app.lock_date(${w.planA}, current_date + 3)`;
+      await sql`select app.set_event_time(${w.planA}, '19:00')`;
+      await sql`select private.claim_event_time_notice(${w.planA}, 600, 'too soon')`;
+    });
+    expect((await outbox(w.planA)).filter((r) => r.kind === 'time_set').map((r) => r.channel)).toEqual(['push']);
+  });
+
+  it("deleting the plan still tells the guests' devices (a copy of where to send), and nothing else of the plan is sent", async () => {
+    const guestPhone = await subscribe(w.actors.guest);
+    await db.as(w.actors.host, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
+    await db.as(w.actors.host, (sql) => sql`delete from app.plans where id = ${w.planA}`);
+    // The guest's subscription went with the plan's guests...
+    expect(await db.owner`select * from app.push_subscriptions`).toEqual([]);
+    const claimed = await asWorker((sql) => sql`select kind, endpoint, channel, plan_title from private.claim_deliveries(null, 50, 60)`);
+    // ...the earlier idea_picked is dropped, and "deleted" still goes to the guest's phone and the member's e-mail.
+    expect(claimed.map((r) => [r.kind, r.channel, r.endpoint, r.plan_title])).toEqual([
+      ['plan_deleted', 'push', guestPhone, 'Plan A'],
+      ['plan_deleted', 'email', null, 'Plan A'],
+    ]);
+  });
+
+  it('a failed decision leaves nothing in the outbox', async () => {
+    await subscribe(w.actors.member);
+    await expectPgError(db.as(w.actors.member, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`), 'HP403');
+    expect(await outbox(w.planA)).toEqual([]);
+  });
+});
+
+describe('who has answered, and the host reminding the others', () => {
+  it('has_responded: an idea or a date vote counts', async () => {
+    const q = (user: string | null, guest: string | null) =>
+      db.as(w.actors.host, async (sql) => (await sql`select private.has_responded(${w.planA}, ${user}, ${guest}) as r`)[0].r);
+    expect(await q(w.users.member, null)).toBe(true); // an idea vote
+    expect(await q(null, w.guest)).toBe(true); // idea and date votes
+    expect(await q(w.users.host, null)).toBe(false);
+    const ann = await addGuest(db.owner, w.planA, 'Ann');
+    expect(await q(null, ann)).toBe(false);
+    await db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, guest_id) values (${w.slotA}, ${w.planA}, ${ann})`;
+    expect(await q(null, ann)).toBe(true);
+  });
+
+  const remind = (claims: Claims, planId = w.planA, window = 43_200) =>
+    db.as(claims, async (sql) => (await sql`select app.remind_unanswered(${planId}, ${window}, 'Reminded a moment ago') as n`)[0].n as number);
+
+  it('reaches only who has not voted (never the host), once per window; a reminder that reaches nobody does not count', async () => {
+    const ann = await addGuest(db.owner, w.planA, 'Ann');
+    const noa = await createUser(db.owner, 'Noa', null);
+    await addMember(db.owner, w.planA, noa);
+    await subscribe(w.actors.member);
+    await subscribe(w.actors.host);
+
+    // Nobody who has not answered can be reached yet: 0, and the window is not used.
+    expect(await remind(w.actors.host)).toBe(1); // Noa's e-mail
+    await clearOutbox();
+    await db.owner`update app.plans set reminded_at = null where id = ${w.planA}`;
+
+    const annPhone = await subscribe(asGuest(ann, { plan_id: w.planA }));
+    expect(await remind(w.actors.host)).toBe(2);
+    expect((await outbox(w.planA)).map((r) => [r.kind, r.channel, r.endpoint ?? r.user_id])).toEqual([
+      ['reminder', 'push', annPhone],
+      ['reminder', 'email', noa],
+    ]);
+    await expectPgError(remind(w.actors.host), 'HP429', 'Reminded a moment ago');
+    await expectPgError(remind(w.actors.member), 'HP403', 'Only the host can send reminders');
+    await expectPgError(remind(w.actors.stranger), 'HP404');
+  });
+
+  it('with everyone answered: 0 and no window used; once locked: HP409', async () => {
+    expect(await remind(w.actors.host)).toBe(0);
+    expect((await db.owner`select reminded_at from app.plans where id = ${w.planA}`)[0].reminded_at).toBeNull();
+    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    await expectPgError(remind(w.actors.host), 'HP409', 'The date is locked: there is nothing left to vote on');
+  });
+});
+
+describe('deadlines', () => {
+  const setDeadline = (claims: Claims, interval: string | null, autoLock: boolean | null, planId = w.planA) =>
+    db.as(claims, (sql) =>
+      sql`select app.set_deadline(${planId}, case when ${interval}::text is null then null else now() + ${interval}::interval end, ${autoLock})`);
+  const deadlineOf = async (planId = w.planA) =>
+    (await db.owner`select deadline is not null as set, auto_lock, deadline_reminded_at is not null as reminded,
+                           deadline_closed_at is not null as closed, status, locked_idea_id, locked_time_slot_date::text as date
+                      from app.plans where id = ${planId}`)[0];
+  const runDeadlines = () => asWorker(async (sql) => (await sql`select private.run_deadlines(86400) as n`)[0].n as number);
+
+  it('the host sets, moves and removes it; the past, over a year and a locked plan are refused', async () => {
+    await setDeadline(w.actors.host, '3 days', true);
+    expect(await deadlineOf()).toMatchObject({ set: true, auto_lock: true });
+    await setDeadline(w.actors.host, '4 days', null);
+    expect(await deadlineOf()).toMatchObject({ set: true, auto_lock: true });
+    await setDeadline(w.actors.host, null, true);
+    expect(await deadlineOf()).toMatchObject({ set: false, auto_lock: false });
+    await expectPgError(setDeadline(w.actors.host, '-1 minute', false), 'HP400', 'The deadline must be in the future');
+    await expectPgError(setDeadline(w.actors.host, '367 days', false), 'HP400', 'The deadline must be at most a year ahead');
+    await expectPgError(setDeadline(w.actors.member, '3 days', false), 'HP403', 'Only the host can set the deadline');
+    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    await expectPgError(setDeadline(w.actors.host, '3 days', false), 'HP409');
+    await setDeadline(w.actors.host, null, null);
+  });
+
+  it('a day before: one reminder to who has not answered', async () => {
+    const ann = await addGuest(db.owner, w.planA, 'Ann');
+    const annPhone = await subscribe(asGuest(ann, { plan_id: w.planA }));
+    await setDeadline(w.actors.host, '2 days', false);
+    expect(await runDeadlines()).toBe(0);
+    await setDeadline(w.actors.host, '20 hours', false);
+    expect(await runDeadlines()).toBe(1);
+    expect(await runDeadlines()).toBe(0);
+    expect((await outbox(w.planA)).map((r) => [r.kind, r.endpoint])).toEqual([['deadline_soon', annPhone]]);
+  });
+
+  it('at the deadline with auto-lock: the most-voted idea and date are locked and everyone (the host too) is told', async () => {
+    // Plan A: Bowling has 2 votes; a newer idea ties it: the older wins.
+    const karaoke = await addIdea(db.owner, w.planA, 'Karaoke', { userId: w.users.member });
+    await db.owner`insert into app.idea_votes (idea_id, plan_id, user_id) values (${karaoke}, ${w.planA}, ${w.users.member}), (${karaoke}, ${w.planA}, ${w.users.host})`;
+    // Dates: day 3 has Gus; day 2 gets Mia on two periods (one person) and the host: 2 > 1.
+    const [morning, evening] = [await addSlot(db.owner, w.planA, 2, 'Morning'), await addSlot(db.owner, w.planA, 2, 'Evening')];
+    await db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, user_id) values
+      (${morning}, ${w.planA}, ${w.users.member}), (${evening}, ${w.planA}, ${w.users.member}), (${evening}, ${w.planA}, ${w.users.host})`;
+    const hostPhone = await subscribe(w.actors.host);
+    await setDeadline(w.actors.host, '1 hour', true);
+    await db.owner`update app.plans set deadline = now() - interval '1 second' where id = ${w.planA}`;
+    expect(await runDeadlines()).toBe(1);
+    const [{ date }] = await db.owner`select (current_date + 2)::text as date`;
+    expect(await deadlineOf()).toMatchObject({ closed: true, status: 'time_range_locked', locked_idea_id: w.ideaA, date });
+    const rows = await outbox(w.planA);
+    expect(rows.map((r) => [r.kind, r.channel, r.endpoint ?? r.user_id])).toEqual([
+      ['decided', 'push', hostPhone],
+      ['decided', 'email', w.users.host],
+      ['decided', 'email', w.users.member],
+    ]);
+    expect(rows[0].detail).toMatchObject({ ideaText: 'Bowling', date });
+    expect(await runDeadlines()).toBe(0);
+  });
+
+  it('at the deadline without auto-lock (or with no date voted): the host is told where things stand', async () => {
+    const hostPhone = await subscribe(w.actors.host);
+    await setDeadline(w.actors.host, '1 hour', false);
+    await db.owner`update app.plans set deadline = now() - interval '1 second' where id = ${w.planA}`;
+    expect(await runDeadlines()).toBe(1);
+    expect(await deadlineOf()).toMatchObject({ closed: true, status: 'planning' });
+    const rows = await outbox(w.planA);
+    expect(rows.map((r) => [r.kind, r.channel, r.endpoint ?? r.user_id])).toEqual([
+      ['deadline_reached', 'push', hostPhone],
+      ['deadline_reached', 'email', w.users.host],
+    ]);
+    const [{ date }] = await db.owner`select (current_date + 3)::text as date`;
+    expect(rows[0].detail).toMatchObject({ autoLock: false, ideaText: 'Bowling', ideaVotes: 2, date, dateVotes: 1 });
+  });
+
+  it('two schedulers at once handle each plan once', async () => {
+    await setDeadline(w.actors.host, '1 hour', true);
+    await setDeadline({ role: 'authenticated', sub: w.users.otherHost }, '1 hour', false, w.planB);
+    await db.owner`update app.plans set deadline = now() - interval '1 second' where id in ${db.owner([w.planA, w.planB])}`;
+    const [a, b] = await Promise.all([runDeadlines(), runDeadlines()]);
+    expect(a + b).toBe(2);
+    expect(await db.owner`select count(*)::int as n from app.notification_events where kind in ('decided', 'deadline_reached')`).toEqual([{ n: 2 }]);
+  });
+});
+
+describe('digests of new ideas and comments', () => {
+  const runDigests = (window = 600, settle = 0) =>
+    asWorker(async (sql) => (await sql`select private.run_digests(${window}, ${settle}) as n`)[0].n as number);
+
+  it("counts for each person what the others wrote, once per window, and nobody hears of their own", async () => {
+    // Start from a clean slate: the world's own ideas are covered, long ago.
+    await runDigests();
+    await clearOutbox();
+    await db.owner`update app.plan_digests set sent_at = now() - interval '1 hour'`;
+    const memberPhone = await subscribe(w.actors.member);
+    const guestPhone = await subscribe(w.actors.guest);
+    const hostPhone = await subscribe(w.actors.host);
+    await addIdea(db.owner, w.planA, 'Picnic', { userId: w.users.member });
+    await addIdea(db.owner, w.planA, 'Museum', { userId: w.users.member });
+    await db.owner`insert into app.idea_comments (idea_id, plan_id, text, author_name, guest_id) values (${w.ideaA}, ${w.planA}, 'Yes', 'x', ${w.guest})`;
+    expect(await runDigests()).toBe(1);
+    const rows = await outbox(w.planA);
+    const byPhone = Object.fromEntries(rows.map((r) => [r.endpoint, r.detail]));
+    expect(byPhone[memberPhone]).toMatchObject({ ideas: 0, comments: 1 });
+    expect(byPhone[guestPhone]).toMatchObject({ ideas: 2, comments: 0 });
+    expect(byPhone[hostPhone]).toMatchObject({ ideas: 2, comments: 1 });
+
+    // More within the window: nothing yet; after it, only the new ones.
+    await clearOutbox();
+    await addIdea(db.owner, w.planA, 'Cinema', { guestId: w.guest });
+    expect(await runDigests()).toBe(0);
+    await db.owner`update app.plan_digests set sent_at = now() - interval '601 seconds'`;
+    expect(await runDigests()).toBe(1);
+    const later = await outbox(w.planA);
+    expect(later.map((r) => [r.endpoint, r.detail.ideas, r.detail.comments]).sort()).toEqual([
+      [memberPhone, 1, 0],
+      [hostPhone, 1, 0],
+    ].sort());
+  });
+
+  it('waits until the burst settles, and two schedulers send one digest', async () => {
+    await runDigests();
+    await clearOutbox();
+    await subscribe(w.actors.host);
+    await addIdea(db.owner, w.planA, 'Picnic', { userId: w.users.member });
+    await db.owner`update app.plan_digests set sent_at = now() - interval '1 hour' where plan_id = ${w.planA}`;
+    expect(await runDigests(600, 60)).toBe(0);
+    await db.owner`update app.ideas set created_at = now() - interval '61 seconds' where text = 'Picnic'`;
+    await db.owner`update app.plan_digests set covered_until = covered_until - interval '1 hour' where plan_id = ${w.planA}`;
+    const [a, b] = await Promise.all([runDigests(600, 60), runDigests(600, 60)]);
+    expect(a + b).toBe(1);
+    expect((await outbox(w.planA)).length).toBe(1);
+  });
+});
+
+describe('claiming and finishing deliveries', () => {
+  const claim = (limit = 50, events: number[] | null = null) =>
+    asWorker((sql) => sql<{ id: number; endpoint: string; attempts: number }[]>`
+      select id, endpoint, attempts from private.claim_deliveries(${events}::bigint[], ${limit}, 60)`);
+  const finish = (results: { id: number; outcome: string; error?: string }[]) =>
+    asWorker(async (sql) => (await sql`
+      select private.finish_deliveries(${JSON.stringify(results)}::text::jsonb, ${RETRY.first}, ${RETRY.max}, ${RETRY.giveUp}) as n`)[0].n as number);
+
+  async function threeDeliveries() {
+    const phones = [await subscribe(w.actors.member), await subscribe(w.actors.member), await subscribe(w.actors.guest)];
+    await db.as(w.actors.host, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
+    return phones;
+  }
+
+  it('a claimed delivery is leased: a second claim (another instance) does not get it', async () => {
+    await threeDeliveries();
+    const [first, second] = await Promise.all([claim(2), claim(2)]);
+    const ids = [...first, ...second].map((r) => r.id);
+    expect(ids.length).toBe(3);
+    expect(new Set(ids).size).toBe(3);
+    expect(await claim()).toEqual([]);
+  });
+
+  it('sent: gone with its event; retry: back-off doubling; gone (410): the subscription too; old: given up', async () => {
+    const phones = await threeDeliveries();
+    const rows = await claim();
+    const byEndpoint = Object.fromEntries(rows.map((r) => [r.endpoint, r.id]));
+    expect(await finish([
+      { id: byEndpoint[phones[0]], outcome: 'sent' },
+      { id: byEndpoint[phones[1]], outcome: 'retry', error: 'HTTP 503' },
+      { id: byEndpoint[phones[2]], outcome: 'gone' },
+    ])).toBe(0);
+    expect((await db.owner`select endpoint from app.push_subscriptions order by endpoint`).map((r) => r.endpoint))
+      .toEqual([phones[0], phones[1]].sort());
+    const [retry] = await db.owner`
+      select attempts, last_error, extract(epoch from next_attempt_at - now())::int as wait, claimed_until
+        from app.notification_deliveries`;
+    expect(retry).toMatchObject({ attempts: 1, last_error: 'HTTP 503', claimed_until: null });
+    expect(retry.wait).toBeGreaterThanOrEqual(28);
+    expect(retry.wait).toBeLessThanOrEqual(30);
+    expect(await claim()).toEqual([]);
+
+    await db.owner`update app.notification_deliveries set next_attempt_at = now()`;
+    const [again] = await claim();
+    expect(again.attempts).toBe(2);
+    await finish([{ id: again.id, outcome: 'retry', error: 'HTTP 429' }]);
+    const [{ wait }] = await db.owner`select extract(epoch from next_attempt_at - now())::int as wait from app.notification_deliveries`;
+    expect(wait).toBeGreaterThanOrEqual(58);
+
+    // Older than a day and then some: given up, and its event goes.
+    await db.owner`update app.notification_deliveries set next_attempt_at = now(), created_at = now() - interval '27 hours'`;
+    const [last] = await claim();
+    expect(await finish([{ id: last.id, outcome: 'retry', error: 'HTTP 500' }])).toBe(1);
+    expect(await db.owner`select * from app.notification_deliveries`).toEqual([]);
+    expect(await db.owner`select * from app.notification_events`).toEqual([]);
+  });
+
+  it('a push whose subscription was turned off meanwhile is dropped unsent; only the given events are claimed', async () => {
+    const phones = await threeDeliveries();
+    await db.as(w.actors.member, (sql) => sql`select private.delete_push_subscription(${phones[0]})`);
+    await db.as(w.actors.host, (sql) => sql`select app.set_location(${w.planA}, 'Here')`);
+    const [{ id: placeEvent }] = await db.owner`select id from app.notification_events where kind = 'place_changed'`;
+    expect((await claim(50, [Number(placeEvent)])).map((r) => r.endpoint).sort()).toEqual([phones[1], phones[2]].sort());
+    expect((await claim()).map((r) => r.endpoint).sort()).toEqual([phones[1], phones[2]].sort());
+  });
+
+  it('the request roles cannot run the worker functions', async () => {
+    for (const actor of ['host', 'guest', 'anon'] as const) {
+      await expectPgError(db.as(w.actors[actor], (sql) => sql`select * from private.claim_deliveries(null, 1, 60)`), '42501');
+      await expectPgError(db.as(w.actors[actor], (sql) => sql`select private.run_deadlines(1)`), '42501');
+      await expectPgError(db.as(w.actors[actor], (sql) => sql`select private.set_plan_emails(${w.users.member}, ${w.planA}, false)`), '42501');
+    }
+  });
+});
+
+describe('e-mail opt-out per plan', () => {
+  it('off and on again; an unknown plan or member answers nothing', async () => {
+    const set = (on: boolean | null, planId = w.planA) =>
+      asWorker(async (sql) => (await sql`select private.set_plan_emails(${w.users.member}, ${planId}, ${on}) as t`)[0].t);
+    const on = () => asWorker(async (sql) => (await sql`select private.plan_emails_on(${w.users.member}, ${w.planA}) as o`)[0].o);
+    expect(await set(null)).toBe('Plan A');
+    expect(await on()).toBe(true);
+    expect(await set(false)).toBe('Plan A');
+    expect(await set(false)).toBe('Plan A');
+    expect(await on()).toBe(false);
+    expect(await set(true)).toBe('Plan A');
+    expect(await on()).toBe(true);
+    const other = await createPlan(db.owner, w.users.host, 'Gone soon');
+    await db.owner`delete from app.plans where id = ${other.id}`;
+    expect(await set(false, other.id)).toBeNull();
+  });
+});
