@@ -292,11 +292,11 @@ describe('deadlines', () => {
     const [{ date }] = await db.owner`select (current_date + 2)::text as date`;
     expect(await deadlineOf()).toMatchObject({ closed: true, status: 'time_range_locked', locked_idea_id: w.ideaA, date });
     const rows = await outbox(w.planA);
-    expect(rows.map((r) => [r.kind, r.channel, r.endpoint ?? r.user_id])).toEqual([
+    expect(rows.map((r) => [r.kind, r.channel, r.endpoint ?? r.user_id]).sort()).toEqual([
       ['decided', 'push', hostPhone],
       ['decided', 'email', w.users.host],
       ['decided', 'email', w.users.member],
-    ]);
+    ].sort());
     expect(rows[0].detail).toMatchObject({ ideaText: 'Bowling', date });
     expect(await runDeadlines()).toBe(0);
   });
