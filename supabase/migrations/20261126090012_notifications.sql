@@ -142,6 +142,8 @@ create table app.notification_deliveries (
 comment on table app.notification_deliveries is
   'One notification still to send to one device (push) or member (e-mail): claimed, sent, then deleted; retried with back-off on failure.';
 
+create index notification_events_plan_id_idx on app.notification_events (plan_id);
+
 create index notification_deliveries_due_idx on app.notification_deliveries (next_attempt_at);
 create index notification_deliveries_event_id_idx on app.notification_deliveries (event_id);
 create index notification_deliveries_subscription_id_idx on app.notification_deliveries (subscription_id);
@@ -685,11 +687,11 @@ comment on function private.run_digests(integer, integer) is
 revoke all on function private.run_digests(integer, integer) from public;
 grant execute on function private.run_digests(integer, integer) to service_role;
 
--- Takes up to p_limit due deliveries (of the given events, or any), leased
+-- Takes up to p_limit due deliveries (of one plan's events, or any), leased
 -- for p_lease_seconds, with what sending them needs. What can no longer be
 -- sent (its subscription or its plan is gone, unless it says the plan was
 -- deleted) is deleted instead.
-create function private.claim_deliveries(p_event_ids bigint[], p_limit integer, p_lease_seconds integer)
+create function private.claim_deliveries(p_plan_id uuid, p_limit integer, p_lease_seconds integer)
 returns table (
   id bigint, channel text, endpoint text, p256dh text, auth text, email text, name text,
   user_id uuid, guest_id uuid, plan_id uuid, plan_title text, plan_slug text, kind text,
@@ -704,7 +706,7 @@ begin
    using app.notification_events e
    where e.id = d.event_id
      and d.next_attempt_at <= now()
-     and (p_event_ids is null or d.event_id = any (p_event_ids))
+     and (p_plan_id is null or e.plan_id = p_plan_id)
      and e.kind <> 'plan_deleted'
      and ((d.channel = 'push' and d.subscription_id is null)
           or not exists (select 1 from app.plans p where p.id = e.plan_id));
@@ -714,7 +716,8 @@ begin
     select d.id from app.notification_deliveries d
      where d.next_attempt_at <= now()
        and (d.claimed_until is null or d.claimed_until < now())
-       and (p_event_ids is null or d.event_id = any (p_event_ids))
+       and (p_plan_id is null
+            or d.event_id in (select e.id from app.notification_events e where e.plan_id = p_plan_id))
      order by d.next_attempt_at, d.id
      limit p_limit
      for update skip locked
@@ -739,16 +742,18 @@ begin
    order by c.id;
 end;
 $$;
-comment on function private.claim_deliveries(bigint[], integer, integer) is
+comment on function private.claim_deliveries(uuid, integer, integer) is
   'Scheduler and API: leases due deliveries (FOR UPDATE SKIP LOCKED) and returns what sending them needs.';
-revoke all on function private.claim_deliveries(bigint[], integer, integer) from public;
-grant execute on function private.claim_deliveries(bigint[], integer, integer) to service_role;
+revoke all on function private.claim_deliveries(uuid, integer, integer) from public;
+grant execute on function private.claim_deliveries(uuid, integer, integer) to service_role;
 
 -- What became of claimed deliveries, [{id, outcome, error}]: 'sent' is done;
--- 'gone' (404/410 from the push service) deletes the subscription too;
+-- 'failed' cannot succeed (the push service refused the message itself) and
+-- is dropped; 'gone' (404/410 from the push service) deletes the
+-- subscription too;
 -- 'retry' waits first * 2^(attempts - 1) seconds, at most p_max_seconds,
 -- and is given up once older than p_give_up_seconds. Returns how many were
--- given up.
+-- dropped unsent (failed, gone, given up).
 create function private.finish_deliveries(
   p_results jsonb, p_first_seconds integer, p_max_seconds integer, p_give_up_seconds integer)
 returns integer
@@ -785,10 +790,10 @@ begin
     delete from app.notification_deliveries d
      using pg_temp.finished f
      where d.id = f.id
-       and (f.outcome in ('sent', 'gone') or d.created_at <= now() - make_interval(secs => p_give_up_seconds))
+       and (f.outcome in ('sent', 'failed', 'gone') or d.created_at <= now() - make_interval(secs => p_give_up_seconds))
     returning f.outcome
   )
-  select count(*) filter (where outcome = 'retry') into v_given_up from gone;
+  select count(*) filter (where outcome <> 'sent') into v_given_up from gone;
 
   delete from app.notification_events e
    where e.id = any (v_events)

@@ -377,9 +377,9 @@ describe('digests of new ideas and comments', () => {
 });
 
 describe('claiming and finishing deliveries', () => {
-  const claim = (limit = 50, events: number[] | null = null) =>
+  const claim = (limit = 50, planId: string | null = null) =>
     asWorker((sql) => sql<{ id: number; endpoint: string; attempts: number }[]>`
-      select id, endpoint, attempts from private.claim_deliveries(${events}::bigint[], ${limit}, 60)`);
+      select id, endpoint, attempts from private.claim_deliveries(${planId}::uuid, ${limit}, 60)`);
   const finish = (results: { id: number; outcome: string; error?: string }[]) =>
     asWorker(async (sql) => (await sql`
       select private.finish_deliveries(${JSON.stringify(results)}::text::jsonb, ${RETRY.first}, ${RETRY.max}, ${RETRY.giveUp}) as n`)[0].n as number);
@@ -407,7 +407,7 @@ describe('claiming and finishing deliveries', () => {
       { id: byEndpoint[phones[0]], outcome: 'sent' },
       { id: byEndpoint[phones[1]], outcome: 'retry', error: 'HTTP 503' },
       { id: byEndpoint[phones[2]], outcome: 'gone' },
-    ])).toBe(0);
+    ])).toBe(1); // the one to the gone subscription: dropped unsent
     expect((await db.owner`select endpoint from app.push_subscriptions order by endpoint`).map((r) => r.endpoint))
       .toEqual([phones[0], phones[1]].sort());
     const [retry] = await db.owner`
@@ -433,13 +433,22 @@ describe('claiming and finishing deliveries', () => {
     expect(await db.owner`select * from app.notification_events`).toEqual([]);
   });
 
-  it('a push whose subscription was turned off meanwhile is dropped unsent; only the given events are claimed', async () => {
+  it("a push whose subscription was turned off meanwhile is dropped unsent; a plan's claim takes only its own", async () => {
     const phones = await threeDeliveries();
     await db.as(w.actors.member, (sql) => sql`select private.delete_push_subscription(${phones[0]})`);
-    await db.as(w.actors.host, (sql) => sql`select app.set_location(${w.planA}, 'Here')`);
-    const [{ id: placeEvent }] = await db.owner`select id from app.notification_events where kind = 'place_changed'`;
-    expect((await claim(50, [Number(placeEvent)])).map((r) => r.endpoint).sort()).toEqual([phones[1], phones[2]].sort());
-    expect((await claim()).map((r) => r.endpoint).sort()).toEqual([phones[1], phones[2]].sort());
+    const planBPhone = await subscribe(w.actors.otherGuest);
+    await db.as({ role: 'authenticated', sub: w.users.otherHost }, (sql) => sql`select app.set_location(${w.planB}, 'There')`);
+    expect((await claim(50, w.planA)).map((r) => r.endpoint).sort()).toEqual([phones[1], phones[2]].sort());
+    expect((await claim()).map((r) => r.endpoint)).toEqual([planBPhone]);
+    expect(await db.owner`select count(*)::int as n from app.notification_deliveries`).toEqual([{ n: 3 }]);
+  });
+
+  it("'failed' (refused by the push service) is dropped without a retry; the subscription stays", async () => {
+    const phones = await threeDeliveries();
+    const rows = await claim();
+    expect(await finish(rows.map((r) => ({ id: r.id, outcome: 'failed', error: 'HTTP 400' })))).toBe(3);
+    expect(await db.owner`select * from app.notification_deliveries`).toEqual([]);
+    expect((await db.owner`select endpoint from app.push_subscriptions`).length).toBe(phones.length);
   });
 
   it('the request roles cannot run the worker functions', async () => {
