@@ -693,7 +693,7 @@ grant execute on function private.run_digests(integer, integer) to service_role;
 -- deleted) is deleted instead.
 create function private.claim_deliveries(p_plan_id uuid, p_limit integer, p_lease_seconds integer)
 returns table (
-  id bigint, channel text, endpoint text, p256dh text, auth text, email text, name text,
+  id bigint, event_id bigint, channel text, endpoint text, p256dh text, auth text, email text, name text,
   user_id uuid, guest_id uuid, plan_id uuid, plan_title text, plan_slug text, kind text,
   detail jsonb, attempts integer)
 language plpgsql
@@ -729,7 +729,7 @@ begin
      where d.id = due.id
     returning d.*
   )
-  select c.id, c.channel, c.endpoint, c.p256dh, c.auth, u.email,
+  select c.id, c.event_id, c.channel, c.endpoint, c.p256dh, c.auth, u.email,
          coalesce(pa.name, nullif(concat_ws(' ', u.first_name, u.last_name), ''), g.name),
          c.user_id, c.guest_id, e.plan_id, e.plan_title, e.plan_slug, e.kind,
          e.detail || coalesce(c.detail, '{}'), c.attempts
@@ -810,10 +810,11 @@ grant execute on function private.finish_deliveries(jsonb, integer, integer, int
 -- private.set_plan_emails: the one-click unsubscribe (and turning back on).
 -- -----------------------------------------------------------------------------
 -- Called by the API for a member and plan named by a verified unsubscribe
--- token (an HMAC only the API can make), as service_role. Returns the plan's
--- title, or nothing when the plan or the member is gone.
+-- token (an HMAC only the API can make), as service_role. p_on: true turns
+-- the plan's e-mails on, false off, null only reads. Answers the plan's title
+-- and whether its e-mails are on; no row when the plan or the member is gone.
 create function private.set_plan_emails(p_user_id uuid, p_plan_id uuid, p_on boolean)
-returns text
+returns table (plan_title text, emails boolean)
 language plpgsql
 volatile
 security definer
@@ -824,33 +825,23 @@ declare
 begin
   select p.title into v_title from app.plans p where p.id = p_plan_id;
   if v_title is null or not exists (select 1 from app.users u where u.id = p_user_id) then
-    return null;
+    return;
   end if;
-  if p_on is null then
-    return v_title;
-  elsif p_on then
+  if p_on then
     delete from app.email_unsubscribes u where u.user_id = p_user_id and u.plan_id = p_plan_id;
-  else
+  elsif not p_on then
     insert into app.email_unsubscribes (user_id, plan_id) values (p_user_id, p_plan_id)
     on conflict do nothing;
   end if;
-  return v_title;
+  return query
+  select v_title, not exists (select 1 from app.email_unsubscribes u
+                               where u.user_id = p_user_id and u.plan_id = p_plan_id);
 end;
 $$;
+comment on function private.set_plan_emails(uuid, uuid, boolean) is
+  'The unsubscribe link''s work: turns a member''s e-mails about a plan on, off (or only reads), answers the plan''s title and the state.';
 revoke all on function private.set_plan_emails(uuid, uuid, boolean) from public;
 grant execute on function private.set_plan_emails(uuid, uuid, boolean) to service_role;
-
-create function private.plan_emails_on(p_user_id uuid, p_plan_id uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select not exists (select 1 from app.email_unsubscribes u where u.user_id = p_user_id and u.plan_id = p_plan_id)
-$$;
-revoke all on function private.plan_emails_on(uuid, uuid) from public;
-grant execute on function private.plan_emails_on(uuid, uuid) to service_role;
 
 -- -----------------------------------------------------------------------------
 -- RLS: nothing of this domain is read or written directly by a request.

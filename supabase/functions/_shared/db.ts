@@ -302,3 +302,26 @@ export async function requestRow<R extends postgres.MaybeRow>(
 export async function countLimits(limits: LimitHit[]): Promise<void> {
   await requestStatements({}, () => [] as const, { limits });
 }
+
+/**
+ * The scheduler's and the deliverer's work (docs/notifications.md): ONE
+ * transaction as `service_role`, which may run only the worker functions
+ * granted to it (claims of deliveries, deadlines, digests, the e-mail
+ * opt-out of a verified link). Never reached from a request's identity:
+ * requestClaims() only ever answers anon or authenticated.
+ */
+export async function withWorker<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return await onReservedConnection(async (tx) => {
+    const begin = handled(tx`begin`.execute());
+    const role = handled(tx`set local role service_role`.execute());
+    let value: T;
+    try {
+      value = await fn(tx);
+    } finally {
+      await begin;
+      await role;
+    }
+    await tx`commit`;
+    return value;
+  });
+}

@@ -69,7 +69,40 @@ export const DEFAULT_LIMITS = {
    * 20261124100300_event_time_notices.sql).
    */
   'event-time-mail': { max: 1, windowSeconds: 600, message: 'Everyone was e-mailed a new time a moment ago' },
+  /**
+   * The host's "Remind them": at most one per plan per window (max is not
+   * used; app.remind_unanswered keeps the time in plans.reminded_at).
+   */
+  remind: { max: 1, windowSeconds: 12 * 3600, message: 'Everyone who has not answered was reminded less than 12 hours ago' },
 } satisfies Record<string, RateLimit>;
+
+/**
+ * Notifications (docs/notifications.md): how many devices may ask for them,
+ * how often a plan's news goes out, and how deliveries are retried. Passed to
+ * the SQL that enforces them (the notifications domain).
+ */
+export const NOTIFICATION_LIMITS = {
+  /** Push subscriptions per member, and per guest device: beyond it the oldest go. */
+  subscriptionsPerIdentity: 10,
+  /** Push subscriptions of one plan's guests together: beyond it, 409. */
+  subscriptionsPerPlan: 400,
+  /** At most one digest of new ideas and comments per plan per window... */
+  digestWindowSeconds: 600,
+  /** ...sent once the oldest news is this old (a burst goes out as one). */
+  digestSettleSeconds: 60,
+  /** The automatic reminder comes this long before a deadline. */
+  deadlineReminderSeconds: 86_400,
+  /** A claimed delivery is another instance's to take again after this. */
+  leaseSeconds: 120,
+  /** Deliveries taken per claim. */
+  batch: 100,
+  /** Retries wait first * 2^(attempt - 1) seconds, at most max, and stop after giveUp. */
+  retryFirstSeconds: 30,
+  retryMaxSeconds: 3600,
+  retryGiveUpSeconds: 26 * 3600,
+  /** How long a push service keeps a message for a phone that is off (TTL). */
+  pushTtlSeconds: 86_400,
+} as const;
 
 export type LimitName = keyof typeof DEFAULT_LIMITS;
 

@@ -17,6 +17,8 @@ export interface MailMessage {
   text: string;
   html?: string;
   attachments?: MailAttachment[];
+  /** Extra header lines (List-Unsubscribe and List-Unsubscribe-Post of a notification). */
+  headers?: Record<string, string>;
 }
 
 type Transport = ReturnType<typeof nodemailer.createTransport>;

@@ -1,6 +1,5 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { MailMessage } from './mail.ts';
-import { type EventTimeDetails, eventTimeSetMail, icsAttachment, notifyEventTimeSet, planUrl } from './notify.ts';
+import { describe, expect, it } from 'vitest';
+import { type Delivery, type EventTimeDetails, eventTimeSetMail, icsAttachment, noticeLine, noticeMail, planUrl, pushPayload } from './notify.ts';
 
 const ORIGIN = 'https://hangplan.example';
 const details = (extra: Partial<EventTimeDetails> = {}): EventTimeDetails => ({
@@ -75,58 +74,103 @@ describe('eventTimeSetMail', () => {
   });
 });
 
-describe('notifyEventTimeSet', () => {
-  const previous = process.env.APP_ORIGIN;
-  beforeEach(() => {
-    process.env.APP_ORIGIN = ORIGIN;
-    vi.spyOn(console, 'error').mockImplementation(() => {});
-  });
-  afterEach(() => {
-    if (previous === undefined) delete process.env.APP_ORIGIN;
-    else process.env.APP_ORIGIN = previous;
-    vi.restoreAllMocks();
+const delivery = (extra: Partial<Delivery> = {}): Delivery => ({
+  id: 1,
+  eventId: 7,
+  channel: 'push',
+  endpoint: 'https://fcm.googleapis.com/fcm/send/x',
+  p256dh: 'k',
+  auth: 'a',
+  email: null,
+  name: 'Gus',
+  userId: null,
+  guestId: 'b1c9e9a0-8c1d-4e5f-9a7b-3c2d1e0f9a8b',
+  planId: details().planId,
+  planTitle: 'Friday hangout',
+  planSlug: 'abcDEF123456',
+  kind: 'idea_picked',
+  detail: { ideaText: 'Bowling', date: '2026-03-14', eventTime: '7:00 PM', period: '19:00', location: "Joe's Lanes" },
+  attempts: 1,
+  ...extra,
+});
+
+describe('noticeLine: one line per kind', () => {
+  const d = delivery().detail;
+  it.each([
+    ['idea_picked', d, 'The host picked Bowling'],
+    ['date_locked', { date: '2026-03-14' }, 'The date is locked: Saturday, March 14, 2026. The time comes next.'],
+    ['decided', { ideaText: 'Bowling', date: '2026-03-14' }, 'Decided: Bowling on Saturday, March 14, 2026'],
+    ['decided', { ideaText: null, date: '2026-03-14' }, 'Decided: Saturday, March 14, 2026'],
+    ['time_set', d, "It's on: Bowling, Saturday, March 14, 2026 at 7:00 PM"],
+    ['time_changed', { ...d, eventTime: '8:00 PM' }, 'New time: Saturday, March 14, 2026 at 8:00 PM'],
+    ['place_changed', d, "New place: Joe's Lanes"],
+    ['place_changed', { location: null }, 'The place was removed'],
+    ['unlocked', {}, 'Voting is open again: vote for a new date'],
+    ['plan_deleted', {}, 'The host deleted Friday hangout'],
+    ['digest', { ideas: 3, comments: 0 }, '3 new ideas in Friday hangout'],
+    ['digest', { ideas: 1, comments: 2 }, '1 new idea and 2 new comments in Friday hangout'],
+    ['reminder', {}, 'Your friends are waiting for your votes on ideas and dates'],
+    ['deadline_soon', {}, 'Less than a day left to vote: add yours before the deadline'],
+    ['deadline_reached', { ideaText: 'Bowling', ideaVotes: 4, date: '2026-03-14', dateVotes: 1, autoLock: false },
+      'Voting has closed. Leading: Bowling (4 votes) and Saturday, March 14, 2026 (1 vote). Time to decide.'],
+    ['deadline_reached', { ideaText: 'Bowling', ideaVotes: 1, date: null, autoLock: true },
+      'Voting has closed. Leading: Bowling (1 vote). No date has votes, so nothing was locked.'],
+    ['deadline_reached', { ideaText: null, date: null, autoLock: false }, 'Voting has closed, with no votes yet'],
+  ] as const)('%s', (kind, detail, line) => {
+    expect(noticeLine(kind, detail, 'Friday hangout')).toBe(line);
   });
 
-  it('sends one message per recipient, each with the .ics attached', async () => {
-    const sent: MailMessage[] = [];
-    const result = await notifyEventTimeSet(
-      details(),
-      [
-        { email: 'a@example.com', name: 'A' },
-        { email: 'b@example.com', name: 'B' },
-      ],
-      async (m) => {
-        sent.push(m);
-      },
-    );
-    expect(result).toEqual({ sent: 2, failed: 0 });
-    expect(sent.map((m) => m.to)).toEqual(['a@example.com', 'b@example.com']);
-    for (const m of sent) {
-      expect(m.attachments).toHaveLength(1);
-      expect(m.attachments![0].filename).toBe('bowling.ics');
-      expect(m.attachments![0].contentType).toMatch(/^text\/calendar/);
-      expect(m.attachments![0].content).toContain('DTSTART:20260314T190000\r\n');
+  it('keeps user text on one line, whatever the database holds', () => {
+    expect(noticeLine('idea_picked', { ideaText: 'Bowl\r\ning\u202e' }, 'x')).toBe('The host picked Bowl ing');
+  });
+});
+
+describe('pushPayload', () => {
+  it("names the plan, says what happened, opens the guest's link or the member's page, one tag per event", () => {
+    expect(pushPayload(delivery())).toEqual({
+      title: 'Friday hangout',
+      body: 'The host picked Bowling',
+      url: '/l/abcDEF123456',
+      tag: 'hangplan-7',
+    });
+    expect(pushPayload(delivery({ userId: 'u1', guestId: null })).url).toBe(`/plan/${details().planId}`);
+    expect(pushPayload(delivery({ kind: 'plan_deleted' })).url).toBe('/');
+  });
+});
+
+describe('noticeMail', () => {
+  const links = { page: `${ORIGIN}/unsubscribe/tok`, oneClick: `${ORIGIN}/api/unsubscribe/tok` };
+  const member = (extra: Partial<Delivery> = {}) =>
+    delivery({ channel: 'email', email: 'mia@example.com', name: 'Mia', userId: 'u1', guestId: null, ...extra });
+
+  it('every e-mail has RFC 8058 one-click headers and the link in its footer', () => {
+    for (const kind of ['unlocked', 'time_set', 'reminder'] as const) {
+      const mail = noticeMail(member({ kind }), ORIGIN, links);
+      expect(mail.headers).toEqual({
+        'List-Unsubscribe': `<${ORIGIN}/api/unsubscribe/tok>`,
+        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      });
+      expect(mail.text).toContain(`Stop e-mails about this plan: ${ORIGIN}/unsubscribe/tok`);
+      expect(mail.html).toContain(`href="${ORIGIN}/unsubscribe/tok"`);
     }
   });
 
-  it('never throws: failures are counted and logged', async () => {
-    const result = await notifyEventTimeSet(
-      details(),
-      [
-        { email: 'ok@example.com', name: null },
-        { email: 'bad@example.com', name: null },
-      ],
-      async (m) => {
-        if (m.to === 'bad@example.com') throw new Error('SMTP down');
-      },
-    );
-    expect(result).toEqual({ sent: 1, failed: 1 });
-    expect(console.error).toHaveBeenCalled();
+  it('the time keeps its full form with the .ics', () => {
+    const mail = noticeMail(member({ kind: 'time_set' }), ORIGIN, links);
+    expect(mail.subject).toBe('Time set: Bowling on Saturday, March 14, 2026 at 7:00 PM');
+    expect(mail.text).toContain("Where: Joe's Lanes");
+    expect(mail.attachments?.[0].content).toContain('DTSTART:20260314T190000\r\n');
   });
 
-  it('sends nothing to nobody', async () => {
-    const send = vi.fn();
-    expect(await notifyEventTimeSet(details(), [], send)).toEqual({ sent: 0, failed: 0 });
-    expect(send).not.toHaveBeenCalled();
+  it('other kinds: the plan, the line, the link to the plan (home when it is gone)', () => {
+    const mail = noticeMail(member({ kind: 'unlocked' }), ORIGIN, links);
+    expect(mail.subject).toBe('Friday hangout: Voting is open again: vote for a new date');
+    expect(mail.text).toContain(`Hi Mia,`);
+    expect(mail.text).toContain(`See the plan: ${ORIGIN}/plan/${details().planId}`);
+    expect(mail.attachments).toBeUndefined();
+    const gone = noticeMail(member({ kind: 'plan_deleted', planTitle: '<b>Party</b>' }), ORIGIN, links);
+    expect(gone.text).toContain(`Open Hangplan: ${ORIGIN}/`);
+    expect(gone.html).toContain('&lt;b&gt;Party&lt;/b&gt;');
+    expect(gone.html).not.toContain('<b>Party');
   });
 });

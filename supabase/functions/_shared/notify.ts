@@ -1,13 +1,13 @@
-// The "time is set" e-mail (docs/api.md "Time slots and the lock flow", set-event-time: every participant who
-// has an account is told what, when and where, with an .ics attached).
+// What notifications say (docs/notifications.md): the push message and the
+// e-mail of every kind of event in the outbox, one line each, naming the plan
+// and never anyone's e-mail address. Pure (no sending, no database), so it is
+// unit-tested; the deliverer (./outbox.ts) sends what these build.
 //
-// Sent AFTER the transaction that set the time has committed: an SMTP failure
-// must not undo the host's decision (unlike the sign-in code, whose e-mail is
-// the whole point of its request). Failures are logged and counted, never
-// thrown; the request still answers 200 with the plan.
+// The "time is set" e-mail keeps its own full form (what / when / where, with
+// an .ics attached: docs/api.md "Time slots and the lock flow").
 import { buildCalendarEvent, type CalendarEvent, icsFileName, toIcs } from './contract/calendar.ts';
 import { readEnv } from './env.ts';
-import { escapeHtml, type MailAttachment, type MailMessage, sendMail } from './mail.ts';
+import { escapeHtml, type MailAttachment, type MailMessage } from './mail.ts';
 import { formatLongDate, formatPeriod } from './contract/periods.ts';
 import { plainText } from './contract/text.ts';
 
@@ -31,14 +31,6 @@ export interface Recipient {
   /** Display name (participants.name), for the greeting. */
   name: string | null;
 }
-
-interface NotifyResult {
-  sent: number;
-  failed: number;
-}
-
-/** At most this many SMTP conversations at once. */
-const CONCURRENCY = 4;
 
 /** The web app's origin for links (APP_ORIGIN, else the first allowed origin). */
 export function appOrigin(): string {
@@ -141,45 +133,203 @@ export function eventTimeSetMail(
   return { subject: `Time set: ${what} on ${when}`, text, html };
 }
 
-/**
- * E-mail every recipient (one message each, so nobody sees the others'
- * addresses), a few at a time. Never throws: each failure is logged (without
- * the address) and counted.
- */
-export async function notifyEventTimeSet(
-  details: EventTimeDetails,
-  recipients: Recipient[],
-  send: (message: MailMessage) => Promise<void> = sendMail,
-): Promise<NotifyResult> {
-  if (recipients.length === 0) return { sent: 0, failed: 0 };
-  let origin: string;
-  try {
-    origin = appOrigin();
-  } catch (error) {
-    console.error(`Not sending the event time of plan ${details.planId}:`, error);
-    return { sent: 0, failed: recipients.length };
-  }
-  const attachment = icsAttachment(details, origin);
-  const result: NotifyResult = { sent: 0, failed: 0 };
-  for (let i = 0; i < recipients.length; i += CONCURRENCY) {
-    const batch = recipients.slice(i, i + CONCURRENCY);
-    const outcomes = await Promise.allSettled(
-      batch.map((recipient) =>
-        send({
-          to: recipient.email,
-          ...eventTimeSetMail(details, recipient, origin),
-          ...(attachment ? { attachments: [attachment] } : {}),
-        }),
-      ),
-    );
-    for (const outcome of outcomes) {
-      if (outcome.status === 'fulfilled') {
-        result.sent += 1;
-      } else {
-        result.failed += 1;
-        console.error(`Sending the event time of plan ${details.planId} failed:`, outcome.reason);
-      }
+/** The kinds of events in the outbox (app.notification_events.kind). */
+export type NoticeKind =
+  | 'idea_picked'
+  | 'date_locked'
+  | 'decided'
+  | 'time_set'
+  | 'time_changed'
+  | 'place_changed'
+  | 'unlocked'
+  | 'plan_deleted'
+  | 'digest'
+  | 'reminder'
+  | 'deadline_soon'
+  | 'deadline_reached';
+
+/** One claimed delivery (private.claim_deliveries), as the deliverer reads it. */
+export interface Delivery {
+  id: number;
+  eventId: number;
+  channel: 'push' | 'email';
+  endpoint: string | null;
+  p256dh: string | null;
+  auth: string | null;
+  email: string | null;
+  /** The recipient's name in the plan (for the greeting). */
+  name: string | null;
+  userId: string | null;
+  guestId: string | null;
+  planId: string;
+  planTitle: string;
+  planSlug: string;
+  kind: NoticeKind;
+  /** The event's detail with the recipient's own part merged over it. */
+  detail: NoticeDetail;
+  attempts: number;
+}
+
+/** What the one line may need (each kind reads its own fields). */
+export interface NoticeDetail {
+  ideaText?: string | null;
+  date?: string | null;
+  eventTime?: string | null;
+  period?: string | null;
+  location?: string | null;
+  ideas?: number;
+  comments?: number;
+  autoLock?: boolean;
+  ideaVotes?: number | null;
+  dateVotes?: number | null;
+}
+
+function count(n: number, one: string): string {
+  return `${n} new ${one}${n === 1 ? '' : 's'}`;
+}
+
+function votes(n: number | null | undefined): string {
+  return `${n ?? 0} vote${n === 1 ? '' : 's'}`;
+}
+
+/** 'Saturday, March 14, 2026 at 7:00 PM' (or without the time, or '' without a date). */
+function whenOf(detail: NoticeDetail): string {
+  if (!detail.date) return '';
+  const time = (detail.eventTime ? oneLine(detail.eventTime) : '') || formatPeriod(detail.period);
+  return time ? `${formatLongDate(detail.date)} at ${time}` : formatLongDate(detail.date);
+}
+
+/** What happened, in one line (the push's body, the e-mail's subject after the plan's title). */
+export function noticeLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): string {
+  const idea = detail.ideaText ? oneLine(detail.ideaText) : '';
+  const when = whenOf(detail);
+  switch (kind) {
+    case 'idea_picked':
+      return idea ? `The host picked ${idea}` : 'The host picked an idea';
+    case 'date_locked':
+      return `The date is locked: ${when}. The time comes next.`;
+    case 'decided':
+      return idea ? `Decided: ${idea} on ${when}` : `Decided: ${when}`;
+    case 'time_set':
+      return idea ? `It's on: ${idea}, ${when}` : `It's on: ${when}`;
+    case 'time_changed':
+      return `New time: ${when}`;
+    case 'place_changed': {
+      const where = detail.location ? oneLine(detail.location) : '';
+      return where ? `New place: ${where}` : 'The place was removed';
+    }
+    case 'unlocked':
+      return 'Voting is open again: vote for a new date';
+    case 'plan_deleted':
+      return `The host deleted ${oneLine(planTitle)}`;
+    case 'digest': {
+      const parts = [
+        ...(detail.ideas ? [count(detail.ideas, 'idea')] : []),
+        ...(detail.comments ? [count(detail.comments, 'comment')] : []),
+      ];
+      return `${parts.join(' and ') || 'News'} in ${oneLine(planTitle)}`;
+    }
+    case 'reminder':
+      return 'Your friends are waiting for your votes on ideas and dates';
+    case 'deadline_soon':
+      return 'Less than a day left to vote: add yours before the deadline';
+    case 'deadline_reached': {
+      if (!idea && !detail.date) return 'Voting has closed, with no votes yet';
+      const leaders = [
+        ...(idea ? [`${idea} (${votes(detail.ideaVotes)})`] : []),
+        ...(detail.date ? [`${formatLongDate(detail.date)} (${votes(detail.dateVotes)})`] : []),
+      ].join(' and ');
+      const reason = detail.autoLock && !detail.date ? ' No date has votes, so nothing was locked.' : ' Time to decide.';
+      return `Voting has closed. Leading: ${leaders}.${reason}`;
     }
   }
-  return result;
+}
+
+/** The page a notification opens: the plan's link for a guest, the member's plan page, home when the plan is gone. */
+export function noticePath(delivery: Pick<Delivery, 'kind' | 'userId' | 'planId' | 'planSlug'>): string {
+  if (delivery.kind === 'plan_deleted') return '/';
+  return delivery.userId ? `/plan/${delivery.planId}` : `/l/${delivery.planSlug}`;
+}
+
+/** Decisions are worth waking a phone for; news and reminders are not. */
+export function noticeUrgency(kind: NoticeKind): 'high' | 'normal' {
+  return kind === 'digest' || kind === 'reminder' || kind === 'deadline_soon' ? 'normal' : 'high';
+}
+
+/** The Web Push message of a delivery (the service worker shows it as is). */
+export function pushPayload(delivery: Delivery) {
+  return {
+    title: oneLine(delivery.planTitle),
+    body: noticeLine(delivery.kind, delivery.detail, delivery.planTitle),
+    url: noticePath(delivery),
+    // Per event: a delivery sent twice (a lease ran out mid-send) replaces
+    // the notification instead of adding one.
+    tag: `hangplan-${delivery.eventId}`,
+  };
+}
+
+/** The one-click unsubscribe of an e-mail: the page (footer) and the RFC 8058 POST target (header). */
+export interface UnsubscribeLinks {
+  page: string;
+  oneClick: string;
+}
+
+/**
+ * The e-mail of a delivery to a member: the time's full form with its .ics,
+ * or the plan's title, the one line and the plan's link; always the
+ * List-Unsubscribe headers (RFC 8058) and the same link in the footer.
+ */
+export function noticeMail(
+  delivery: Delivery,
+  origin: string,
+  unsubscribe: UnsubscribeLinks,
+  timestamp = Date.now(),
+): Omit<MailMessage, 'to'> {
+  const headers = {
+    'List-Unsubscribe': `<${unsubscribe.oneClick}>`,
+    'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+  };
+  const footerText = ['', '--', `Stop e-mails about this plan: ${unsubscribe.page}`];
+  const footerHtml = `<p style="color: #555; font-size: 12px">Don't want these? <a href="${escapeHtml(unsubscribe.page)}">Stop e-mails about this plan</a>.</p>`;
+  const title = oneLine(delivery.planTitle);
+
+  if ((delivery.kind === 'time_set' || delivery.kind === 'time_changed') && delivery.detail.date) {
+    const details: EventTimeDetails = {
+      planId: delivery.planId,
+      planTitle: delivery.planTitle,
+      ideaText: delivery.detail.ideaText ?? null,
+      location: delivery.detail.location ?? null,
+      date: delivery.detail.date,
+      eventTime: delivery.detail.eventTime ?? null,
+      period: delivery.detail.period ?? null,
+    };
+    const mail = eventTimeSetMail(details, { email: delivery.email ?? '', name: delivery.name }, origin);
+    const attachment = icsAttachment(details, origin, timestamp);
+    return {
+      subject: mail.subject,
+      text: [mail.text, ...footerText].join('\n'),
+      html: `${mail.html}\n${footerHtml}`,
+      headers,
+      ...(attachment ? { attachments: [attachment] } : {}),
+    };
+  }
+
+  const line = noticeLine(delivery.kind, delivery.detail, delivery.planTitle);
+  const name = delivery.name ? oneLine(delivery.name) : '';
+  const greeting = name ? `Hi ${name},` : 'Hi,';
+  const link = `${origin.replace(/\/+$/, '')}${noticePath({ ...delivery, userId: delivery.userId ?? 'member' })}`;
+  const linkLabel = delivery.kind === 'plan_deleted' ? 'Open Hangplan' : 'See the plan';
+  return {
+    subject: `${title}: ${line}`,
+    text: [greeting, '', `${title}: ${line}`, '', `${linkLabel}: ${link}`, ...footerText].join('\n'),
+    html: [
+      '<div style="font-family: sans-serif; line-height: 1.5">',
+      `<p>${escapeHtml(greeting)}</p>`,
+      `<p><strong>${escapeHtml(title)}</strong>: ${escapeHtml(line)}</p>`,
+      `<p><a href="${escapeHtml(link)}">${linkLabel} on Hangplan</a></p>`,
+      footerHtml,
+      '</div>',
+    ].join('\n'),
+    headers,
+  };
 }

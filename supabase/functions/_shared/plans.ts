@@ -64,7 +64,10 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       -- request for what is locked: both lookups are by primary key.
       'lockedIdeaText', (select i.text from app.ideas i where i.id = ${p}.locked_idea_id),
       'lockedTimeSlot', (select jsonb_build_object('id', ts.id, 'date', ts.date, 'period', ts.period)
-                           from app.time_slots ts where ts.id = ${p}.locked_time_slot_id)
+                           from app.time_slots ts where ts.id = ${p}.locked_time_slot_id),
+      'deadline', ${p}.deadline,
+      'autoLock', ${p}.auto_lock,
+      'remindedAt', ${p}.reminded_at
     )`;
 }
 
@@ -108,7 +111,8 @@ export function readParticipants(tx: Tx, planId: string, known: string | null) {
                'name', pa.name,
                'userId', pa.user_id,
                'guestId', pa.guest_id,
-               'isGuest', pa.guest_id is not null
+               'isGuest', pa.guest_id is not null,
+               'hasResponded', private.has_responded(pa.plan_id, pa.user_id, pa.guest_id)
              ) order by pa.joined_at, pa.id), '[]'::jsonb)
         from app.participants pa
        where pa.plan_id = p.id`)}

@@ -19,8 +19,12 @@ import { planEventRoutes } from './routes/plan-events.ts';
 import { planDateRoutes } from './routes/plan-dates.ts';
 import { planIdeaRoutes } from './routes/plan-ideas.ts';
 import { planLockRoutes } from './routes/plan-lock.ts';
+import { planNotifyRoutes } from './routes/plan-notify.ts';
 import { planRoutes } from './routes/plans.ts';
+import { pushRoutes } from './routes/push.ts';
+import { schedulerRoutes } from './routes/scheduler.ts';
 import { timeSlotRoutes } from './routes/timeslots.ts';
+import { unsubscribeRoutes } from './routes/unsubscribe.ts';
 
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -82,10 +86,14 @@ app.route('/plans', planRoutes);
 app.route('/plans', planIdeaRoutes);
 app.route('/plans', planDateRoutes);
 app.route('/plans', planLockRoutes);
+app.route('/plans', planNotifyRoutes);
 app.route('/timeslots', timeSlotRoutes);
 app.route('/ideas', ideaRoutes);
 app.route('/interests', interestCatalogRoutes);
 app.route('/users/me/interests', myInterestRoutes);
+app.route('/push', pushRoutes);
+app.route('/scheduler', schedulerRoutes);
+app.route('/unsubscribe', unsubscribeRoutes);
 
 app.notFound(() => textResponse(404, messages.notFound));
 app.onError((error, c) => toErrorResponse(error, `${c.req.method} ${c.req.path}`));

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LOCATION_MAX } from './common.ts';
 import { DATE_INVALID, GUEST_ID_INVALID, PERIOD_INVALID, TIME_INVALID } from './dates.ts';
-import { body, cleaner } from './fields.ts';
+import { body, cleaner, optionalGuestId } from './fields.ts';
 import { isCalendarDate, normalizePeriod, parse24HourTime, toPeriodTime } from './periods.ts';
 
 /** A calendar date 'YYYY-MM-DD' that exists (2026-02-30 does not). */
@@ -15,10 +15,7 @@ function calendarDate() {
 }
 
 /** A guest acting without a token; null and absent alike mean "no guest". */
-const guestId = z
-  .union([z.string().pipe(z.uuid({ error: GUEST_ID_INVALID })), z.null()], { error: GUEST_ID_INVALID })
-  .optional()
-  .transform((value) => value?.toLowerCase() ?? null);
+const guestId = optionalGuestId();
 
 /**
  * A slot's period: a named period (any letter case), a 24-hour time ('19:30',

@@ -4,6 +4,7 @@
 // function's validation.ts turns the first one into the 400's body.
 import { z } from 'zod';
 import { NOT_AN_OBJECT } from './common.ts';
+import { GUEST_ID_INVALID } from './dates.ts';
 import { cleanText, cleanTextProblem, type TextKind } from './text.ts';
 
 /** "Email is required" for a missing field, `wrongType` for anything else. */
@@ -78,3 +79,11 @@ export const SECRET_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 /** A uuid in any letter case (the database prints them lower-cased). */
 export const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The guest acting without a token, in a JSON body; null and absent alike mean "no guest". */
+export function optionalGuestId() {
+  return z
+    .union([z.string().pipe(z.uuid({ error: GUEST_ID_INVALID })), z.null()], { error: GUEST_ID_INVALID })
+    .optional()
+    .transform((value) => value?.toLowerCase() ?? null);
+}

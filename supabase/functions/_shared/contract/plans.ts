@@ -39,6 +39,12 @@ const planShape = () => ({
   lockedIdeaText: z.nullish(z.string()),
   /** The locked slot once the event time is set. */
   lockedTimeSlot: z.nullish(z.object(lockedTimeSlotShape())),
+  /** "Decide by": an ISO 8601 instant, or null (docs/api.md "Notifications"). */
+  deadline: z.nullish(z.string()),
+  /** At the deadline the most-voted idea and date are locked. */
+  autoLock: z.optional(z.boolean()),
+  /** When the host last reminded who has not answered (one per 12 hours). */
+  remindedAt: z.nullish(z.string()),
 });
 
 /** GET /api/plans/{id}, /slug/{slug}, POST /api/plans and the host's writes. */
@@ -61,6 +67,8 @@ const participantShape = () => ({
   userId: z.nullish(z.string()),
   guestId: z.nullish(z.string()),
   isGuest: z.boolean(),
+  /** Voted on at least one idea or date. */
+  hasResponded: z.optional(z.boolean()),
 });
 export const participantListSchema = z.lazy(() => z.array(z.object(participantShape())));
 export type Participant = z.infer<typeof participantListSchema>[number];

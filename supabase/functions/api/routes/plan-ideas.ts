@@ -16,6 +16,7 @@ import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, ideaJson, prepareIdeas, renderIdeas } from '../../_shared/ideas.ts';
 import { buildSuggestions, type SharedInterest } from './plan-ideas/suggestions.ts';
 import { pathId } from '../../_shared/params.ts';
+import { deliverSoon } from '../../_shared/outbox.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
 import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
@@ -110,6 +111,7 @@ export const planIdeaRoutes = new Hono()
       return readBack.value[0];
     });
     if (!result) throw new HttpError(404, PLAN_NOT_FOUND);
+    deliverSoon(planId);
     return c.json(result);
   })
 

@@ -1,36 +1,31 @@
 // /api/plans/{id}/...: the host's lock flow (spec §7; docs/api.md
-// "Time slots and the lock flow"): lock a date, set the time (and e-mail the
-// members), unlock, and the location. Mounted on /plans like plan-dates.ts.
+// "Time slots and the lock flow"): lock a date, set the time (and tell
+// everyone), unlock, and the location. Mounted on /plans like plan-dates.ts.
 //
 // Every body is validated before the database is touched; each request is ONE
 // transaction; the rules (host only, the status flow, the date window) are the
-// host rules' SQL functions, whose HP4xx sentences reach the client.
+// host rules' SQL functions, whose HP4xx sentences reach the client. What the
+// group is told is written to the outbox by the same transaction and sent
+// after it commits (deliverSoon; docs/notifications.md).
 import { Hono } from 'hono';
 import { requireUserId } from '../../_shared/auth.ts';
 import { lockDateBody, setEventTimeBody, setLocationBody, unlockBody } from '../../_shared/contract/dates-requests.ts';
 import { type Plan, PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
-import { HttpError } from '../../_shared/errors.ts';
 import { rateLimits } from '../../_shared/limits.ts';
-import { type EventTimeDetails, notifyEventTimeSet, type Recipient } from '../../_shared/notify.ts';
-import { planJson, requirePlanById } from '../../_shared/plans.ts';
+import { deliverSoon } from '../../_shared/outbox.ts';
+import { requirePlanById } from '../../_shared/plans.ts';
 import { pathId } from '../../_shared/params.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
-/** The plan JSON after a host action (the action's own errors come first). */
+/** The plan JSON after a host action (the action's own errors come first); its notices go out after COMMIT. */
 async function hostAction(userId: string, planId: string, action: (tx: Tx) => Promise<unknown>): Promise<Plan> {
-  return await withRequest({ userId, planId }, async (tx) => {
+  const plan = await withRequest({ userId, planId }, async (tx) => {
     await action(tx);
     return await requirePlanById(tx, planId);
   });
-}
-
-interface EventTimeRow {
-  plan: Plan;
-  /** False when the date and time are what the members were last e-mailed. */
-  sendMail: boolean;
-  details: Omit<EventTimeDetails, 'planId'>;
-  recipients: Recipient[];
+  deliverSoon(planId);
+  return plan;
 }
 
 export const planLockRoutes = new Hono()
@@ -43,39 +38,19 @@ export const planLockRoutes = new Hono()
     return c.json(plan);
   })
 
-  // Host: set the time on the locked date (status completed), then e-mail the
-  // members. The mail goes out after COMMIT: a failure is logged, not undone.
+  // Host: set the time on the locked date (status completed). Everyone is
+  // told (members also by e-mail with an .ics) when the date or time changed,
+  // at most once per window (429 when too soon): private.claim_event_time_notice.
   .post('/:id/set-event-time', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const { time } = await parseBody(c, setEventTimeBody);
-    const row = await withRequest({ userId, planId }, async (tx) => {
+    const notice = rateLimits()['event-time-mail'];
+    const plan = await hostAction(userId, planId, async (tx) => {
       await tx`select app.set_event_time(${planId}::uuid, ${time})`;
-      // Right after the set, on the still-locked plan: e-mail only when the
-      // date or time changed, at most once per window (429 when too soon).
-      const mail = rateLimits()['event-time-mail'];
-      const [result] = await tx<EventTimeRow[]>`
-        select ${planJson(tx)} as plan,
-               private.claim_event_time_notice(p.id, ${mail.windowSeconds}, ${mail.message}) as "sendMail",
-               jsonb_build_object(
-                 'planTitle', p.title,
-                 'ideaText', i.text,
-                 'location', p.location,
-                 'date', p.locked_time_slot_date,
-                 'eventTime', p.event_time,
-                 'period', ts.period
-               ) as details,
-               (select coalesce(jsonb_agg(jsonb_build_object('email', r.email, 'name', r.name)), '[]'::jsonb)
-                  from private.event_time_recipients(p.id) r) as recipients
-          from app.plans p
-          left join app.ideas i on i.id = p.locked_idea_id
-          left join app.time_slots ts on ts.id = p.locked_time_slot_id
-         where p.id = ${planId}::uuid`;
-      if (!result) throw new HttpError(404, PLAN_NOT_FOUND);
-      return result;
+      await tx`select private.claim_event_time_notice(${planId}::uuid, ${notice.windowSeconds}, ${notice.message})`;
     });
-    if (row.sendMail) await notifyEventTimeSet({ planId, ...row.details }, row.recipients);
-    return c.json(row.plan);
+    return c.json(plan);
   })
 
   // Host: back to planning; the picked idea, the location and all votes stay.

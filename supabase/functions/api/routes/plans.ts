@@ -12,6 +12,7 @@ import { pathId, planSlugParam } from '../../_shared/params.ts';
 import { requestRow, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
 import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
+import { deliverSoon } from '../../_shared/outbox.ts';
 import { parseBody } from '../../_shared/validation.ts';
 import { knownListHash, listEtag, versionedRead } from '../../_shared/versioned.ts';
 
@@ -115,7 +116,11 @@ export const planRoutes = new Hono()
         select t.is_host as "isHost", exists (select 1 from deleted) as deleted from target t`;
       return row;
     });
-    if (outcome?.deleted) return c.body(null, 204);
+    if (outcome?.deleted) {
+      // Everyone else is told the plan is gone (written by the delete's trigger).
+      deliverSoon(planId);
+      return c.body(null, 204);
+    }
     // Not the host: 403. Gone (or handed over) between the read and the delete: 404.
     if (outcome && !outcome.isHost) throw new HttpError(403, ONLY_HOST_CAN_DELETE);
     throw new HttpError(404, PLAN_NOT_FOUND);

@@ -1,0 +1,24 @@
+// The notification endpoints' answers and sentences (docs/api.md
+// "Notifications"; docs/notifications.md).
+import { z } from 'zod/mini';
+
+/** GET /api/push/public-key: the VAPID application server key (uncompressed P-256 point, base64url). */
+export const pushPublicKeySchema = z.lazy(() => z.object({ publicKey: z.string() }));
+export type PushPublicKey = z.infer<typeof pushPublicKeySchema>;
+
+/** POST /api/plans/{id}/remind: how many people the reminder reached. */
+export const remindResultSchema = z.lazy(() => z.object({ reminded: z.number() }));
+export type RemindResult = z.infer<typeof remindResultSchema>;
+
+/** GET (and POST, DELETE) /api/unsubscribe/{token}: the plan the link is about, and whether its e-mails are on. */
+export const planEmailsStateSchema = z.lazy(() => z.object({ planTitle: z.string(), emails: z.boolean() }));
+export type PlanEmailsState = z.infer<typeof planEmailsStateSchema>;
+
+export const NOTIFICATIONS_NEED_IDENTITY = 'Sign in or continue as a guest to turn on notifications';
+export const PUSH_ENDPOINT_NOT_ALLOWED = 'Notifications can only be sent through a known push service';
+export const PUSH_KEYS_INVALID = 'The subscription keys must be a P-256 public key and a 16-byte secret';
+export const PUSH_NOT_CONFIGURED = 'Notifications are not set up on this server';
+export const UNSUBSCRIBE_LINK_INVALID = 'This unsubscribe link is not valid';
+export const UNSUBSCRIBE_PLAN_GONE = 'This plan no longer exists';
+export const DEADLINE_INVALID = 'Deadline must be a date and time (ISO 8601) or null';
+export const DEADLINE_IN_PAST = 'The deadline must be in the future';

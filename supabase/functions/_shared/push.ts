@@ -1,0 +1,140 @@
+// Web Push (docs/notifications.md "Web Push"): VAPID (RFC 8292) and payload
+// encryption (aes128gcm, RFC 8291) by the `web-push` library's
+// generateRequestDetails, sent with fetch. Only to push services the server
+// knows: the browsers' own (https, on their hosts) and the origins listed in
+// PUSH_SERVICE_ORIGINS (the tests' stand-in on http://127.0.0.1:<port>).
+// Nothing else is ever fetched, redirects are not followed, and every
+// address is checked again when a message is sent.
+import webpush from 'web-push';
+import { readEnv } from './env.ts';
+
+/** The hosts of the browsers' push services (Chrome/Edge/Opera/Samsung, Firefox, Edge on Windows, Safari). */
+const KNOWN_PUSH_HOSTS: RegExp[] = [
+  /^fcm\.googleapis\.com$/,
+  /^android\.googleapis\.com$/,
+  /^updates\.push\.services\.mozilla\.com$/,
+  /^[a-z0-9-]+\.push\.services\.mozilla\.com$/,
+  /^[a-z0-9-]+\.notify\.windows\.com$/,
+  /^web\.push\.apple\.com$/,
+  /^[a-z0-9-]+\.push\.apple\.com$/,
+];
+
+/** PUSH_SERVICE_ORIGINS, comma-separated origins (plain http allowed there). */
+function extraOrigins(): string[] {
+  return (readEnv('PUSH_SERVICE_ORIGINS') ?? '')
+    .split(',')
+    .map((origin) => origin.trim().replace(/\/+$/, '').toLowerCase())
+    .filter(Boolean);
+}
+
+/** True when the server may send to this endpoint. Pure but for the environment. */
+export function isAllowedPushEndpoint(endpoint: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(endpoint);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (extraOrigins().includes(url.origin.toLowerCase())) return true;
+  // The browsers' services: https on the default port, a known host.
+  return url.protocol === 'https:' && url.port === '' && KNOWN_PUSH_HOSTS.some((host) => host.test(url.hostname));
+}
+
+/** True when `p256dh` (base64url) is a point on P-256, as the browser's key must be. */
+export async function isP256PublicKey(p256dh: string): Promise<boolean> {
+  try {
+    const raw = base64urlBytes(p256dh);
+    if (raw.length !== 65 || raw[0] !== 4) return false;
+    await crypto.subtle.importKey('raw', raw, { name: 'ECDH', namedCurve: 'P-256' }, false, []);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function base64urlBytes(value: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(value.replaceAll('-', '+').replaceAll('_', '/') + '='.repeat((4 - (value.length % 4)) % 4));
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
+  return bytes;
+}
+
+export interface VapidKeys {
+  publicKey: string;
+  privateKey: string;
+  subject: string;
+}
+
+/** VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY and VAPID_SUBJECT (a mailto: or https: URL), or null when not set up. */
+export function vapidKeys(): VapidKeys | null {
+  const publicKey = readEnv('VAPID_PUBLIC_KEY');
+  const privateKey = readEnv('VAPID_PRIVATE_KEY');
+  if (!publicKey || !privateKey) return null;
+  return { publicKey, privateKey, subject: readEnv('VAPID_SUBJECT') ?? 'mailto:hello@hangplan.app' };
+}
+
+export interface PushTarget {
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+}
+
+/** What became of a push: done, never again to this subscription, try later, or never (the message itself was refused). */
+export type PushOutcome = { outcome: 'sent' | 'gone' | 'retry' | 'failed'; error?: string };
+
+/** The message a service worker shows (web/src/sw.ts reads exactly this). */
+export interface PushPayload {
+  title: string;
+  body: string;
+  /** The page to open, on the app's origin: /l/{slug} for guests, /plan/{id} for members. */
+  url: string;
+  /** One notification per tag on a device: a retried delivery replaces, never doubles. */
+  tag: string;
+}
+
+const SEND_TIMEOUT_MS = 10_000;
+
+/**
+ * Encrypt and send one message. Never throws: the outcome says what the
+ * push service answered (2xx sent; 404/410 gone; 429, 5xx and network
+ * trouble retry; any other answer failed).
+ */
+export async function sendPush(
+  target: PushTarget,
+  payload: PushPayload,
+  options: { ttlSeconds: number; urgency: 'normal' | 'high'; keys: VapidKeys },
+): Promise<PushOutcome> {
+  if (!isAllowedPushEndpoint(target.endpoint)) return { outcome: 'gone', error: 'endpoint not allowed' };
+  let details: ReturnType<typeof webpush.generateRequestDetails>;
+  try {
+    details = webpush.generateRequestDetails(
+      { endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } },
+      JSON.stringify(payload),
+      {
+        vapidDetails: { subject: options.keys.subject, publicKey: options.keys.publicKey, privateKey: options.keys.privateKey },
+        TTL: options.ttlSeconds,
+        urgency: options.urgency,
+      },
+    );
+  } catch (error) {
+    return { outcome: 'failed', error: `encrypting: ${(error as Error).message}` };
+  }
+  try {
+    const response = await fetch(details.endpoint, {
+      method: details.method,
+      headers: details.headers as Record<string, string>,
+      body: details.body as unknown as BodyInit,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(SEND_TIMEOUT_MS),
+    });
+    await response.body?.cancel();
+    if (response.ok) return { outcome: 'sent' };
+    const error = `HTTP ${response.status}`;
+    if (response.status === 404 || response.status === 410) return { outcome: 'gone', error };
+    if (response.status === 429 || response.status >= 500) return { outcome: 'retry', error };
+    return { outcome: 'failed', error };
+  } catch (error) {
+    return { outcome: 'retry', error: (error as Error).message.slice(0, 200) };
+  }
+}

@@ -1,0 +1,54 @@
+// /api/push: a device asks to be told (Web Push), or stops (docs/api.md
+// "Notifications"). Members by token, guests by guestId with the device's
+// X-Guest-Secret, as every guest write; the subscription is tied to that
+// identity in the database (private.save_push_subscription).
+import { Hono } from 'hono';
+import { optionalUserId } from '../../_shared/auth.ts';
+import {
+  NOTIFICATIONS_NEED_IDENTITY,
+  PUSH_ENDPOINT_NOT_ALLOWED,
+  PUSH_KEYS_INVALID,
+  PUSH_NOT_CONFIGURED,
+  type PushPublicKey,
+} from '../../_shared/contract/notifications.ts';
+import { pushSubscriptionBody, pushUnsubscribeBody } from '../../_shared/contract/notifications-requests.ts';
+import { requestRow } from '../../_shared/db.ts';
+import { HttpError } from '../../_shared/errors.ts';
+import { NOTIFICATION_LIMITS } from '../../_shared/limits.ts';
+import { isAllowedPushEndpoint, isP256PublicKey, vapidKeys } from '../../_shared/push.ts';
+import { parseBody } from '../../_shared/validation.ts';
+
+/** Who is asking: a valid token wins; else the body's guest; else 401. */
+function subscriber(userId: string | null, guestId: string | null) {
+  if (userId) return { userId, guestId: null };
+  if (guestId) return { userId: null, guestId };
+  throw new HttpError(401, NOTIFICATIONS_NEED_IDENTITY);
+}
+
+export const pushRoutes = new Hono()
+  .get('/public-key', (c) => {
+    const keys = vapidKeys();
+    if (!keys) throw new HttpError(503, PUSH_NOT_CONFIGURED);
+    const answer: PushPublicKey = { publicKey: keys.publicKey };
+    c.header('Cache-Control', 'public, max-age=3600');
+    return c.json(answer);
+  })
+
+  .post('/subscriptions', async (c) => {
+    const { subscription, guestId } = await parseBody(c, pushSubscriptionBody);
+    const identity = subscriber(await optionalUserId(c), guestId);
+    if (!isAllowedPushEndpoint(subscription.endpoint)) throw new HttpError(400, PUSH_ENDPOINT_NOT_ALLOWED);
+    if (!(await isP256PublicKey(subscription.keys.p256dh))) throw new HttpError(400, PUSH_KEYS_INVALID);
+    await requestRow(identity, (tx) => tx`
+      select private.save_push_subscription(${subscription.endpoint}, ${subscription.keys.p256dh}, ${subscription.keys.auth},
+                                            ${NOTIFICATION_LIMITS.subscriptionsPerIdentity}, ${NOTIFICATION_LIMITS.subscriptionsPerPlan})`);
+    return c.body(null, 201);
+  })
+
+  // Idempotent: 204 whether or not this identity had that endpoint.
+  .delete('/subscriptions', async (c) => {
+    const { endpoint, guestId } = await parseBody(c, pushUnsubscribeBody);
+    const identity = subscriber(await optionalUserId(c), guestId);
+    await requestRow(identity, (tx) => tx`select private.delete_push_subscription(${endpoint})`);
+    return c.body(null, 204);
+  });

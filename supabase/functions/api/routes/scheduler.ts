@@ -1,0 +1,44 @@
+// POST /api/scheduler/run: the scheduled work (docs/notifications.md
+// "Scheduling"): deadlines (the reminder a day before, the auto-lock),
+// digests, then every delivery that is due. Called every SCHEDULER_SECONDS by
+// `npm start`'s timer, and by pg_cron through pg_net on Supabase, with
+// `Authorization: Bearer <SCHEDULER_SECRET>`. Any number of runs may overlap:
+// each step claims its rows.
+import { Hono } from 'hono';
+import { withWorker } from '../../_shared/db.ts';
+import { readEnv } from '../../_shared/env.ts';
+import { HttpError } from '../../_shared/errors.ts';
+import { NOTIFICATION_LIMITS } from '../../_shared/limits.ts';
+import { deliverDue } from '../../_shared/outbox.ts';
+
+const encoder = new TextEncoder();
+
+/** Constant-time comparison of two secrets' SHA-256 digests. */
+async function sameSecret(given: string, expected: string): Promise<boolean> {
+  const [a, b] = await Promise.all([
+    crypto.subtle.digest('SHA-256', encoder.encode(given)),
+    crypto.subtle.digest('SHA-256', encoder.encode(expected)),
+  ]);
+  const x = new Uint8Array(a);
+  const y = new Uint8Array(b);
+  let difference = 0;
+  for (let i = 0; i < x.length; i += 1) difference |= x[i] ^ y[i];
+  return difference === 0;
+}
+
+export const schedulerRoutes = new Hono().post('/run', async (c) => {
+  const secret = readEnv('SCHEDULER_SECRET');
+  const given = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+  // Unset: the endpoint does not exist. Wrong: the same answer, nothing learnt.
+  if (!secret || secret.length < 32 || !given || !(await sameSecret(given, secret))) {
+    throw new HttpError(404, 'Not found');
+  }
+  const { deadlines, digests } = await withWorker(async (tx) => {
+    const [row] = await tx<{ deadlines: number; digests: number }[]>`
+      select private.run_deadlines(${NOTIFICATION_LIMITS.deadlineReminderSeconds}) as deadlines,
+             private.run_digests(${NOTIFICATION_LIMITS.digestWindowSeconds}, ${NOTIFICATION_LIMITS.digestSettleSeconds}) as digests`;
+    return row;
+  });
+  const deliveries = await deliverDue();
+  return c.json({ deadlines, digests, ...deliveries });
+});
