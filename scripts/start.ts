@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { ROOT } from './lib/db.ts';
 import { PortBusyError } from './lib/ports.ts';
 import { stopAllServices } from './lib/services.ts';
-import { localJwtSecret, startStack, type RunningStack } from './lib/stack.ts';
+import { localJwtSecret, localNotificationKeys, startStack, type RunningStack } from './lib/stack.ts';
 
 // A closed terminal must not turn the stop into a crash (EIO/EPIPE on write).
 process.stdout.on('error', () => {});
@@ -79,6 +79,7 @@ try {
     web: 'dev',
     watchApi: dev,
     jwtSecret: localJwtSecret(dataDir),
+    notificationKeys: localNotificationKeys(dataDir),
   });
 } catch (error) {
   if (stopping) await stopping;

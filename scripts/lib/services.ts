@@ -334,6 +334,14 @@ export interface ApiEnv {
   RATE_LIMIT_SCOPE?: string;
   CLIENT_IP_HEADER?: string;
   TRUSTED_PROXY_HOPS?: string;
+  /** Web Push (docs/notifications.md): the VAPID key pair and its contact. */
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  VAPID_SUBJECT?: string;
+  /** More push service origins the server may send to (the tests' stand-in). */
+  PUSH_SERVICE_ORIGINS?: string;
+  /** The bearer secret of POST /api/scheduler/run. */
+  SCHEDULER_SECRET?: string;
 }
 
 /**

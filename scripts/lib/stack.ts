@@ -4,6 +4,7 @@
 // Every service runs under a guard that stops it when this process ends,
 // however it ends (services.ts, docs/stack-lifecycle.md).
 import { randomBytes } from 'node:crypto';
+import webpush from 'web-push';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +39,10 @@ export interface StackOptions {
   jwtSecret: string;
   /** More settings of the API function (e.g. RATE_LIMITS for a test stack). */
   apiEnv?: Record<string, string>;
+  /** The Web Push keys and the scheduler's secret; fresh ones for this start when left out. */
+  notificationKeys?: NotificationKeys;
+  /** How often the stack runs the scheduler (POST /api/scheduler/run); 0 never. Default SCHEDULER_SECONDS, else 30. */
+  schedulerSeconds?: number;
   quiet?: boolean;
 }
 
@@ -65,6 +70,72 @@ export function localJwtSecret(dataDir: string): string {
   const secret = randomBytes(32).toString('base64url');
   writeFileSync(file, secret + '\n', { mode: 0o600 });
   return secret;
+}
+
+/** VAPID keys (Web Push, RFC 8292) and the secret the scheduler's calls carry. */
+export interface NotificationKeys {
+  vapidPublicKey: string;
+  vapidPrivateKey: string;
+  schedulerSecret: string;
+}
+
+function newNotificationKeys(): NotificationKeys {
+  const vapid = webpush.generateVAPIDKeys();
+  return { vapidPublicKey: vapid.publicKey, vapidPrivateKey: vapid.privateKey, schedulerSecret: randomBytes(32).toString('base64url') };
+}
+
+/**
+ * Notification keys kept under .data like the JWT secret: browsers'
+ * subscriptions are bound to the VAPID public key, so a restart must not
+ * change it. VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY and SCHEDULER_SECRET win.
+ */
+export function localNotificationKeys(dataDir: string): NotificationKeys {
+  const file = path.join(dataDir, 'notification-keys.json');
+  let keys: NotificationKeys;
+  if (existsSync(file)) {
+    keys = JSON.parse(readFileSync(file, 'utf8')) as NotificationKeys;
+  } else {
+    mkdirSync(dataDir, { recursive: true });
+    keys = newNotificationKeys();
+    writeFileSync(file, JSON.stringify(keys, null, 2) + '\n', { mode: 0o600 });
+  }
+  return {
+    vapidPublicKey: process.env.VAPID_PUBLIC_KEY || keys.vapidPublicKey,
+    vapidPrivateKey: process.env.VAPID_PRIVATE_KEY || keys.vapidPrivateKey,
+    schedulerSecret: process.env.SCHEDULER_SECRET || keys.schedulerSecret,
+  };
+}
+
+/**
+ * The local stand-in of pg_cron + pg_net: POST /api/scheduler/run every
+ * `everySeconds`, one run at a time, the same request Supabase's job sends.
+ */
+function startScheduler(apiBase: string, secret: string, everySeconds: number, log: Log): () => void {
+  let running = false;
+  let failing = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      const response = await fetch(`${apiBase}/api/scheduler/run`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}` },
+        signal: AbortSignal.timeout(60_000),
+      });
+      await response.arrayBuffer();
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      if (failing) log('Scheduler runs again');
+      failing = false;
+    } catch (error) {
+      // Said once per outage, not every tick.
+      if (!failing) log(`Scheduler run failed (${(error as Error).message}); retrying every ${everySeconds} s`);
+      failing = true;
+    } finally {
+      running = false;
+    }
+  }, everySeconds * 1000);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 const seconds = (since: number) => `${((performance.now() - since) / 1000).toFixed(1)} s`;
@@ -124,6 +195,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
     const apiLog = log('api');
     apiLog(`Starting the API under Deno on port ${opts.ports.api}...`);
     const appOrigin = `http://localhost:${opts.ports.web}`;
+    const keys = opts.notificationKeys ?? newNotificationKeys();
     const api = await startApi({
       port: opts.ports.api,
       watch: opts.watchApi,
@@ -137,12 +209,23 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         APP_ORIGIN: process.env.APP_ORIGIN ?? appOrigin,
         ALLOWED_ORIGINS:
           process.env.ALLOWED_ORIGINS ?? `${appOrigin},http://127.0.0.1:${opts.ports.web}`,
+        VAPID_PUBLIC_KEY: keys.vapidPublicKey,
+        VAPID_PRIVATE_KEY: keys.vapidPrivateKey,
+        VAPID_SUBJECT: process.env.VAPID_SUBJECT ?? 'mailto:hello@hangplan.local',
+        SCHEDULER_SECRET: keys.schedulerSecret,
+        ...(process.env.PUSH_SERVICE_ORIGINS ? { PUSH_SERVICE_ORIGINS: process.env.PUSH_SERVICE_ORIGINS } : {}),
         ...opts.apiEnv,
       },
     });
     stops.push(api.stop);
     running.push(api);
     apiLog(`API ready in ${seconds(started)}`);
+    const schedulerSeconds = opts.schedulerSeconds ?? Number(process.env.SCHEDULER_SECONDS ?? 30);
+    if (Number.isFinite(schedulerSeconds) && schedulerSeconds > 0) {
+      const stopScheduler = startScheduler(`http://127.0.0.1:${opts.ports.api}/functions/v1`, keys.schedulerSecret, schedulerSeconds, log('scheduler'));
+      stops.push(async () => stopScheduler());
+      apiLog(`Scheduler runs every ${schedulerSeconds} s (deliveries, reminders, deadlines)`);
+    }
 
     if (opts.web !== 'none') {
       started = performance.now();

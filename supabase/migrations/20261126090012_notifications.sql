@@ -211,7 +211,8 @@ revoke all on function private.plan_notice_detail(app.plans) from public;
 -- p_to: 'everyone' (the plan's participants but whoever the claims name),
 -- 'host', or 'unanswered' (who has not voted on anything yet; never the
 -- host). Push goes to every device of each recipient; with p_email, members
--- also get an e-mail, unless they turned e-mails about this plan off. A digest
+-- also get an e-mail, unless they turned e-mails about this plan off (the
+-- time's e-mail goes to every member, whoever set it). A digest
 -- (p_detail {from, until}) counts per recipient the ideas and comments of
 -- others, and leaves out whoever has nothing new.
 --
@@ -277,13 +278,18 @@ begin
       join app.push_subscriptions s on s.user_id = r.user_id or s.guest_id = r.guest_id
     returning user_id, guest_id
   ), emails as (
-    insert into app.notification_deliveries (event_id, channel, user_id, detail)
-    select v_event, 'email', r.user_id, r.detail
-      from recipients r
+    insert into app.notification_deliveries (event_id, channel, user_id)
+    select v_event, 'email', m.user_id
+      from (select r.user_id from recipients r
+            union
+            -- The time's e-mail carries the calendar invite: every member
+            -- gets it, the host who set it too (docs/api.md set-event-time).
+            select pa.user_id from app.participants pa
+             where p_kind in ('time_set', 'time_changed') and pa.plan_id = p_plan_id) m
      where p_email
-       and r.user_id is not null
+       and m.user_id is not null
        and not exists (select 1 from app.email_unsubscribes u
-                        where u.user_id = r.user_id and u.plan_id = p_plan_id)
+                        where u.user_id = m.user_id and u.plan_id = p_plan_id)
     returning user_id, guest_id
   )
   select count(distinct coalesce(x.user_id, x.guest_id)) into v_reached

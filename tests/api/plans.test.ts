@@ -149,6 +149,9 @@ describe('POST /api/plans', () => {
       lockedTimeSlot: null,
       lockedTimeSlotDate: null,
       participantCount: 1,
+      deadline: null,
+      autoLock: false,
+      remindedAt: null,
     });
 
     const [plan] = await owner`select title, host_id, slug from app.plans where id = ${res.json.id}`;
@@ -323,14 +326,21 @@ describe('GET /api/plans/{id}/participants', () => {
     const amyRow = await addMember(plan.id, amy, new Date('2025-06-01T11:00:00Z'));
     const zedRow = await addMember(plan.id, zed, new Date('2025-06-01T10:00:00Z'));
     const [amyEmail] = await owner<{ email: string }[]>`select email from app.users where id = ${amy.id}`;
+    // Zed voted on an idea, Gus on a date: they have answered; Hal and Amy not yet.
+    const [{ id: ideaId }] = await owner<{ id: string }[]>`
+      insert into app.ideas (plan_id, text, author_name, user_id) values (${plan.id}, 'Summit', '-', ${host.id}) returning id`;
+    await owner`insert into app.idea_votes (idea_id, plan_id, user_id) values (${ideaId}, ${plan.id}, ${zed.id})`;
+    const [{ id: slotId }] = await owner<{ id: string }[]>`
+      insert into app.time_slots (plan_id, date) values (${plan.id}, current_date + 3) returning id`;
+    await owner`insert into app.time_slot_votes (time_slot_id, plan_id, guest_id) values (${slotId}, ${plan.id}, ${gus.guestId})`;
 
     const res = await api('GET', `/api/plans/${plan.id}/participants`);
     expect(res.status).toBe(200);
     expect(res.json).toEqual([
-      { id: hostRow.id, name: 'Hal Host', userId: host.id, guestId: null, isGuest: false },
-      { id: gus.participantId, name: 'Gus', userId: null, guestId: gus.guestId, isGuest: true },
-      { id: zedRow, name: 'Zed', userId: zed.id, guestId: null, isGuest: false },
-      { id: amyRow, name: amyEmail.email.split('@')[0], userId: amy.id, guestId: null, isGuest: false },
+      { id: hostRow.id, name: 'Hal Host', userId: host.id, guestId: null, isGuest: false, hasResponded: false },
+      { id: gus.participantId, name: 'Gus', userId: null, guestId: gus.guestId, isGuest: true, hasResponded: true },
+      { id: zedRow, name: 'Zed', userId: zed.id, guestId: null, isGuest: false, hasResponded: true },
+      { id: amyRow, name: amyEmail.email.split('@')[0], userId: amy.id, guestId: null, isGuest: false, hasResponded: false },
     ]);
   });
 

@@ -142,11 +142,13 @@ describe("the host's decisions go to the outbox", () => {
       await sql`select private.claim_event_time_notice(${w.planA}, 600, 'too soon')`;
     });
     const timed = await outbox(w.planA);
-    // The member's phone and e-mail; guests have no e-mail; not the host.
-    expect(timed.filter((r) => r.kind === 'time_set').map((r) => [r.channel, r.user_id, r.guest_id])).toEqual([
+    // The member's phone and every member's e-mail with the invite (the host's
+    // too, who set it); guests have no e-mail; no push to the host.
+    expect(timed.filter((r) => r.kind === 'time_set').map((r) => [r.channel, r.user_id, r.guest_id]).sort()).toEqual([
       ['push', w.users.member, null],
       ['email', w.users.member, null],
-    ]);
+      ['email', w.users.host, null],
+    ].sort());
     expect(timed.find((r) => r.kind === 'time_set')?.detail).toMatchObject({
       ideaText: 'Bowling', eventTime: '7:00 PM', period: '19:00', location: 'The Lanes',
     });
@@ -170,7 +172,10 @@ describe("the host's decisions go to the outbox", () => {
       await sql`select app.set_event_time(${w.planA}, '19:00')`;
       await sql`select private.claim_event_time_notice(${w.planA}, 600, 'too soon')`;
     });
-    expect((await outbox(w.planA)).filter((r) => r.kind === 'time_set').map((r) => r.channel)).toEqual(['push']);
+    expect((await outbox(w.planA)).filter((r) => r.kind === 'time_set').map((r) => [r.channel, r.user_id]).sort()).toEqual([
+      ['push', w.users.member],
+      ['email', w.users.host],
+    ].sort());
   });
 
   it("deleting the plan still tells the guests' devices (a copy of where to send), and nothing else of the plan is sent", async () => {

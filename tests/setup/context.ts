@@ -9,6 +9,10 @@ declare module 'vitest' {
     /** maildev's SMTP port, for a second API instance that must really send. */
     smtpPort: number;
     jwtSecret: string;
+    /** The stand-in Web Push service (tests/support/push-service.ts) the API may send to. */
+    pushServiceOrigin: string;
+    /** VAPID keys, PUSH_SERVICE_ORIGINS and SCHEDULER_SECRET of the shared API, for a second instance. */
+    notificationEnv: Record<string, string>;
   }
 }
 export {};

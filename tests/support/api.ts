@@ -116,7 +116,10 @@ export const PLAN_KEYS = [
   'slug',
   'status',
   'title',
-];
+  'deadline',
+  'autoLock',
+  'remindedAt',
+].sort();
 
 /**
  * Another instance of the function on the same database as the shared one,
@@ -139,6 +142,7 @@ export async function startSecondApi(
       APP_ORIGIN: 'http://localhost:5173',
       RATE_LIMITS: API_TEST_RATE_LIMITS,
       LIVE_STREAMS_PER_NETWORK: TEST_LIVE_STREAMS_PER_NETWORK,
+      ...inject('notificationEnv'),
       ...overrides,
     },
   });
@@ -147,3 +151,16 @@ export async function startSecondApi(
 
 /** A second instance whose SMTP port has nobody listening: for what must happen when e-mail cannot be sent. */
 export const startApiWithDeadSmtp = () => startSecondApi();
+
+/**
+ * One run of the scheduled work (POST /api/scheduler/run with the secret), as
+ * `npm start`'s timer and pg_cron do it; its report.
+ */
+export async function runScheduler(baseUrl?: string): Promise<{ deadlines: number; digests: number; sent: number; retrying: number; dropped: number }> {
+  const res = await api('POST', '/api/scheduler/run', {
+    headers: { authorization: `Bearer ${inject('notificationEnv').SCHEDULER_SECRET}` },
+    baseUrl,
+  });
+  if (res.status !== 200) throw new Error(`scheduler run answered ${res.status}: ${res.text}`);
+  return res.json;
+}

@@ -41,16 +41,34 @@ export function isAllowedPushEndpoint(endpoint: string): boolean {
   return url.protocol === 'https:' && url.port === '' && KNOWN_PUSH_HOSTS.some((host) => host.test(url.hostname));
 }
 
-/** True when `p256dh` (base64url) is a point on P-256, as the browser's key must be. */
-export async function isP256PublicKey(p256dh: string): Promise<boolean> {
+// NIST P-256 (SEC 2): y^2 = x^3 - 3x + b over the prime field p.
+const P256_P = 0xffffffff00000001000000000000000000000000ffffffffffffffffffffffffn;
+const P256_B = 0x5ac635d8aa3a93e7b3ebbd55769886bc651d06b0cc53b0f63bce3c3e27d2604bn;
+
+function bigIntOf(bytes: Uint8Array): bigint {
+  let value = 0n;
+  for (const byte of bytes) value = (value << 8n) | BigInt(byte);
+  return value;
+}
+
+/**
+ * True when `p256dh` (base64url) is an uncompressed point on P-256, as the
+ * browser's key must be (RFC 8291). Checked by the curve's equation: not every
+ * runtime's Web Crypto refuses a point that is off the curve on import.
+ */
+export function isP256PublicKey(p256dh: string): boolean {
+  let raw: Uint8Array;
   try {
-    const raw = base64urlBytes(p256dh);
-    if (raw.length !== 65 || raw[0] !== 4) return false;
-    await crypto.subtle.importKey('raw', raw, { name: 'ECDH', namedCurve: 'P-256' }, false, []);
-    return true;
+    raw = base64urlBytes(p256dh);
   } catch {
     return false;
   }
+  if (raw.length !== 65 || raw[0] !== 4) return false;
+  const x = bigIntOf(raw.subarray(1, 33));
+  const y = bigIntOf(raw.subarray(33, 65));
+  if (x >= P256_P || y >= P256_P) return false;
+  const mod = (n: bigint) => ((n % P256_P) + P256_P) % P256_P;
+  return mod(y * y) === mod(x * x * x - 3n * x + P256_B);
 }
 
 function base64urlBytes(value: string): Uint8Array<ArrayBuffer> {

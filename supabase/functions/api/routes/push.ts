@@ -38,7 +38,7 @@ export const pushRoutes = new Hono()
     const { subscription, guestId } = await parseBody(c, pushSubscriptionBody);
     const identity = subscriber(await optionalUserId(c), guestId);
     if (!isAllowedPushEndpoint(subscription.endpoint)) throw new HttpError(400, PUSH_ENDPOINT_NOT_ALLOWED);
-    if (!(await isP256PublicKey(subscription.keys.p256dh))) throw new HttpError(400, PUSH_KEYS_INVALID);
+    if (!isP256PublicKey(subscription.keys.p256dh)) throw new HttpError(400, PUSH_KEYS_INVALID);
     await requestRow(identity, (tx) => tx`
       select private.save_push_subscription(${subscription.endpoint}, ${subscription.keys.p256dh}, ${subscription.keys.auth},
                                             ${NOTIFICATION_LIMITS.subscriptionsPerIdentity}, ${NOTIFICATION_LIMITS.subscriptionsPerPlan})`);
