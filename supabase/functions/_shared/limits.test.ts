@@ -22,6 +22,7 @@ describe('the limits', () => {
       vote: '120/60',
       plan: '50/86400',
       'event-time-mail': '1/600',
+      remind: '1/43200',
     });
   });
 

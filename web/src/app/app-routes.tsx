@@ -3,7 +3,7 @@ import { paths } from '../config/paths';
 import { NotFoundScreen } from '../components/not-found-screen';
 import { RequireAuth } from '../features/auth/components/require-auth';
 import { SessionGate } from '../features/auth/components/session-gate';
-import { AuthScreen, CreatePlanScreen, HomeScreen, PlanScreen, planTabs, ProfileScreen, ShareScreen, UndoEmailChangeScreen } from './lazy-screens';
+import { AuthScreen, CreatePlanScreen, HomeScreen, PlanScreen, planTabs, ProfileScreen, ShareScreen, UndoEmailChangeScreen, UnsubscribeScreen } from './lazy-screens';
 import { JoinScreen } from '../features/guests/components/join-screen';
 import { GuestDashboardScreen } from './lazy-screens';
 import { GuestAvailabilityScreen, PlanAvailabilityScreen } from './lazy-screens';
@@ -19,6 +19,8 @@ export function AppRoutes() {
         <Route path={paths.auth.path} element={<AuthScreen />} />
         {/* Signed in or not: the link comes by e-mail, often to another device. */}
         <Route path={paths.undoEmailChange.path} element={<UndoEmailChangeScreen />} />
+        {/* Likewise the unsubscribe link of a notification e-mail: its token is the credential. */}
+        <Route path={paths.unsubscribe.path} element={<UnsubscribeScreen />} />
 
         {/* Spec §6: signed-in only. */}
         <Route element={<RequireAuth />}>

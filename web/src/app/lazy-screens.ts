@@ -14,6 +14,10 @@ export const HomeScreen = preloadable(() => import('../features/plans/components
 export const UndoEmailChangeScreen = preloadable(() =>
   import('../features/auth/components/undo-email-change-screen').then((m) => m.UndoEmailChangeScreen),
 );
+// The page behind the unsubscribe link of a notification e-mail.
+export const UnsubscribeScreen = preloadable(() =>
+  import('../features/notifications/components/unsubscribe-screen').then((m) => m.UnsubscribeScreen),
+);
 export const ProfileScreen = preloadable(() => import('../features/profile/components/profile-screen').then((m) => m.ProfileScreen));
 export const CreatePlanScreen = preloadable(() => import('../features/plans/components/create-plan-screen').then((m) => m.CreatePlanScreen));
 // The share page alone carries the QR code library.
@@ -58,6 +62,7 @@ const signedInScreens = [
 const anyoneScreens = [
   [paths.auth.path, AuthScreen],
   [paths.undoEmailChange.path, UndoEmailChangeScreen],
+  [paths.unsubscribe.path, UnsubscribeScreen],
   [paths.guestDashboard.path, GuestDashboardScreen],
   [paths.guestIdeas.path, GuestIdeasScreen],
   [paths.guestAvailability.path, GuestAvailabilityScreen],

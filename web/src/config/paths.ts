@@ -25,6 +25,8 @@ export const paths = {
   profile: { path: '/profile', getHref: () => '/profile' },
   /** Behind the link mailed to the old address after an e-mail change (the token is in the fragment). */
   undoEmailChange: { path: '/account/undo-email-change', getHref: () => '/account/undo-email-change' },
+  /** Behind the link in a notification e-mail's footer: stop (or restart) one plan's e-mails. */
+  unsubscribe: { path: '/unsubscribe/:token', getHref: (token: string) => `/unsubscribe/${id(token)}` },
   interests: { path: '/interests', getHref: () => '/interests' },
   manageInterests: { path: '/interests/manage', getHref: () => '/interests/manage' },
   join: { path: '/l/:slug', getHref: (slug: string) => `/l/${id(slug)}` },

@@ -10,11 +10,13 @@ describe('apiPaths', () => {
     expect(apiPaths.timeSlot('s1', 'voters')).toBe('/api/timeslots/s1/voters');
     expect(apiPaths.planEvents('p1')).toBe('/api/plans/p1/events');
     expect(apiPaths.planEvents('p1', 12)).toBe('/api/plans/p1/events?since=12');
+    expect(apiPaths.unsubscribe('aB-_9')).toBe('/api/unsubscribe/aB-_9');
   });
 
   it('encode ids so they stay one path segment', () => {
     expect(apiPaths.plan('../../auth/me')).toBe('/api/plans/..%2F..%2Fauth%2Fme');
     expect(apiPaths.planBySlug('a/b')).toBe('/api/plans/slug/a%2Fb');
     expect(apiPaths.idea('../x', 'comments')).toBe('/api/ideas/..%2Fx/comments');
+    expect(apiPaths.unsubscribe('../plans')).toBe('/api/unsubscribe/..%2Fplans');
   });
 });

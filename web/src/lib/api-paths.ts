@@ -42,6 +42,12 @@ export const apiPaths = {
   myInterests: () => '/api/users/me/interests',
   myInterest: (id: string) => `/api/users/me/interests/${seg(id)}`,
 
+  /**
+   * A notification e-mail's unsubscribe link: GET reads the plan's e-mails,
+   * POST turns them off, DELETE on again. The token is the only credential.
+   */
+  unsubscribe: (token: string) => `/api/unsubscribe/${seg(token)}`,
+
   /** The live change feed of one plan (docs/live-updates.md). */
   planEvents: (id: string, since?: number) =>
     since === undefined ? `${apiPaths.plan(id)}/events` : `${apiPaths.plan(id)}/events?since=${since}`,

@@ -62,3 +62,9 @@ export const interestKeys = {
   catalog: () => [...interestKeys.all, 'catalog'] as const,
   mine: () => [...interestKeys.all, 'mine'] as const,
 };
+
+export const notificationKeys = {
+  all: ['notifications'] as const,
+  /** Whether a plan's e-mails are on, for the member an unsubscribe link names (by its token). */
+  planEmails: (unsubscribeToken: string) => [...notificationKeys.all, 'plan-emails', unsubscribeToken] as const,
+};
