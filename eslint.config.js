@@ -11,7 +11,7 @@ import globals from 'globals';
 // no two features import each other. app/ sits above every feature; lib/,
 // components/ and config/ below them all.
 const FEATURE_FLOORS = [
-  ['auth', 'calendar'],
+  ['auth', 'calendar', 'notifications'],
   ['plans'],
   ['guests'],
   ['ideas', 'availability', 'interests'],

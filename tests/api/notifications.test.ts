@@ -324,7 +324,7 @@ describe('the digest of new ideas and comments', () => {
 
 describe('scheduler authentication', () => {
   it('without the secret the endpoint does not exist', async () => {
-    for (const headers of [{}, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${inject('notificationEnv').SCHEDULER_SECRET}x` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer wrong' }, { authorization: `Bearer ${inject('notificationEnv').SCHEDULER_SECRET}x` }]) {
       expectText(await api('POST', '/api/scheduler/run', { headers }), 404, 'Not found');
     }
   });

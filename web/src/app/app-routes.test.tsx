@@ -98,6 +98,18 @@ describe('app routes', () => {
     expect(location()).toBe(path);
   });
 
+  it.each([
+    ['signed out', () => signedOut],
+    ['signed in', signedIn],
+  ])('opens the unsubscribe page at /unsubscribe/{token} %s, with no redirect', async (_, session) => {
+    const token = 'A1-_'.repeat(16);
+    const { calls } = mockFetch({ ...session(), [`GET /api/unsubscribe/${token}`]: () => json({ planTitle: 'Picnic', emails: true }) });
+    const { location } = renderWithProviders(<AppRoutes />, { route: `/unsubscribe/${token}` });
+    expect(await screen.findByRole('heading', { name: 'Stop e-mails about Picnic?' })).toBeInTheDocument();
+    expect(location()).toBe(`/unsubscribe/${token}`);
+    expect(calls('GET', `/api/unsubscribe/${token}`)).toHaveLength(1);
+  });
+
   it('sends a visitor with neither a user nor a guest session from /l/{slug}/availability to the join page', async () => {
     mockFetch(signedOut);
     const { location } = renderWithProviders(<AppRoutes />, { route: '/l/abcDEF12/availability' });

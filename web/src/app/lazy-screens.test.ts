@@ -1,11 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AuthScreen, GuestDashboardScreen, HomeScreen, PlanScreen, ProfileScreen, ShareScreen, preloadScreenOf } from './lazy-screens';
+import { AuthScreen, GuestDashboardScreen, HomeScreen, PlanScreen, ProfileScreen, ShareScreen, UnsubscribeScreen, preloadScreenOf } from './lazy-screens';
 
 describe('preloadScreenOf', () => {
   afterEach(() => vi.restoreAllMocks());
 
   const spies = () => {
-    const screens = { AuthScreen, GuestDashboardScreen, HomeScreen, PlanScreen, ProfileScreen, ShareScreen };
+    const screens = { AuthScreen, GuestDashboardScreen, HomeScreen, PlanScreen, ProfileScreen, ShareScreen, UnsubscribeScreen };
     return Object.fromEntries(
       Object.entries(screens).map(([name, screen]) => [name, vi.spyOn(screen, 'preload').mockResolvedValue(undefined)]),
     ) as Record<keyof typeof screens, ReturnType<typeof vi.spyOn>>;
@@ -29,5 +29,13 @@ describe('preloadScreenOf', () => {
     expect(spy.HomeScreen).not.toHaveBeenCalled();
     preloadScreenOf('/', true);
     expect(spy.HomeScreen).toHaveBeenCalledOnce();
+  });
+
+  it('the unsubscribe page loads itself, signed in or not', () => {
+    const spy = spies();
+    preloadScreenOf('/unsubscribe/abc', false);
+    preloadScreenOf('/unsubscribe/abc', true);
+    expect(spy.UnsubscribeScreen).toHaveBeenCalledTimes(2);
+    expect(spy.AuthScreen).not.toHaveBeenCalled();
   });
 });
