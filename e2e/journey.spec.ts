@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from '@playwright/test';
+import { check, phonePage } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import {
   icsLines,
@@ -295,6 +296,22 @@ test('the whole story: sign up, share, join, vote, lock, confirm, sign up as a g
     expect(lines).toContain(`UID:plan-${planId}@hangplan`);
     // Guests have no address; the host, who has an account, is told too.
     await waitForMail(hostEmail, /^Time set:/, timeSetAt);
+  });
+
+  await test.step("the e-mail's unsubscribe link stops e-mails about this plan, and can undo it (phone size, axe)", async () => {
+    const mail = await waitForMail(memberEmail, /^Time set:/, timeSetAt);
+    const link = /\/unsubscribe\/[A-Za-z0-9_-]{64}/.exec(mail.text ?? '')?.[0];
+    expect(link, 'the footer link').toBeTruthy();
+    const inbox = await phonePage(browser);
+    await inbox.goto(link!);
+    const ask = inbox.getByRole('heading', { name: /^Stop e-mails about / });
+    await check(inbox, 'unsubscribe', ask);
+    await inbox.getByRole('button', { name: 'Unsubscribe' }).click();
+    const done = inbox.getByRole('heading', { name: "You're unsubscribed" });
+    await check(inbox, 'unsubscribed', done);
+    await inbox.getByRole('button', { name: 'Turn e-mails back on' }).click();
+    await expect(inbox.getByRole('heading', { name: /^Stop e-mails about / })).toBeVisible();
+    await inbox.context().close();
   });
 
   await test.step('everyone sees the confirmed plan after a reload', async () => {
