@@ -263,7 +263,6 @@ as $$
 declare
   v_plan   app.plans;
   v_notice app.event_time_notices;
-  v_wait   integer;
 begin
   select * into v_plan from app.plans p where p.id = p_plan_id;
   if not found or v_plan.host_id is distinct from (select auth.uid()) then
@@ -278,10 +277,7 @@ begin
     if v_notice.date = v_plan.locked_time_slot_date and v_notice.event_time = v_plan.event_time then
       return false;
     end if;
-    v_wait := ceil(extract(epoch from (v_notice.sent_at + make_interval(secs => p_window_seconds) - now())))::integer;
-    if v_wait > 0 then
-      raise exception using errcode = 'HP429', message = p_message, detail = v_wait::text;
-    end if;
+    perform private.refuse_within_window(v_notice.sent_at, p_window_seconds, p_message);
   end if;
 
   insert into app.event_time_notices as n (plan_id, date, event_time, sent_at)

@@ -208,6 +208,30 @@ revoke all on function private.count_failure(jsonb) from public;
 grant execute on function private.count_failure(jsonb) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
+-- One action per window, remembered on the row it is about
+-- -----------------------------------------------------------------------------
+-- For limits kept as a timestamp where the action is recorded (the plan's
+-- last announced time, its last reminder): HP429 with `p_message` and DETAIL
+-- = the seconds left while `p_since` is less than the window ago; nothing
+-- when it is null or long enough ago.
+create function private.refuse_within_window(p_since timestamptz, p_window_seconds integer, p_message text)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+declare
+  v_wait integer := ceil(extract(epoch from (p_since + make_interval(secs => p_window_seconds) - now())))::integer;
+begin
+  if v_wait > 0 then
+    raise exception using errcode = 'HP429', message = p_message, detail = v_wait::text;
+  end if;
+end;
+$$;
+revoke all on function private.refuse_within_window(timestamptz, integer, text) from public;
+grant execute on function private.refuse_within_window(timestamptz, integer, text) to authenticated;
+
+-- -----------------------------------------------------------------------------
 -- Caps per plan: guests, ideas, comments per idea, distinct date slots.
 -- -----------------------------------------------------------------------------
 -- docs/security-and-limits.md "Abuse limits". Unlike the rate limits these are not about

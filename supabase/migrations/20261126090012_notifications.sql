@@ -482,16 +482,12 @@ set search_path = ''
 as $$
 declare
   v_plan    app.plans := private.plan_for_host(p_plan_id, 'Only the host can send reminders');
-  v_wait    integer;
   v_reached integer;
 begin
   if v_plan.status <> 'planning' then
     raise exception using errcode = 'HP409', message = 'The date is locked: there is nothing left to vote on';
   end if;
-  v_wait := ceil(extract(epoch from (v_plan.reminded_at + make_interval(secs => p_window_seconds) - now())))::integer;
-  if v_wait > 0 then
-    raise exception using errcode = 'HP429', message = p_message, detail = v_wait::text;
-  end if;
+  perform private.refuse_within_window(v_plan.reminded_at, p_window_seconds, p_message);
   v_reached := private.send_reminder(p_plan_id);
   if v_reached > 0 then
     update app.plans p set reminded_at = now() where p.id = p_plan_id;

@@ -117,3 +117,14 @@ export async function requireUserId(c: Context): Promise<string> {
   if (!userId) throw new HttpError(401, messages.notSignedIn);
   return userId;
 }
+
+/**
+ * Who acts in a write a member or a guest may make: a valid token wins (its
+ * user, no guest); else the guest the request names (its secret is the
+ * database's check); else 401 with `denied`.
+ */
+export function actingAs(userId: string | null, guestId: string | null, denied: string): { userId: string | null; guestId: string | null } {
+  if (userId) return { userId, guestId: null };
+  if (guestId) return { userId: null, guestId };
+  throw new HttpError(401, denied);
+}

@@ -1,6 +1,7 @@
 // The database client and the one way handlers talk to it: withRequest(),
 // which runs a request's SQL as `anon` or `authenticated` so that RLS applies.
 import postgres from 'postgres';
+import { toBase64url } from './bytes.ts';
 import { databasePoolMode, databaseUrl } from './env.ts';
 import { type LimitHit, limitsJson } from './limits.ts';
 import { SECRET_TOKEN_PATTERN } from './contract/fields.ts';
@@ -111,10 +112,7 @@ function guestSecretHash(secret: string): Promise<string> {
 
 /** A new secret token (a guest secret, an undo link's token), shaped as SECRET_TOKEN_PATTERN says. */
 export function newSecretToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
+  return toBase64url(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 /** The identity with the session and the guest secret filled in from the request scope. */

@@ -6,6 +6,7 @@
 // Nothing else is ever fetched, redirects are not followed, and every
 // address is checked again when a message is sent.
 import webpush from 'web-push';
+import { fromBase64url } from './bytes.ts';
 import { readEnv } from './env.ts';
 
 /** The hosts of the browsers' push services (Chrome/Edge/Opera/Samsung, Firefox, Edge on Windows, Safari). */
@@ -59,7 +60,7 @@ function bigIntOf(bytes: Uint8Array): bigint {
 export function isP256PublicKey(p256dh: string): boolean {
   let raw: Uint8Array;
   try {
-    raw = base64urlBytes(p256dh);
+    raw = fromBase64url(p256dh);
   } catch {
     return false;
   }
@@ -69,13 +70,6 @@ export function isP256PublicKey(p256dh: string): boolean {
   if (x >= P256_P || y >= P256_P) return false;
   const mod = (n: bigint) => ((n % P256_P) + P256_P) % P256_P;
   return mod(y * y) === mod(x * x * x - 3n * x + P256_B);
-}
-
-function base64urlBytes(value: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(value.replaceAll('-', '+').replaceAll('_', '/') + '='.repeat((4 - (value.length % 4)) % 4));
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i += 1) bytes[i] = binary.charCodeAt(i);
-  return bytes;
 }
 
 export interface VapidKeys {

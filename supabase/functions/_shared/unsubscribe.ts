@@ -3,6 +3,7 @@
 // member's and the plan's ids and the first 16 bytes of an HMAC-SHA-256 over
 // them with a key derived from JWT_SECRET. Nothing is stored: only this
 // server can make a valid one, and a forged or altered one fails the HMAC.
+import { fromBase64url, sameBytes, toBase64url } from './bytes.ts';
 import { jwtSecret } from './env.ts';
 
 const encoder = new TextEncoder();
@@ -33,12 +34,6 @@ function uuidOf(bytes: Uint8Array): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-function toBase64url(bytes: Uint8Array): string {
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replaceAll('+', '-').replaceAll('/', '_').replace(/=+$/, '');
-}
-
 async function mac(ids: Uint8Array): Promise<Uint8Array> {
   return new Uint8Array(await crypto.subtle.sign('HMAC', await macKey(), ids as Uint8Array<ArrayBuffer>)).slice(0, MAC_BYTES);
 }
@@ -57,13 +52,8 @@ export async function unsubscribeToken(userId: string, planId: string): Promise<
 /** The member and plan a token names, or null when it is malformed or forged. */
 export async function readUnsubscribeToken(token: string): Promise<{ userId: string; planId: string } | null> {
   if (!/^[A-Za-z0-9_-]{64}$/.test(token)) return null;
-  const binary = atob(token.replaceAll('-', '+').replaceAll('_', '/'));
-  const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  const bytes = fromBase64url(token);
   const ids = bytes.slice(0, 32);
-  const expected = await mac(ids);
-  // Constant time: every byte is compared whatever the first difference.
-  let difference = 0;
-  for (let i = 0; i < MAC_BYTES; i += 1) difference |= expected[i] ^ bytes[32 + i];
-  if (difference !== 0) return null;
+  if (!sameBytes(await mac(ids), bytes.slice(32))) return null;
   return { userId: uuidOf(ids.slice(0, 16)), planId: uuidOf(ids.slice(16, 32)) };
 }

@@ -10,7 +10,7 @@
 // validated before the database is touched; a malformed idea id is "Idea not
 // found" like an unknown one. One transaction and one statement per request.
 import { Hono } from 'hono';
-import { optionalUserId } from '../../_shared/auth.ts';
+import { actingAs, optionalUserId } from '../../_shared/auth.ts';
 import { createCommentBody, voteBody } from '../../_shared/contract/ideas-requests.ts';
 import { COMMENT_NOT_FOUND, IDEA_NOT_FOUND, type IdeaComment, JOIN_TO_COMMENT, JOIN_TO_VOTE, type VoteResult } from '../../_shared/contract/ideas.ts';
 import { requestRow } from '../../_shared/db.ts';
@@ -23,13 +23,6 @@ import { parseBody } from '../../_shared/validation.ts';
 import { versionedColumns, versionedRead, type VersionedRow } from '../../_shared/versioned.ts';
 import { readVoters } from '../../_shared/voters.ts';
 
-/** The writer: a valid token wins; else the body's guest; else 401 `denied`. */
-function writer(userId: string | null, guestId: string | null, denied: string) {
-  if (userId) return { userId, guestId: null };
-  if (guestId) return { userId: null, guestId };
-  throw new HttpError(401, denied);
-}
-
 export const ideaRoutes = new Hono()
   // Toggle (spec §4): voting again removes the vote. app.vote_on_idea (a
   // definer, private.vote_on_idea) checks the rules once, toggles the caller's
@@ -38,7 +31,7 @@ export const ideaRoutes = new Hono()
   .post('/:id/vote', async (c) => {
     const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const { guestId } = await parseBody(c, voteBody);
-    const identity = writer(await optionalUserId(c), guestId, JOIN_TO_VOTE);
+    const identity = actingAs(await optionalUserId(c), guestId, JOIN_TO_VOTE);
     // The rule, and the limit in the claims statement: one round trip.
     const result = await asWriter(
       requestRow(
@@ -86,7 +79,7 @@ export const ideaRoutes = new Hono()
   .post('/:id/comments', async (c) => {
     const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const { text, guestId } = await parseBody(c, createCommentBody);
-    const identity = writer(await optionalUserId(c), guestId, JOIN_TO_COMMENT);
+    const identity = actingAs(await optionalUserId(c), guestId, JOIN_TO_COMMENT);
     const row = await asWriter(
       requestRow(
         { ...identity, ideaId },

@@ -3,7 +3,7 @@
 // X-Guest-Secret, as every guest write; the subscription is tied to that
 // identity in the database (private.save_push_subscription).
 import { Hono } from 'hono';
-import { optionalUserId } from '../../_shared/auth.ts';
+import { actingAs, optionalUserId } from '../../_shared/auth.ts';
 import {
   NOTIFICATIONS_NEED_IDENTITY,
   PUSH_ENDPOINT_NOT_ALLOWED,
@@ -18,13 +18,6 @@ import { NOTIFICATION_LIMITS } from '../../_shared/limits.ts';
 import { isAllowedPushEndpoint, isP256PublicKey, vapidKeys } from '../../_shared/push.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
-/** Who is asking: a valid token wins; else the body's guest; else 401. */
-function subscriber(userId: string | null, guestId: string | null) {
-  if (userId) return { userId, guestId: null };
-  if (guestId) return { userId: null, guestId };
-  throw new HttpError(401, NOTIFICATIONS_NEED_IDENTITY);
-}
-
 export const pushRoutes = new Hono()
   .get('/public-key', (c) => {
     const keys = vapidKeys();
@@ -36,7 +29,7 @@ export const pushRoutes = new Hono()
 
   .post('/subscriptions', async (c) => {
     const { subscription, guestId } = await parseBody(c, pushSubscriptionBody);
-    const identity = subscriber(await optionalUserId(c), guestId);
+    const identity = actingAs(await optionalUserId(c), guestId, NOTIFICATIONS_NEED_IDENTITY);
     if (!isAllowedPushEndpoint(subscription.endpoint)) throw new HttpError(400, PUSH_ENDPOINT_NOT_ALLOWED);
     if (!isP256PublicKey(subscription.keys.p256dh)) throw new HttpError(400, PUSH_KEYS_INVALID);
     await requestRow(identity, (tx) => tx`
@@ -48,7 +41,7 @@ export const pushRoutes = new Hono()
   // Idempotent: 204 whether or not this identity had that endpoint.
   .delete('/subscriptions', async (c) => {
     const { endpoint, guestId } = await parseBody(c, pushUnsubscribeBody);
-    const identity = subscriber(await optionalUserId(c), guestId);
+    const identity = actingAs(await optionalUserId(c), guestId, NOTIFICATIONS_NEED_IDENTITY);
     await requestRow(identity, (tx) => tx`select private.delete_push_subscription(${endpoint})`);
     return c.body(null, 204);
   });

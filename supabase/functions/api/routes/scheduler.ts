@@ -5,6 +5,7 @@
 // `Authorization: Bearer <SCHEDULER_SECRET>`. Any number of runs may overlap:
 // each step claims its rows.
 import { Hono } from 'hono';
+import { sameBytes } from '../../_shared/bytes.ts';
 import { withWorker } from '../../_shared/db.ts';
 import { readEnv } from '../../_shared/env.ts';
 import { HttpError } from '../../_shared/errors.ts';
@@ -13,17 +14,13 @@ import { deliverDue } from '../../_shared/outbox.ts';
 
 const encoder = new TextEncoder();
 
-/** Constant-time comparison of two secrets' SHA-256 digests. */
+/** The two secrets' SHA-256 digests compared in constant time (equal lengths, so nothing leaks the secret's). */
 async function sameSecret(given: string, expected: string): Promise<boolean> {
   const [a, b] = await Promise.all([
     crypto.subtle.digest('SHA-256', encoder.encode(given)),
     crypto.subtle.digest('SHA-256', encoder.encode(expected)),
   ]);
-  const x = new Uint8Array(a);
-  const y = new Uint8Array(b);
-  let difference = 0;
-  for (let i = 0; i < x.length; i += 1) difference |= x[i] ^ y[i];
-  return difference === 0;
+  return sameBytes(new Uint8Array(a), new Uint8Array(b));
 }
 
 export const schedulerRoutes = new Hono().post('/run', async (c) => {
