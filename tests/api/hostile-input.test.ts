@@ -10,6 +10,7 @@
 // It runs against its own instance of the function on its own database (a
 // clone of the migrated template), so the other test files writing at the
 // same time cannot disturb the before/after comparison.
+import { createECDH, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { SignJWT } from 'jose';
 import postgres from 'postgres';
@@ -197,6 +198,34 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
     { name: 'transfer guestId', bad: badId, build: (guestId) => ({ method: 'POST', path: '/api/auth/transfer-guest-votes', opts: { body: { guestId }, token: w.stranger.token, ...guest } }) },
     { name: 'join userId', bad: fc.oneof(fc.uuid(), wrongType), build: (userId) => ({ method: 'POST', path: `/api/plans/${w.planB.id}/join`, opts: { body: { userId }, token: w.stranger.token } }) },
     { name: 'create plan isOpenInvite', bad: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), build: (isOpenInvite) => ({ method: 'POST', path: '/api/plans', opts: { body: { title: 'Fine title', isOpenInvite }, token: w.host.token } }) },
+    {
+      name: 'deadline',
+      bad: fc.oneof(fc.string({ maxLength: 30 }), fc.constantFrom('2020-01-01T10:00:00Z', '2027-01-01', '2027-01-01T10:00', '2999-01-01T00:00:00Z', 'now'), wrongType),
+      build: (deadline) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/deadline`, opts: { body: { deadline }, token: w.host.token } }),
+    },
+    {
+      name: 'deadline autoLock',
+      bad: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null)),
+      build: (autoLock) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/deadline`, opts: { body: { deadline: null, autoLock }, token: w.host.token } }),
+    },
+    {
+      name: 'push subscription endpoint',
+      bad: fc.oneof(
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom('http://127.0.0.1:1/push/x', 'https://evil.example/push', 'file:///etc/passwd', `https://fcm.googleapis.com/${'x'.repeat(2100)}`),
+        wrongType,
+      ),
+      build: (endpoint) => ({ method: 'POST', path: '/api/push/subscriptions', opts: { body: { subscription: { endpoint, keys: pushKeys() } }, token: w.member.token } }),
+    },
+    {
+      name: 'push subscription keys',
+      bad: fc.oneof(
+        fc.record({ p256dh: fc.string({ maxLength: 90 }), auth: fc.string({ maxLength: 24 }) }),
+        fc.constant({ p256dh: Buffer.concat([Buffer.from([4]), Buffer.alloc(64, 1)]).toString('base64url'), auth: pushKeys().auth }),
+        wrongType,
+      ),
+      build: (keys) => ({ method: 'POST', path: '/api/push/subscriptions', opts: { body: { subscription: { endpoint: pushEndpoint(), keys } }, token: w.member.token } }),
+    },
     { name: 'interest catalogId', bad: fc.oneof(fc.string({ maxLength: 10 }), fc.uuid(), wrongType), build: (catalogId) => ({ method: 'POST', path: '/api/users/me/interests', opts: { body: { catalogId }, token: w.member.token } }) },
   ];
 }
@@ -228,6 +257,11 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['DELETE', `/api/ideas/${id}`, { token: w.host.token }],
     ['DELETE', `/api/ideas/${w.ideaA}/comments/${id}`, { token: w.host.token }],
     ['DELETE', `/api/ideas/${id}/comments/${w.commentA}`, { token: w.host.token }],
+    ['POST', `/api/plans/${id}/remind`, { token: w.host.token }],
+    ['POST', `/api/plans/${id}/deadline`, { body: { deadline: null }, token: w.host.token }],
+    ['GET', `/api/unsubscribe/${id}`, {}],
+    ['POST', `/api/unsubscribe/${id}`, { rawBody: 'List-Unsubscribe=One-Click' }],
+    ['DELETE', `/api/unsubscribe/${id}`, {}],
   ];
 }
 
@@ -259,6 +293,10 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['DELETE', `/api/ideas/${w.ideaA}/comments/${w.commentA}`, {}],
     ['POST', '/api/auth/transfer-guest-votes', { body: { guestId: w.guest.id }, headers: guestHeader(w.guest.secret) }],
     ['POST', '/api/users/me/interests', { body: { freeFormText: 'Stolen interest' } }],
+    ['POST', `/api/plans/${w.planA.id}/remind`, {}],
+    ['POST', `/api/plans/${w.planA.id}/deadline`, { body: { deadline: null } }],
+    ['POST', '/api/push/subscriptions', { body: { subscription: { endpoint: pushEndpoint(), keys: pushKeys() } } }],
+    ['DELETE', '/api/push/subscriptions', { body: { endpoint: pushEndpoint() } }],
   ];
 }
 
@@ -277,7 +315,18 @@ function guestWrites(guestId: string): Array<[string, string, ApiOptions]> {
     ['POST', '/api/auth/transfer-guest-votes', { body: { guestId }, token: w.stranger.token }],
     ['GET', `/api/guest-session/${guestId}`, {}],
     ['DELETE', `/api/guest-session/${guestId}/other-devices`, {}],
+    ['POST', '/api/push/subscriptions', { body: { subscription: { endpoint: pushEndpoint(), keys: pushKeys() }, guestId } }],
   ];
+}
+
+/** A push endpoint the server may send to (the stand-in's), never subscribed by these requests. */
+const pushEndpoint = () => `${inject('pushServiceOrigin')}/push/hostile-${crypto.randomUUID()}`;
+
+/** Well-formed subscription keys: a P-256 public key and a 16-byte secret. */
+function pushKeys(): { p256dh: string; auth: string } {
+  const ecdh = createECDH('prime256v1');
+  ecdh.generateKeys();
+  return { p256dh: ecdh.getPublicKey().toString('base64url'), auth: randomBytes(16).toString('base64url') };
 }
 
 const POSTS = () => [
@@ -331,9 +380,11 @@ function hostileRequests(): fc.Arbitrary<Hostile> {
     .map(([r, how]) => {
       const guestId = how === 'other guest id' ? w.otherGuest.id : w.guest.id;
       // Another plan's guest with ITS OWN secret may read itself, sign out its
-      // other devices and move its votes to an account: not hostile, left out.
+      // other devices, move its votes to an account and turn notifications on
+      // for its own device: not hostile, left out.
       const routes = guestWrites(guestId).filter(
-        ([, path]) => how !== 'other guest id' || !(path.includes('transfer-guest-votes') || path.includes('/guest-session/')),
+        ([, path]) =>
+          how !== 'other guest id' || !(path.includes('transfer-guest-votes') || path.includes('/guest-session/') || path.startsWith('/api/push/')),
       );
       const [method, path, opts] = routes[r % routes.length];
       const secret = how === 'forged' ? 'x'.repeat(43) : how === 'missing' ? undefined : w.otherGuest.secret;

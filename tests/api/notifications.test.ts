@@ -279,7 +279,7 @@ describe('POST /api/plans/{id}/deadline', () => {
       'The deadline must be in the future');
     for (const deadline of ['tomorrow', '2027-01-01', '2027-01-01T10:00', 42]) {
       expectText(await api('POST', `/api/plans/${g.plan.id}/deadline`, { body: { deadline }, token: g.host.token }), 400,
-        'Deadline must be a date and time (ISO 8601) or null');
+        'Deadline must be a date and time (ISO 8601), or none to remove it');
     }
     expectText(await api('POST', `/api/plans/${g.plan.id}/deadline`, { body: { deadline: inTwoDays }, token: g.member.token }), 403,
       'Only the host can set the deadline');

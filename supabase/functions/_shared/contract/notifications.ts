@@ -20,5 +20,5 @@ export const PUSH_KEYS_INVALID = 'The subscription keys must be a P-256 public k
 export const PUSH_NOT_CONFIGURED = 'Notifications are not set up on this server';
 export const UNSUBSCRIBE_LINK_INVALID = 'This unsubscribe link is not valid';
 export const UNSUBSCRIBE_PLAN_GONE = 'This plan no longer exists';
-export const DEADLINE_INVALID = 'Deadline must be a date and time (ISO 8601) or null';
+export const DEADLINE_INVALID = 'Deadline must be a date and time (ISO 8601), or none to remove it';
 export const DEADLINE_IN_PAST = 'The deadline must be in the future';
