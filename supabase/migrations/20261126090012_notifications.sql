@@ -160,9 +160,12 @@ create table app.plan_digests (
 comment on table app.plan_digests is
   'The newest idea or comment the last digest of a plan counted, and when it was sent (one per window).';
 
--- The digest finds the plans with new ideas or comments by these.
-create index ideas_created_at_idx on app.ideas (created_at);
-create index idea_comments_created_at_idx on app.idea_comments (created_at);
+-- The digest finds the plans with new ideas or comments by these. BRIN:
+-- rows arrive in created_at order, so a block range's summary is all a
+-- "since yesterday" scan needs, and a new comment or idea (a hot write) costs
+-- next to nothing to index, unlike a b-tree entry per row.
+create index ideas_created_at_idx on app.ideas using brin (created_at);
+create index idea_comments_created_at_idx on app.idea_comments using brin (created_at);
 
 -- -----------------------------------------------------------------------------
 -- private.has_responded: voted on at least one idea or date of the plan.
