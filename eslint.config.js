@@ -86,7 +86,7 @@ export default tseslint.config(
   {
     files: ['web/**/*.{ts,tsx}'],
     // Tests and their fixtures may cross floors and entries: they compose what they test.
-    ignores: ['**/*.test.{ts,tsx}', '**/test-fixtures.ts', '**/test-server.ts'],
+    ignores: ['**/*.test.{ts,tsx}', '**/test-*.{ts,tsx}'],
     plugins: { 'import-x': importX },
     // The app's imports leave out the .ts/.tsx extension, as Vite allows.
     settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs', '.json'] })] },

@@ -75,7 +75,7 @@ test('host screens from empty to a completed plan', async ({ browser }) => {
   await page.goto(`/plan/${plan.id}`);
   await page.getByRole('button', { name: 'Delete Plan' }).click();
   await check(page, 'delete plan dialog', page.getByRole('dialog'));
-  await page.getByRole('button', { name: 'No' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'No', exact: true }).click();
 
   // Picked idea and locked date: the Set Event Time panel.
   await post(`/api/plans/${plan.id}/pick-idea`, { ideaId: ramen.id }, token);

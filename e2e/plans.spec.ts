@@ -58,10 +58,10 @@ test('create a plan, find it on home, share it, open it, and delete it', async (
   await card.click();
   await page.getByRole('button', { name: 'Delete Plan' }).click();
   await expect(page.getByText('Deleting this plan is permanent. Are you sure?')).toBeVisible();
-  await page.getByRole('button', { name: 'No' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'No', exact: true }).click();
   await expect(page.getByText('Deleting this plan is permanent. Are you sure?')).toBeHidden();
   await page.getByRole('button', { name: 'Delete Plan' }).click();
-  await page.getByRole('button', { name: 'Yes' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Yes', exact: true }).click();
   await expect(page).toHaveURL(/\/home$/);
   await expect(page.getByText('Ready to make plans?')).toBeVisible();
   const gone = await fetch(`${process.env.E2E_WEB_URL}/api/plans/${planId}`);

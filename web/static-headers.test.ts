@@ -41,10 +41,10 @@ const csp = directives(page.get('content-security-policy') ?? '');
 
 describe('web/public/_headers', () => {
   it('has one rule for every path and one for the hashed assets, and no header in both', () => {
-    expect(rules.map((r) => r.path)).toEqual(['/*', '/assets/*']);
+    expect(rules.map((r) => r.path)).toEqual(['/*', '/assets/*', '/sw.js']);
     // Hosts differ in how they combine a header two matching rules set: never rely on it.
-    const [all, assets] = rules;
-    expect([...assets!.headers.keys()].filter((name) => all!.headers.has(name))).toEqual([]);
+    const [all, ...others] = rules;
+    for (const other of others) expect([...other.headers.keys()].filter((name) => all!.headers.has(name))).toEqual([]);
   });
 
   it('is a strict CSP: only own scripts, nothing inline but style elements, no framing', () => {
@@ -55,6 +55,7 @@ describe('web/public/_headers', () => {
     expect(csp.get('img-src')).toEqual(["'self'"]);
     expect(csp.get('connect-src')).toEqual(["'self'"]);
     expect(csp.get('manifest-src')).toEqual(["'self'"]);
+    expect(csp.get('worker-src')).toEqual(["'self'"]);
     expect(csp.get('base-uri')).toEqual(["'none'"]);
     expect(csp.get('form-action')).toEqual(["'none'"]);
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);

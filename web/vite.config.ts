@@ -6,6 +6,7 @@ import { mantineCssCheck } from './mantine-css-check.ts';
 import { mantineLazyDefaults } from './mantine-lazy-defaults.ts';
 import { mantineStableIds } from './mantine-stable-ids.ts';
 import { entryCompileHint, entryPriority, prerenderShells } from './prerender-shells.ts';
+import { serviceWorker } from './service-worker-build.ts';
 import { staticHeaders } from './static-headers.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
@@ -35,7 +36,8 @@ export default defineConfig(({ mode }) => {
     // mantineLazyDefaults: Mantine's default CSS variables computed on first use, not at load (mantine-lazy-defaults.ts).
     // prerenderShells: the static first paint of / and /l/{slug} in index.html (public/shell.js),
     // entryPriority: the app's script after what that paint needs; entryCompileHint: compiled off the main thread.
-    plugins: [react(), staticHeaders(), mantineCssCheck(), mantineStableIds(), mantineLazyDefaults(), prerenderShells(), entryPriority(), entryCompileHint()],
+    // serviceWorker: /sw.js, the service worker, bundled on its own (service-worker-build.ts).
+    plugins: [react(), staticHeaders(), mantineCssCheck(), mantineStableIds(), mantineLazyDefaults(), prerenderShells(), entryPriority(), entryCompileHint(), serviceWorker()],
     server: { port: 5173, strictPort: true, proxy },
     preview: { port: Number(setting('WEB_PORT') ?? 4173), strictPort: true, proxy },
     build: {

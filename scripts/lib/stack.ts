@@ -79,7 +79,7 @@ export interface NotificationKeys {
   schedulerSecret: string;
 }
 
-function newNotificationKeys(): NotificationKeys {
+export function newNotificationKeys(): NotificationKeys {
   const vapid = webpush.generateVAPIDKeys();
   return { vapidPublicKey: vapid.publicKey, vapidPrivateKey: vapid.privateKey, schedulerSecret: randomBytes(32).toString('base64url') };
 }

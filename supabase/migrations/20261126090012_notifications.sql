@@ -43,9 +43,10 @@
 -- -----------------------------------------------------------------------------
 -- A member's belongs to the account; a guest's to the guest's device
 -- credential (guest_id, secret_hash), and ends with it: removed from the plan,
--- signed out by "That wasn't me", the plan deleted. The endpoint is unique: a
--- browser that subscribes again (or under another identity, e.g. a guest who
--- signed up) moves its one subscription.
+-- signed out by "That wasn't me", the plan deleted. One browser (endpoint) may
+-- belong to several identities, once each: a phone that is a guest in two
+-- plans is told about both. Subscribing again refreshes the keys; a device is
+-- told once per event even if it is there twice (private.enqueue_notification).
 create table app.push_subscriptions (
   id          uuid primary key default gen_random_uuid(),
   endpoint    text not null,
@@ -58,7 +59,8 @@ create table app.push_subscriptions (
   secret_hash text,
   created_at  timestamptz not null default now(),
 
-  constraint push_subscriptions_endpoint_key unique (endpoint),
+  constraint push_subscriptions_member_endpoint_key unique (endpoint, user_id),
+  constraint push_subscriptions_guest_endpoint_key unique (endpoint, guest_id),
   constraint push_subscriptions_guest_credential_fkey foreign key (guest_id, secret_hash)
     references app.guest_credentials (guest_id, secret_hash) on delete cascade,
   constraint push_subscriptions_one_owner check (
@@ -276,9 +278,10 @@ begin
   ), pushes as (
     insert into app.notification_deliveries
       (event_id, channel, user_id, guest_id, subscription_id, endpoint, p256dh, auth, detail)
-    select v_event, 'push', r.user_id, r.guest_id, s.id, s.endpoint, s.p256dh, s.auth, r.detail
+    select distinct on (s.endpoint) v_event, 'push', r.user_id, r.guest_id, s.id, s.endpoint, s.p256dh, s.auth, r.detail
       from recipients r
       join app.push_subscriptions s on s.user_id = r.user_id or s.guest_id = r.guest_id
+     order by s.endpoint, s.created_at desc
     returning user_id, guest_id
   ), emails as (
     insert into app.notification_deliveries (event_id, channel, user_id)
@@ -408,16 +411,22 @@ begin
     -- One plan's guests at a time (the count must not race past the cap).
     perform private.lock_cap('push_subscriptions', v_plan);
     if (select count(*) from app.push_subscriptions s join app.guests g on g.id = s.guest_id
-         where g.plan_id = v_plan and s.endpoint <> p_endpoint) >= p_per_plan then
+         where g.plan_id = v_plan and not (s.endpoint = p_endpoint and s.guest_id = v_guest)) >= p_per_plan then
       raise exception using errcode = 'HP409', message = 'Too many devices of this plan have notifications on';
     end if;
   end if;
 
-  insert into app.push_subscriptions as s (endpoint, p256dh, auth, user_id, guest_id, secret_hash)
-  values (p_endpoint, p_p256dh, p_auth, v_user, v_guest, v_hash)
-  on conflict (endpoint) do update
-     set p256dh = excluded.p256dh, auth = excluded.auth, user_id = excluded.user_id,
-         guest_id = excluded.guest_id, secret_hash = excluded.secret_hash, created_at = now();
+  if v_user is not null then
+    insert into app.push_subscriptions as s (endpoint, p256dh, auth, user_id)
+    values (p_endpoint, p_p256dh, p_auth, v_user)
+    on conflict (endpoint, user_id) do update
+       set p256dh = excluded.p256dh, auth = excluded.auth, created_at = now();
+  else
+    insert into app.push_subscriptions as s (endpoint, p256dh, auth, guest_id, secret_hash)
+    values (p_endpoint, p_p256dh, p_auth, v_guest, v_hash)
+    on conflict (endpoint, guest_id) do update
+       set p256dh = excluded.p256dh, auth = excluded.auth, secret_hash = excluded.secret_hash, created_at = now();
+  end if;
 
   delete from app.push_subscriptions s
    where s.id in (select o.id from app.push_subscriptions o
@@ -428,12 +437,13 @@ begin
 end;
 $$;
 comment on function private.save_push_subscription(text, text, text, integer, integer) is
-  'Saves (or moves) the caller''s Web Push subscription: the member''s, or the guest device''s. HP401 nobody; HP409 the plan''s guests have too many.';
+  'Saves (or refreshes) the caller''s Web Push subscription: the member''s, or the guest device''s. HP401 nobody; HP409 the plan''s guests have too many.';
 revoke all on function private.save_push_subscription(text, text, text, integer, integer) from public;
 grant execute on function private.save_push_subscription(text, text, text, integer, integer) to anon, authenticated;
 
 -- Only the caller's own (any device of the member, or of the guest): someone
--- else's endpoint is left alone, and the answer is the same either way.
+-- else's endpoint is left alone, and the answer is the same either way. A null
+-- endpoint is every device of the caller ("Sign out everywhere").
 create function private.delete_push_subscription(p_endpoint text)
 returns void
 language sql
@@ -442,7 +452,7 @@ security definer
 set search_path = ''
 as $$
   delete from app.push_subscriptions s
-   where s.endpoint = p_endpoint
+   where (p_endpoint is null or s.endpoint = p_endpoint)
      and (s.user_id = (select auth.uid()) or s.guest_id = private.claimed_guest_id())
 $$;
 revoke all on function private.delete_push_subscription(text) from public;
@@ -781,7 +791,7 @@ begin
 
   delete from app.push_subscriptions s
    using app.notification_deliveries d, pg_temp.finished f
-   where f.outcome = 'gone' and d.id = f.id and s.id = d.subscription_id;
+   where f.outcome = 'gone' and d.id = f.id and s.endpoint = d.endpoint;
 
   update app.notification_deliveries d
      set claimed_until = null,

@@ -138,6 +138,17 @@ describe('POST and DELETE /api/push/subscriptions', () => {
     await push.waitFor(g.phones.guest.endpoint);
     await push.expectNothing(g.phones.member.endpoint);
   });
+
+  it("'Sign out everywhere' turns off every device of the account (a lost phone), and no one else's", async () => {
+    const g = await group();
+    const laptop = await phoneOf(g.member);
+    expect((await api('POST', '/api/auth/sign-out-everywhere', { token: g.member.token })).status).toBe(204);
+    expect(await owner`select * from app.push_subscriptions where user_id = ${g.member.id}`).toEqual([]);
+    await api('POST', `/api/plans/${g.plan.id}/location`, { body: { location: 'The Lanes' }, token: g.host.token });
+    await push.waitFor(g.phones.guest.endpoint);
+    await push.expectNothing(g.phones.member.endpoint);
+    await push.expectNothing(laptop.endpoint);
+  });
 });
 
 describe("the host's decisions reach every other phone", () => {

@@ -76,13 +76,20 @@ describe('push subscriptions', () => {
     }
   });
 
-  it('the same endpoint again moves it; over the cap per identity the oldest go', async () => {
+  it('the same endpoint again refreshes it; one browser may be several identities, and is told once per event', async () => {
     const first = await subscribe(w.actors.member);
     await subscribe(w.actors.member, first);
     expect(await db.owner`select count(*)::int as n from app.push_subscriptions`).toEqual([{ n: 1 }]);
-    // The guest signs up on that browser: the endpoint is the guest's now.
+    // The same browser is also the plan's guest (and a guest of another plan):
+    // each identity has it once, and signing one out leaves the others.
     await subscribe(w.actors.guest, first);
-    expect(await db.owner`select user_id, guest_id from app.push_subscriptions`).toEqual([{ user_id: null, guest_id: w.guest }]);
+    await subscribe(w.actors.otherGuest, first);
+    expect(await db.owner`select count(*)::int as n from app.push_subscriptions where endpoint = ${first}`).toEqual([{ n: 3 }]);
+    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    expect((await outbox(w.planA)).filter((r) => r.endpoint === first)).toHaveLength(1);
+    await db.as(w.actors.member, (sql) => sql`select private.delete_push_subscription(${first})`);
+    expect((await db.owner`select guest_id from app.push_subscriptions where endpoint = ${first} order by guest_id`).map((r) => r.guest_id))
+      .toEqual([w.guest, w.otherGuest].sort());
 
     const mine = [await subscribe(w.actors.member), await subscribe(w.actors.member), await subscribe(w.actors.member)];
     const newest = await subscribe(w.actors.member);

@@ -41,7 +41,7 @@ async function freeBlock(): Promise<Record<PortName, number>> {
 }
 
 /** `npm start` (through npm) or its script run directly, as the leader of a new process group. */
-function start(launcher: 'npm' | 'node'): Run {
+function start(launcher: 'npm' | 'node', env: Record<string, string> = {}): Run {
   const [command, args] =
     launcher === 'npm' ? ['npm', ['start']] : [process.execPath, ['--import', 'tsx', 'scripts/start.ts']];
   const proc = spawn(command, args, {
@@ -54,6 +54,7 @@ function start(launcher: 'npm' | 'node'): Run {
       DATABASE_URL: '',
       SUPABASE_DB_URL: '',
       FORCE_COLOR: '0',
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
@@ -145,8 +146,8 @@ async function expectAllDownOn(watched: number[], pids: number[], ms: number): P
 }
 
 /** Start, check that the services are up and ours, and return what runs below the launcher. */
-async function startAndCollect(launcher: 'npm' | 'node'): Promise<{ run: Run; pids: number[] }> {
-  const run = start(launcher);
+async function startAndCollect(launcher: 'npm' | 'node', env: Record<string, string> = {}): Promise<{ run: Run; pids: number[] }> {
+  const run = start(launcher, env);
   await untilRunning(run);
   expect(await busyPorts()).toEqual(Object.values(ports));
   const pids = descendants(run.proc.pid!);
@@ -229,6 +230,57 @@ describe('npm start ends with everything it started', () => {
     expect(exit.code).toBe(1);
     expect(run.output()).toContain('Service api was killed by SIGKILL. Stopping Hangplan...');
     await expectAllDown(pids, 5_000);
+  });
+});
+
+describe("npm start's scheduler (the stand-in for pg_cron + pg_net)", () => {
+  /** A JSON call to the running stack's API; fails unless 2xx. */
+  async function call<T>(method: string, route: string, body?: unknown, token?: string): Promise<T> {
+    const res = await fetch(`http://127.0.0.1:${ports.api}/functions/v1${route}`, {
+      method,
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : null) as T;
+  }
+
+  async function signIn(email: string): Promise<string> {
+    await call('POST', '/api/auth/send-otp', { email });
+    for (let tries = 0; tries < 100; tries++) {
+      const mails = (await (await fetch(`http://127.0.0.1:${ports.mail}/email`)).json()) as { to: { address: string }[]; text?: string }[];
+      const code = mails.find((m) => m.to.some((t) => t.address === email))?.text?.match(/\b(\d{6})\b/)?.[1];
+      if (code) return (await call<{ token: string }>('POST', '/api/auth/verify-otp', { email, code })).token;
+      await sleep(100);
+    }
+    throw new Error(`no sign-in code reached ${email}`);
+  }
+
+  it('runs every SCHEDULER_SECONDS: a deadline with auto-lock locks the leaders by itself', async () => {
+    const { run, pids } = await startAndCollect('node', { SCHEDULER_SECONDS: '1' });
+    try {
+      expect(run.output()).toContain('Scheduler runs every 1 s');
+      const token = await signIn('scheduler-host@example.com');
+      const plan = await call<{ id: string }>('POST', '/api/plans', { title: 'Deadline test' }, token);
+      const idea = await call<{ id: string }>('POST', `/api/plans/${plan.id}/ideas`, { text: 'Bowling' }, token);
+      await call('POST', `/api/ideas/${idea.id}/vote`, {}, token);
+      const date = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10);
+      await call('POST', `/api/plans/${plan.id}/vote-date`, { date }, token);
+      await call('POST', `/api/plans/${plan.id}/deadline`, { deadline: new Date(Date.now() + 1500).toISOString(), autoLock: true }, token);
+
+      // Nobody calls the scheduler here but npm start's timer.
+      let locked: { lockedIdeaId: string | null; lockedTimeSlotDate: string | null } | undefined;
+      for (let tries = 0; tries < 100 && !locked?.lockedTimeSlotDate; tries++) {
+        await sleep(200);
+        locked = await call('GET', `/api/plans/${plan.id}`, undefined, token);
+      }
+      expect(locked).toMatchObject({ lockedIdeaId: idea.id, lockedTimeSlotDate: date });
+    } finally {
+      process.kill(run.proc.pid!, 'SIGTERM');
+      await run.exited;
+      await expectAllDown(pids, 5_000);
+    }
   });
 });
 

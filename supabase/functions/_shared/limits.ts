@@ -21,6 +21,7 @@
 // shared test and e2e servers raise the per-network ones (every request there
 // comes from 127.0.0.1).
 import { readEnv } from './env.ts';
+import { REMIND_WINDOW_SECONDS } from './contract/notifications.ts';
 
 interface RateLimit {
   /** Most hits per window. */
@@ -73,7 +74,7 @@ export const DEFAULT_LIMITS = {
    * The host's "Remind them": at most one per plan per window (max is not
    * used; app.remind_unanswered keeps the time in plans.reminded_at).
    */
-  remind: { max: 1, windowSeconds: 12 * 3600, message: 'Everyone who has not answered was reminded less than 12 hours ago' },
+  remind: { max: 1, windowSeconds: REMIND_WINDOW_SECONDS, message: 'Everyone who has not answered was reminded less than 12 hours ago' },
 } satisfies Record<string, RateLimit>;
 
 /**

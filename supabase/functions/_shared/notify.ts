@@ -10,6 +10,7 @@ import { readEnv } from './env.ts';
 import { escapeHtml, type MailAttachment, type MailMessage } from './mail.ts';
 import { formatLongDate, formatPeriod } from './contract/periods.ts';
 import { plainText } from './contract/text.ts';
+import type { PushMessage } from './contract/notifications.ts';
 
 /** What the e-mail says, read in the transaction that set the time. */
 export interface EventTimeDetails {
@@ -257,7 +258,7 @@ export function noticeUrgency(kind: NoticeKind): 'high' | 'normal' {
 }
 
 /** The Web Push message of a delivery (the service worker shows it as is). */
-export function pushPayload(delivery: Delivery) {
+export function pushPayload(delivery: Delivery): PushMessage {
   return {
     title: oneLine(delivery.planTitle),
     body: noticeLine(delivery.kind, delivery.detail, delivery.planTitle),

@@ -42,6 +42,10 @@ export const apiPaths = {
   myInterests: () => '/api/users/me/interests',
   myInterest: (id: string) => `/api/users/me/interests/${seg(id)}`,
 
+  /** Web Push: the server's VAPID key (GET), and this device's subscription (POST on, DELETE off). */
+  pushPublicKey: () => '/api/push/public-key',
+  pushSubscriptions: () => '/api/push/subscriptions',
+
   /**
    * A notification e-mail's unsubscribe link: GET reads the plan's e-mails,
    * POST turns them off, DELETE on again. The token is the only credential.

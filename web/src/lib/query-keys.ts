@@ -67,4 +67,6 @@ export const notificationKeys = {
   all: ['notifications'] as const,
   /** Whether a plan's e-mails are on, for the member an unsubscribe link names (by its token). */
   planEmails: (unsubscribeToken: string) => [...notificationKeys.all, 'plan-emails', unsubscribeToken] as const,
+  /** Whether notifications are on for one identity on this device (`member:{id}` or `guest:{id}`). */
+  device: (identity: string) => [...notificationKeys.all, 'device', identity] as const,
 };

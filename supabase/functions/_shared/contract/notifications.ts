@@ -14,6 +14,22 @@ export type RemindResult = z.infer<typeof remindResultSchema>;
 export const planEmailsStateSchema = z.lazy(() => z.object({ planTitle: z.string(), emails: z.boolean() }));
 export type PlanEmailsState = z.infer<typeof planEmailsStateSchema>;
 
+/**
+ * The payload of every Web Push message (encrypted to the device): the plan's
+ * title, what happened in one line, the page to open (a path of the app) and
+ * a tag per event, so a message delivered twice replaces the first. The
+ * server writes it (_shared/notify.ts pushPayload); the service worker shows
+ * it (web/src/service-worker/sw.ts).
+ */
+export const pushMessageSchema = z.lazy(() => z.object({ title: z.string(), body: z.string(), url: z.string(), tag: z.string() }));
+export type PushMessage = z.infer<typeof pushMessageSchema>;
+
+/**
+ * The host's "Remind them": at most one per plan in this window (the API's
+ * `remind` limit, _shared/limits.ts; the web app says when the next may go).
+ */
+export const REMIND_WINDOW_SECONDS = 12 * 3600;
+
 export const NOTIFICATIONS_NEED_IDENTITY = 'Sign in or continue as a guest to turn on notifications';
 export const PUSH_ENDPOINT_NOT_ALLOWED = 'Notifications can only be sent through a known push service';
 export const PUSH_KEYS_INVALID = 'The subscription keys must be a P-256 public key and a 16-byte secret';

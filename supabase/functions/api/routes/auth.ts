@@ -99,10 +99,13 @@ export const authRoutes = new Hono()
     return c.body(null, 204);
   })
 
-  // "Sign out everywhere": every session of the user ends, this one too.
+  // "Sign out everywhere": every session of the user ends, this one too, and
+  // no device of the account gets notifications any more (a lost phone).
   .post('/sign-out-everywhere', async (c) => {
     const userId = await requireUserId(c);
-    await withRequest({ userId }, (tx) => tx`delete from app.sessions where user_id = ${userId}::uuid`);
+    await withRequest({ userId }, (tx) => tx`
+      with ended as (delete from app.sessions where user_id = ${userId}::uuid)
+      select private.delete_push_subscription(null)`);
     return c.body(null, 204);
   })
 

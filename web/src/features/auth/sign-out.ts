@@ -2,6 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { removeAuthToken } from '../../lib/auth-token';
+import { forgetMemberPush } from '../../lib/device-push';
 import { reloadAt } from '../../lib/browser-location';
 
 /** How long signing out waits for the server before forgetting the token anyway. */
@@ -15,12 +16,18 @@ export function signOutLocally(queryClient: QueryClient): void {
 }
 
 /**
- * Sign Out: the server ends this device's session first
+ * Sign Out: this device's notifications for the account are turned off, and
+ * the server ends this device's session first
  * (POST /api/auth/sign-out, so a copy of the token is worthless too), then the
  * device forgets it as spec §2 says. A failure to reach the server (offline,
  * or the session was already over) never keeps anyone signed in.
  */
 export async function signOut(queryClient: QueryClient): Promise<void> {
+  // This device's notifications for the account end first, while the token works.
+  await Promise.race([
+    forgetMemberPush().catch((error: unknown) => console.warn('Could not turn off notifications on this device.', error)),
+    new Promise((resolve) => setTimeout(resolve, SIGN_OUT_WAIT_MS)),
+  ]);
   try {
     await apiRequest('POST', apiPaths.signOut(), undefined, { signal: AbortSignal.timeout(SIGN_OUT_WAIT_MS) });
   } catch (error) {

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
+import { devicePushState, identityKey, type PushIdentity } from '../../lib/device-push';
 import { notificationKeys } from '../../lib/query-keys';
 import { planEmailsStateSchema } from '../../../../supabase/functions/_shared/contract/notifications';
 
@@ -22,5 +23,13 @@ export function planEmailsQueryOptions(token: string) {
       });
       return planEmailsStateSchema.parse(await res.json());
     },
+  });
+}
+
+/** Whether notifications are on for `identity` on this device (lib/device-push.ts); nothing is asked of the browser's permission. */
+export function devicePushQueryOptions(identity: PushIdentity) {
+  return queryOptions({
+    queryKey: notificationKeys.device(identityKey(identity)),
+    queryFn: () => devicePushState(identity),
   });
 }

@@ -7,9 +7,11 @@ import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
+import { reminderSentText } from './deadline';
 import { planKeys, refreshPlanMembership } from './queries';
 import { type Plan, planSchema } from '../../../../supabase/functions/_shared/contract/plans';
 import { PLAN_NOT_FOUND } from '../../../../supabase/functions/_shared/contract/common';
+import { remindResultSchema } from '../../../../supabase/functions/_shared/contract/notifications';
 
 /** Spec §5: lock, time and vote-date actions need a plan id, else 'Plan not found'. */
 export class MissingPlanIdError extends Error {
@@ -51,6 +53,8 @@ function useHostAction<TInput>(
   toBody: (input: TInput) => unknown,
   fallback: string,
   onDone?: (plan: Plan, input: TInput) => void,
+  /** The form shows the refusal itself (the mutation's `error`): no toast. */
+  { inlineErrors = false }: { inlineErrors?: boolean } = {},
 ) {
   const queryClient = useQueryClient();
   return useMutation({
@@ -61,7 +65,9 @@ function useHostAction<TInput>(
       refreshAfterHostAction(queryClient, plan);
       onDone?.(plan, input);
     },
-    onError: (error) => showPlanActionError(error, fallback),
+    onError: (error) => {
+      if (!inlineErrors) showPlanActionError(error, fallback);
+    },
   });
 }
 
@@ -85,6 +91,55 @@ export function useUnlockPlan(planId: string | undefined) {
 /** POST location {location}; '' clears it. */
 export function useSetLocation(planId: string | undefined, onDone?: (plan: Plan) => void) {
   return useHostAction(planId, 'location', (location: string) => ({ location }), 'Failed to save location', onDone);
+}
+
+/** "Decide by": an instant with its zone, or null to remove it (and its auto-lock). */
+export interface DeadlineInput {
+  deadline: string | null;
+  autoLock?: boolean;
+}
+
+export const SAVE_DEADLINE_FAILED = 'Failed to save the deadline';
+
+/**
+ * POST deadline {deadline, autoLock?} (docs/api.md "Notifications"). A refusal
+ * ("The deadline must be in the future") is shown by the form, under its field.
+ */
+export function useSetDeadline(planId: string | undefined, onDone?: (plan: Plan, input: DeadlineInput) => void) {
+  return useHostAction(planId, 'deadline', (input: DeadlineInput) => input, SAVE_DEADLINE_FAILED, onDone, { inlineErrors: true });
+}
+
+/**
+ * The host's Remind them: POST remind → {reminded}. Those who have not voted
+ * on any idea or date get a push and, members, an e-mail. The plan is read
+ * again for its `remindedAt` (one reminder per 12 hours); a refusal (429 with
+ * the server's sentence) is toasted, and the plan read again too, since
+ * another device of the host may have reminded them.
+ */
+export function useRemindUnanswered(planId: string) {
+  const queryClient = useQueryClient();
+  const refreshPlan = () => queryClient.invalidateQueries({ queryKey: planKeys.detail(planId) });
+  return useMutation({
+    mutationKey: planKeys.mutation(planId, 'remind'),
+    mutationFn: async () => {
+      const res = await apiRequest('POST', apiPaths.planAction(planId, 'remind'));
+      return remindResultSchema.parse(await res.json());
+    },
+    onSuccess: async ({ reminded }) => {
+      if (reminded > 0) {
+        // At once, until the plan's own answer says when.
+        queryClient.setQueryData<Plan>(planKeys.detail(planId), (plan) => plan && { ...plan, remindedAt: new Date().toISOString() });
+        showSuccessToast(reminderSentText(reminded), 'They will be asked to vote on ideas and dates.');
+      } else {
+        showSuccessToast('No one could be reached', 'The people waiting have no notifications or e-mails turned on for this plan.');
+      }
+      await refreshPlan();
+    },
+    onError: (error) => {
+      showErrorToast(error, 'Failed to send the reminder');
+      void refreshPlan();
+    },
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-route
 import { sanitizeReturnTo } from '../../../lib/return-to';
 import { useSendCode, useVerifyCode } from '../mutations';
 import { useCurrentUser } from '../queries';
-import { AuthLayout } from './auth-layout';
+import { LogoCardPage } from '../../../components/logo-card-page';
 import { CodeStep } from './code-step';
 import { EmailStep } from './email-step';
 
@@ -62,7 +62,7 @@ export function AuthScreen() {
   };
 
   return (
-    <AuthLayout>
+    <LogoCardPage>
       {step === 'email' ? (
         <EmailStep email={email} onEmailChange={setEmail} onSubmit={send} sending={sendCode.isPending} />
       ) : (
@@ -80,6 +80,6 @@ export function AuthScreen() {
           }}
         />
       )}
-    </AuthLayout>
+    </LogoCardPage>
   );
 }

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { getServerMessage } from '../../../lib/api-error';
 import { useUndoEmailChange } from '../mutations';
-import { AuthLayout } from './auth-layout';
+import { LogoCardPage } from '../../../components/logo-card-page';
 
 /** The undo link's token, from the URL's fragment (`#token=...`), which no server or Referer ever sees. */
 function tokenFromFragment(hash: string): string | null {
@@ -23,7 +23,7 @@ export function UndoEmailChangeScreen() {
 
   if (undo.isSuccess) {
     return (
-      <AuthLayout>
+      <LogoCardPage>
         <Stack gap="md">
           <Title order={1} fz="h3">
             Your e-mail address is back
@@ -36,12 +36,12 @@ export function UndoEmailChangeScreen() {
             Sign In
           </Button>
         </Stack>
-      </AuthLayout>
+      </LogoCardPage>
     );
   }
 
   return (
-    <AuthLayout>
+    <LogoCardPage>
       <Stack gap="md">
         <Title order={1} fz="h3">
           Undo the e-mail change?
@@ -70,6 +70,6 @@ export function UndoEmailChangeScreen() {
           If you made this change yourself, there is nothing to do.
         </Text>
       </Stack>
-    </AuthLayout>
+    </LogoCardPage>
   );
 }

@@ -1,10 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { AppRoutes } from '../../../app/app-routes';
 import { formatLongDate } from '../../../lib/local-date';
-import { deferred, json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
-import { renderWithProviders } from '../../../test/test-utils';
-import { ada, ben, planJson, planSummaryJson } from '../../plans/test-fixtures';
+import { deferred, json, text, type Routes } from '../../../test/mock-fetch';
+import { ada, ben, planJson } from '../../plans/test-fixtures';
+import { openPlanPage } from '../../plans/test-plan-page';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { localToday, plusDays } from '../date-window';
 import { slotJson, votersJson } from '../test-fixtures';
@@ -25,23 +24,17 @@ const completed = planJson({
 
 /** The plan page as the host (Ada) or a member (Ben), on the Availability tab. */
 function openPlan(initial: Plan, { user = ada, routes = {} }: { user?: object; routes?: Routes } = {}) {
-  localStorage.setItem('authToken', 'test-token');
-  let plan = initial;
-  const network = mockFetch({
-    'GET /api/auth/me': meRoute(user),
-    'GET /api/plans/p1': () => json(plan),
-    'GET /api/plans/p1/participants': () => json([]),
-    'GET /api/plans': () => json([planSummaryJson(plan)]),
-    'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 2), slotJson('s2', d2, 0)]),
-    'GET /api/plans/p1/my-votes': () => json([]),
-    'GET /api/timeslots/s1/voters': () => json(votersJson('Ben', 'Cy')),
-    ...routes,
+  const page = openPlanPage(initial, {
+    user,
+    route: '/plan/p1?tab=availability',
+    routes: {
+      'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 2), slotJson('s2', d2, 0)]),
+      'GET /api/plans/p1/my-votes': () => json([]),
+      'GET /api/timeslots/s1/voters': () => json(votersJson('Ben', 'Cy')),
+      ...routes,
+    },
   });
-  const setPlan = (next: Plan) => {
-    plan = next;
-    return json(next);
-  };
-  return { ...network, setPlan, ...renderWithProviders(<AppRoutes />, { route: '/plan/p1?tab=availability' }) };
+  return { ...page, setPlan: page.answer };
 }
 
 describe('host: Pick Date', () => {

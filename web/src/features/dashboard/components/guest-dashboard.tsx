@@ -3,6 +3,7 @@ import { Box, Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
 import { useHasVotedOnDates } from '../../availability';
 import { useHasVotedOnIdeas } from '../../ideas';
+import { NotificationsCard } from '../../notifications';
 import { PlanStatusCard } from '../../plans';
 import type { Plan } from '../../plans';
 import { parseDashboardTab, type DashboardTab } from '../dashboard-tab';
@@ -64,6 +65,7 @@ export function GuestDashboard({ plan, visitor }: { plan: Plan; visitor: PlanVis
       <Box ref={tabsRef} style={{ scrollMarginTop: 76 }}>
         <DashboardTabs plan={plan} tab={tab} onTabChange={selectTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />
       </Box>
+      <NotificationsCard identity={visitor} />
       <DashboardBanner slug={plan.slug} isGuest={visitor.kind === 'guest'} />
     </Stack>
   );

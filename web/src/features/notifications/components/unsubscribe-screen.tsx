@@ -1,29 +1,16 @@
 import { type ReactNode, useEffect, useRef } from 'react';
-import { Alert, Button, Card, Center, Loader, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Loader, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { ApiError, getServerMessage } from '../../../lib/api-error';
-import { Logo } from '../../../components/logo';
+import { LogoCardPage } from '../../../components/logo-card-page';
 import { useResubscribe, useUnsubscribe } from '../mutations';
 import { planEmailsQueryOptions } from '../queries';
 import type { PlanEmailsState } from '../../../../../supabase/functions/_shared/contract/notifications';
 
 // A plan's title is the host's text: a long word must not widen the card on a phone.
 const wrapAnywhere = { overflowWrap: 'anywhere' } as const;
-
-function UnsubscribeLayout({ children }: { children: ReactNode }) {
-  return (
-    <Center mih="100dvh" p="md" bg="gray.0">
-      <Stack w="100%" maw={420} align="center" gap="lg">
-        <Logo to={paths.landing.getHref()} />
-        <Card component="main" withBorder shadow="sm" radius="lg" padding="xl" w="100%">
-          {children}
-        </Card>
-      </Stack>
-    </Center>
-  );
-}
 
 function GoToHangplan() {
   return (
@@ -131,5 +118,5 @@ export function UnsubscribeScreen() {
   } else {
     content = <PlanEmails key={token} token={token} state={query.data} />;
   }
-  return <UnsubscribeLayout>{content}</UnsubscribeLayout>;
+  return <LogoCardPage>{content}</LogoCardPage>;
 }

@@ -1,30 +1,12 @@
 import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { AppRoutes } from '../../../app/app-routes';
-import { json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
-import { renderWithProviders } from '../../../test/test-utils';
-import { ada, ben, planJson, planSummaryJson } from '../test-fixtures';
+import { text } from '../../../test/mock-fetch';
+import { openPlanPage as openPlan } from '../test-plan-page';
+import { ben, planJson } from '../test-fixtures';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 const picked = { lockedIdeaId: 'i1', lockedIdeaText: 'Board games' } satisfies Partial<Plan>;
 
-function openPlan(initial: Plan, { user = ada, routes = {} }: { user?: object; routes?: Routes } = {}) {
-  localStorage.setItem('authToken', 'test-token');
-  let plan = initial;
-  const network = mockFetch({
-    'GET /api/auth/me': meRoute(user),
-    'GET /api/plans/p1': () => json(plan),
-    'GET /api/plans/p1/participants': () => json([]),
-    'GET /api/plans': () => json([planSummaryJson(plan)]),
-    'GET /api/plans/p1/ideas': () => json([]),
-    ...routes,
-  });
-  const answer = (next: Plan) => {
-    plan = next;
-    return json(next);
-  };
-  return { ...network, answer, ...renderWithProviders(<AppRoutes />, { route: '/plan/p1' }) };
-}
 
 const statusCard = async () => within(await screen.findByRole('region', { name: 'Plan Status' }));
 

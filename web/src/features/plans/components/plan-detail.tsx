@@ -1,10 +1,13 @@
 import { Stack, Text, Title } from '@mantine/core';
+import { NotificationsCard } from '../../notifications';
+import { isVotingOpen } from '../deadline';
 import { canInvite, isPlanHost } from '../plan-access';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { PlanStatusCard } from './plan-status-card';
 import { PlanTabs, type PlanTabComponents } from './plan-tabs';
 import { QuickActions } from './quick-actions';
 import { SetEventTimePanel, shouldShowSetEventTime } from './set-event-time-panel';
+import { WaitingOn } from './waiting-on';
 import { WhosComing } from './whos-coming';
 
 interface PlanDetailProps {
@@ -25,9 +28,11 @@ export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
       </div>
       <PlanStatusCard plan={plan} isHost={isHost} />
       <WhosComing plan={plan} isHost={isHost} />
+      {isHost && isVotingOpen(plan) && <WaitingOn plan={plan} />}
       {shouldShowSetEventTime(plan, isHost) && <SetEventTimePanel key={plan.lockedTimeSlotDate} plan={plan} />}
       <PlanTabs planId={plan.id} isHost={isHost} tabs={tabs} />
       <QuickActions plan={plan} isHost={isHost} canInvite={canInvite(plan, userId)} />
+      {userId && <NotificationsCard identity={{ kind: 'member', userId }} />}
     </Stack>
   );
 }

@@ -1,11 +1,14 @@
 import type { ReactNode } from 'react';
 import { Box, Card, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { IconBulb, IconClock, IconMapPin, IconUsers } from '../../../components/icons';
+import { IconBulb, IconClock, IconHourglass, IconMapPin, IconUsers } from '../../../components/icons';
 import { LinkifiedText } from '../../../components/linkified-text';
+import { isVotingOpen } from '../deadline';
 import { formatMeetingTime } from '../plan-time';
 import { planListQueryOptions } from '../queries';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import { DeadlineEditor } from './deadline-editor';
+import { DeadlineStatus } from './deadline-status';
 import { LocationEditor } from './location-editor';
 
 // Valid <dl>: each row is one <div> holding a <dt> and a <dd>; the icon sits
@@ -64,11 +67,14 @@ const peopleJoined = (count: number) => `${count} ${count === 1 ? 'person' : 'pe
 /**
  * Spec §2: What, When, Where (only when set) and Who's coming. The host edits
  * 'Where' inline once an idea is picked (`isHost`: the plan page only).
+ * 'Decide by' (docs/notifications.md "At the deadline") shows while no date
+ * is locked: to everyone once set, and to the host with its inline editor.
  */
 export function PlanStatusCard({ plan, isHost = false }: { plan: Plan; isHost?: boolean }) {
   const when = formatMeetingTime(plan);
   const location = plan.location?.trim();
   const canEditLocation = isHost && Boolean(plan.lockedIdeaId);
+  const showDeadline = isVotingOpen(plan) && (isHost || Boolean(plan.deadline));
 
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="plan-status-title">
@@ -82,6 +88,11 @@ export function PlanStatusCard({ plan, isHost = false }: { plan: Plan; isHost?: 
         <StatusRow icon={<IconClock size={18} />} label="When we're meeting">
           {when ?? <Undecided />}
         </StatusRow>
+        {showDeadline && (
+          <StatusRow icon={<IconHourglass size={18} />} label="Decide by">
+            {isHost ? <DeadlineEditor plan={plan} /> : <DeadlineStatus plan={plan} />}
+          </StatusRow>
+        )}
         {canEditLocation ? (
           <StatusRow icon={<IconMapPin size={18} />} label="Where we're meeting">
             <LocationEditor plan={plan} />

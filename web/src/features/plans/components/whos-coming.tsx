@@ -11,7 +11,7 @@ import type { Participant, Plan } from '../../../../../supabase/functions/_share
 /** Spec §9: the plan page's avatar stack shows 6, then '+N more'. */
 const PLAN_PAGE_MAX_AVATARS = 6;
 
-const withGuestMark = (participant: Participant) =>
+export const withGuestMark = (participant: Pick<Participant, 'name' | 'isGuest'>) =>
   participant.isGuest ? `${participant.name} (Guest)` : participant.name;
 
 /** A name in the full list, with the host's Remove where there is one. */

@@ -1,9 +1,13 @@
 import type { ReactNode } from 'react';
 import { Card, Center, Stack } from '@mantine/core';
-import { paths } from '../../../config/paths';
-import { Logo } from '../../../components/logo';
+import { paths } from '../config/paths';
+import { Logo } from './logo';
 
-export function AuthLayout({ children }: { children: ReactNode }) {
+/**
+ * A page that is one card under the logo (the card is the page's <main>):
+ * sign-in, undoing an e-mail change, an e-mail's unsubscribe link.
+ */
+export function LogoCardPage({ children }: { children: ReactNode }) {
   return (
     <Center mih="100dvh" p="md" bg="gray.0">
       <Stack w="100%" maw={420} align="center" gap="lg">
