@@ -88,6 +88,7 @@ if (steps.some((s) => s.needsBrowser)) {
 let passed = 0;
 let failed = 0;
 const results: string[] = [];
+const failures: string[] = [];
 for (const step of steps) {
   console.log(`\n=== ${step.name}`);
   if (step.report) rmSync(step.report.file, { force: true });
@@ -101,6 +102,7 @@ for (const step of steps) {
     failed += counts.failed;
   }
   results.push(`${ok ? 'ok  ' : 'FAIL'} ${step.name} (${seconds} s)`);
+  if (step.report) failures.push(...readFailures(step.report.file, step.report.kind));
   if (!ok) {
     failed += step.report ? 0 : 1;
     console.error(`\n${step.name} failed (exit ${result.status ?? result.signal}).`);
@@ -112,6 +114,9 @@ console.log('\n=== Summary');
 for (const line of results) console.log(line);
 if (results.length < steps.length) console.log(`(${steps.length - results.length} step(s) not run)`);
 const allOk = results.length === steps.length && results.every((r) => r.startsWith('ok'));
+// What failed and why, at the end where a log's tail shows it (a CI run keeps
+// only the last lines; the test's own report is far above).
+for (const failure of failures) console.log(failure);
 console.log(`tests: ${passed} passed, ${failed} failed`);
 process.exit(allOk && failed === 0 ? 0 : 1);
 
@@ -129,4 +134,40 @@ function readCounts(file: string, kind: 'vitest' | 'playwright'): { passed: numb
   const json = JSON.parse(readFileSync(file, 'utf8'));
   if (kind === 'vitest') return { passed: json.numPassedTests ?? 0, failed: json.numFailedTests ?? 0 };
   return { passed: json.stats?.expected ?? 0, failed: (json.stats?.unexpected ?? 0) + (json.stats?.flaky ?? 0) };
+}
+
+interface PlaywrightSuite {
+  title: string;
+  specs?: { title: string; file: string; line: number; tests: { projectName: string; status: string; results: { status: string; error?: { message?: string } }[] }[] }[];
+  suites?: PlaywrightSuite[];
+}
+
+/** Each failed test of a report: where it is, and the first lines of its error. */
+function readFailures(file: string, kind: 'vitest' | 'playwright'): string[] {
+  if (!existsSync(file)) return [];
+  const json = JSON.parse(readFileSync(file, 'utf8'));
+  const firstLines = (message = '') => message.replace(/\u001b\[[0-9;]*m/g, '').split('\n').filter((l) => l.trim()).slice(0, 8).map((l) => `    ${l}`).join('\n');
+  const out: string[] = [];
+  if (kind === 'vitest') {
+    for (const suite of json.testResults ?? []) {
+      for (const test of suite.assertionResults ?? []) {
+        if (test.status === 'failed') out.push(`FAILED ${path.relative(ROOT, suite.name)} > ${test.fullName}\n${firstLines(test.failureMessages?.[0])}`);
+      }
+    }
+    return out;
+  }
+  const visit = (suite: PlaywrightSuite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests) {
+        const last = test.results.at(-1);
+        // An expected failure (test.fail) is 'expected': only unexpected and flaky outcomes count.
+        if (last && test.status !== 'expected' && test.status !== 'skipped') {
+          out.push(`FAILED [${test.projectName}] ${spec.file}:${spec.line} ${spec.title}\n${firstLines(last.error?.message)}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child);
+  };
+  for (const suite of json.suites ?? []) visit(suite as PlaywrightSuite);
+  return out;
 }
