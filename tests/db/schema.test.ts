@@ -6,11 +6,18 @@ import { useFreshDatabase } from '../support/db.ts';
 const db = useFreshDatabase();
 
 describe('schema hygiene', () => {
-  it('every table in app has row-level security enabled', async () => {
+  it('every table in app and private has row-level security enabled', async () => {
     const rows = await db.owner`
       select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
-       where n.nspname = 'app' and c.relkind in ('r', 'p') and not c.relrowsecurity`;
+       where n.nspname in ('app', 'private') and c.relkind in ('r', 'p') and not c.relrowsecurity`;
     expect(rows.map((r) => r.relname)).toEqual([]);
+  });
+
+  it('private holds only the API\'s plumbing, out of the request roles\' reach (no grants)', async () => {
+    const rows = await db.owner<{ relname: string; acl: string | null }[]>`
+      select c.relname, c.relacl::text as acl from pg_class c join pg_namespace n on n.oid = c.relnamespace
+       where n.nspname = 'private' and c.relkind in ('r', 'p', 'v') order by 1`;
+    expect(rows).toEqual([{ relname: 'idempotency_keys', acl: null }]);
   });
 
   it('there are the tables of docs/data-model.md', async () => {

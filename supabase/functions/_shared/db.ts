@@ -7,8 +7,9 @@ import { type LimitHit, limitsJson } from './limits.ts';
 import { SECRET_TOKEN_PATTERN } from './contract/fields.ts';
 import { GUEST_SECRET_WRONG } from './contract/guest-secret.ts';
 import { HttpError } from './errors.ts';
+import type { IdempotencyKey } from './idempotency.ts';
 import { RecentMap } from './recent-map.ts';
-import { requestScope } from './request-scope.ts';
+import { markReplayed, requestScope } from './request-scope.ts';
 
 /** The connection a request's statements run on (reserved for the request, inside its transaction). */
 export type Tx = postgres.Sql;
@@ -286,14 +287,53 @@ export async function requestStatements<const Q extends readonly AnyStatement[]>
   });
 }
 
-/** requestStatements for ONE statement: its first row (undefined when none), in one round trip. */
+/** What requestRow does besides its statement. */
+export interface RowRequestOptions extends RequestOptions {
+  /**
+   * The request's Idempotency-Key (_shared/idempotency.ts idempotencyKeyOf;
+   * docs/api.md "Idempotency keys"): the statement runs only for the first
+   * request of the caller with this key, and its answer is stored with the
+   * key in the same transaction; a repeat answers the stored row instead,
+   * runs nothing else, and the response says `Idempotent-Replayed: true`.
+   */
+  idempotencyKey?: IdempotencyKey | null;
+}
+
+/**
+ * The route's statement under an Idempotency-Key, in ONE statement: the claim
+ * (the FROM, evaluated first) answers null when this request holds the key,
+ * else the stored answer; COALESCE evaluates its second argument, the
+ * statement and the storing of its rows, only when the first is null
+ * (20261126090013_idempotency_keys.sql). Either way the answer is the
+ * statement's rows as JSON, so a first answer and its replays are the same.
+ */
+function idempotentStatement(tx: Tx, statement: AnyStatement, { key, fingerprint }: IdempotencyKey) {
+  return tx<{ answer: postgres.Row[]; replayed: boolean }[]>`
+    select coalesce(claim.stored,
+                    private.store_idempotent_answer(${key}::text,
+                      (select coalesce(jsonb_agg(to_jsonb(a)), '[]'::jsonb) from (${statement}) a))) as answer,
+           claim.stored is not null as replayed
+      from private.claim_idempotency_key(${key}::text, ${fingerprint}::text) claim(stored)`;
+}
+
+/**
+ * requestStatements for ONE statement: its first row (undefined when none), in
+ * one round trip. With an Idempotency-Key, the row comes through JSON (the
+ * statement's columns must be JSON values: text, numbers, booleans, jsonb).
+ */
 export async function requestRow<R extends postgres.MaybeRow>(
   identity: RequestIdentity,
   build: (tx: Tx) => postgres.PendingQuery<R[]>,
-  options: RequestOptions = {},
+  options: RowRequestOptions = {},
 ): Promise<R | undefined> {
-  const [rows] = await requestStatements(identity, (tx) => [build(tx)] as const, options);
-  return (rows as R[])[0];
+  const { idempotencyKey, ...rest } = options;
+  if (!idempotencyKey) {
+    const [rows] = await requestStatements(identity, (tx) => [build(tx)] as const, rest);
+    return (rows as R[])[0];
+  }
+  const [[row]] = await requestStatements(identity, (tx) => [idempotentStatement(tx, build(tx), idempotencyKey)] as const, rest);
+  if (row.replayed) markReplayed();
+  return row.answer[0] as R | undefined;
 }
 
 /** A request that only counts abuse limits (in a transaction of its own, so the hits stay whatever follows). */

@@ -3,7 +3,7 @@
 import { HTTPException } from 'hono/http-exception';
 import { NOT_AN_OBJECT } from './contract/common.ts';
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503;
 
 export class HttpError extends Error {
   constructor(
@@ -54,7 +54,7 @@ export function textResponse(status: number, message: string, retryAfterSeconds?
 }
 
 /** SQLSTATEs our SQL functions raise for rule violations; the message is user-facing. */
-const DB_RULE_STATUS: Record<string, ErrorStatus> = { HP400: 400, HP401: 401, HP403: 403, HP404: 404, HP409: 409 };
+const DB_RULE_STATUS: Record<string, ErrorStatus> = { HP400: 400, HP401: 401, HP403: 403, HP404: 404, HP409: 409, HP422: 422 };
 
 /** Error object shape of postgres.js (PostgresError) without importing the driver. */
 function sqlState(error: unknown): string | undefined {

@@ -5,12 +5,14 @@
 //
 // withRequest() takes both from here, so a handler that names a user or a
 // guest cannot forget the session check or the secret: the claims statement
-// always gets them (docs/auth-and-guests.md "Guests", "Members").
+// always gets them (docs/auth-and-guests.md "Guests", "Members"). It also
+// marks an answer replayed from an Idempotency-Key (markReplayed).
 // The request is found through Hono's context storage (app.ts installs
 // contextStorage(), an AsyncLocalStorage per request).
 import type { Context } from 'hono';
 import { tryGetContext } from 'hono/context-storage';
 import { GUEST_SECRET_HEADER } from './contract/guest-secret.ts';
+import { IDEMPOTENT_REPLAYED_HEADER } from './contract/idempotency.ts';
 
 export interface VerifiedSession {
   userId: string;
@@ -39,4 +41,12 @@ export function scopeOf(c: Context): RequestScope {
 export function requestScope(): RequestScope | undefined {
   const c = tryGetContext();
   return c ? scopeOf(c) : undefined;
+}
+
+/**
+ * The answer of the request being served is a replay of one stored under its
+ * Idempotency-Key (_shared/db.ts requestRow): its response says so.
+ */
+export function markReplayed(): void {
+  tryGetContext()?.header(IDEMPOTENT_REPLAYED_HEADER, 'true');
 }

@@ -1,6 +1,7 @@
 // The app through app.request(), without a database: everything here is
 // decided before a handler opens a transaction.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_KEY_INVALID } from '../_shared/contract/idempotency.ts';
 import { app } from './app.ts';
 
 const ALLOWED = 'http://localhost:5173';
@@ -69,6 +70,18 @@ describe('app', () => {
     }
   });
 
+  it('refuses a malformed Idempotency-Key with 400 before touching the database', async () => {
+    const idea = '6b1f0c2e-0001-4c8a-9a61-000000000001';
+    for (const key of ['', 'short', 'x'.repeat(101), 'has space in it', 'bad/char/s', 'key.with.dots']) {
+      const res = await app.request(`/api/ideas/${idea}/vote`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+      });
+      await expectText(res, 400, IDEMPOTENCY_KEY_INVALID);
+    }
+  });
+
   it('sends CORS headers with credentials to allowed origins only', async () => {
     const preflight = (origin: string) =>
       app.request('/api/auth/send-otp', {
@@ -82,11 +95,14 @@ describe('app', () => {
     expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
     // The guest's device secret travels in a header of its own.
     expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-guest-secret');
+    // A vote or comment sent again names itself, and the answer says when it was replayed.
+    expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('idempotency-key');
     expect((await preflight('https://hangplan.example')).headers.get('access-control-allow-origin')).toBe('https://hangplan.example');
     expect((await preflight('https://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
 
     const error = await app.request('/api/nope', { headers: { origin: ALLOWED } });
     expect(error.headers.get('access-control-allow-origin')).toBe(ALLOWED);
+    expect(error.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('idempotent-replayed');
     const thrown = await post('/api/auth/send-otp', '{', { origin: ALLOWED });
     expect(thrown.status).toBe(400);
     expect(thrown.headers.get('access-control-allow-origin')).toBe(ALLOWED);

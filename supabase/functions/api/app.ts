@@ -6,6 +6,7 @@ import { contextStorage } from 'hono/context-storage';
 import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
 import { GUEST_SECRET_HEADER } from '../_shared/contract/guest-secret.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../_shared/contract/idempotency.ts';
 import { allowedOrigins } from '../_shared/env.ts';
 import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
 import { securityHeaders } from '../_shared/security-headers.ts';
@@ -56,7 +57,9 @@ app.use(
     origin: (origin) => (allowedOrigins().includes(origin) ? origin : null),
     credentials: true,
     allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', GUEST_SECRET_HEADER],
+    allowHeaders: ['Authorization', 'Content-Type', GUEST_SECRET_HEADER, IDEMPOTENCY_KEY_HEADER],
+    // Readable by the web app: a vote or comment sent again was answered from its first time.
+    exposeHeaders: [IDEMPOTENT_REPLAYED_HEADER],
     maxAge: 600,
   }),
 );

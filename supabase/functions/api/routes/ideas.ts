@@ -17,6 +17,7 @@ import { requestRow } from '../../_shared/db.ts';
 import { deleteCaller } from '../../_shared/delete-caller.ts';
 import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
+import { idempotencyKeyOf } from '../../_shared/idempotency.ts';
 import { asWriter, commentJson } from '../../_shared/ideas.ts';
 import { pathId } from '../../_shared/params.ts';
 import { parseBody } from '../../_shared/validation.ts';
@@ -27,17 +28,19 @@ export const ideaRoutes = new Hono()
   // Toggle (spec §4): voting again removes the vote. app.vote_on_idea (a
   // definer, private.vote_on_idea) checks the rules once, toggles the caller's
   // vote (race-free: unique keys + a per-voter lock) and counts the idea's
-  // votes after the toggle.
+  // votes after the toggle. With an Idempotency-Key, a repeat replays the
+  // first answer instead of toggling again (docs/api.md "Idempotency keys").
   .post('/:id/vote', async (c) => {
     const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const { guestId } = await parseBody(c, voteBody);
+    const idempotencyKey = await idempotencyKeyOf(c);
     const identity = actingAs(await optionalUserId(c), guestId, JOIN_TO_VOTE);
     // The rule, and the limit in the claims statement: one round trip.
     const result = await asWriter(
       requestRow(
         { ...identity, ideaId },
         (tx) => tx<VoteResult[]>`select voted, vote_count as "voteCount" from app.vote_on_idea(${ideaId}::uuid)`,
-        { limits: [{ limit: 'vote', key: participantKey(identity.userId, identity.guestId) }] },
+        { limits: [{ limit: 'vote', key: participantKey(identity.userId, identity.guestId) }], idempotencyKey },
       ),
       IDEA_NOT_FOUND,
     );
@@ -76,9 +79,11 @@ export const ideaRoutes = new Hono()
   })
 
   // app.add_idea_comment; authorName in the body is ignored (set by trigger).
+  // With an Idempotency-Key, a repeat answers the first comment again.
   .post('/:id/comments', async (c) => {
     const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const { text, guestId } = await parseBody(c, createCommentBody);
+    const idempotencyKey = await idempotencyKeyOf(c);
     const identity = actingAs(await optionalUserId(c), guestId, JOIN_TO_COMMENT);
     const row = await asWriter(
       requestRow(
@@ -86,7 +91,7 @@ export const ideaRoutes = new Hono()
         (tx) => tx<{ comment: IdeaComment }[]>`
           select ${commentJson(tx, 'ic')} as comment
             from app.add_idea_comment(${ideaId}::uuid, ${text}) ic`,
-        { limits: [{ limit: 'comment', key: participantKey(identity.userId, identity.guestId) }] },
+        { limits: [{ limit: 'comment', key: participantKey(identity.userId, identity.guestId) }], idempotencyKey },
       ),
       IDEA_NOT_FOUND,
     );

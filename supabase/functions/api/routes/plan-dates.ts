@@ -17,6 +17,7 @@ import { periodSortMinutes } from '../../_shared/contract/periods.ts';
 import { PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
 import { requestRow, type Tx } from '../../_shared/db.ts';
 import { HttpError } from '../../_shared/errors.ts';
+import { idempotencyKeyOf } from '../../_shared/idempotency.ts';
 import { participantKey } from '../../_shared/limits.ts';
 import { pathId } from '../../_shared/params.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
@@ -107,10 +108,12 @@ export const planDateRoutes = new Hono()
 
   // Find-or-create the (date, period) slot and toggle the caller's vote on it.
   // A member is joined on first vote; a guest must be a guest of this plan.
+  // With an Idempotency-Key, a repeat replays the first answer.
   .post('/:id/vote-date', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const { date, period, guestId } = await parseBody(c, voteDateBody);
+    const idempotencyKey = await idempotencyKeyOf(c);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
     // The rule (app.vote_on_date: find-or-create the slot, the toggle, the
@@ -120,7 +123,7 @@ export const planDateRoutes = new Hono()
       (tx) => tx<VoteDateResult[]>`
         select voted, time_slot_id as "timeSlotId", vote_count as "voteCount"
           from app.vote_on_date(${planId}::uuid, ${date}::date, ${period})`,
-      { limits: [{ limit: 'vote', key: voter }] },
+      { limits: [{ limit: 'vote', key: voter }], idempotencyKey },
     );
     return c.json(result);
   });

@@ -1,6 +1,7 @@
 // POST /api/scheduler/run: the scheduled work (docs/notifications.md
 // "Scheduling"): deadlines (the reminder a day before, the auto-lock),
-// digests, then every delivery that is due. Called every SCHEDULER_SECONDS by
+// digests, expired Idempotency-Keys (docs/api.md "Idempotency keys"), then
+// every delivery that is due. Called every SCHEDULER_SECONDS by
 // `npm start`'s timer, and by pg_cron through pg_net on Supabase, with
 // `Authorization: Bearer <SCHEDULER_SECRET>`. Any number of runs may overlap:
 // each step claims its rows.
@@ -13,6 +14,9 @@ import { NOTIFICATION_LIMITS } from '../../_shared/limits.ts';
 import { deliverDue } from '../../_shared/outbox.ts';
 
 const encoder = new TextEncoder();
+
+/** Expired Idempotency-Keys deleted per run at most (claims delete their caller's too). */
+const EXPIRED_KEYS_PER_RUN = 5000;
 
 /** The two secrets' SHA-256 digests compared in constant time (equal lengths, so nothing leaks the secret's). */
 async function sameSecret(given: string, expected: string): Promise<boolean> {
@@ -30,12 +34,13 @@ export const schedulerRoutes = new Hono().post('/run', async (c) => {
   if (!secret || secret.length < 32 || !given || !(await sameSecret(given, secret))) {
     throw new HttpError(404, 'Not found');
   }
-  const { deadlines, digests } = await withWorker(async (tx) => {
-    const [row] = await tx<{ deadlines: number; digests: number }[]>`
+  const { deadlines, digests, expiredKeys } = await withWorker(async (tx) => {
+    const [row] = await tx<{ deadlines: number; digests: number; expiredKeys: number }[]>`
       select private.run_deadlines(${NOTIFICATION_LIMITS.deadlineReminderSeconds}) as deadlines,
-             private.run_digests(${NOTIFICATION_LIMITS.digestWindowSeconds}, ${NOTIFICATION_LIMITS.digestSettleSeconds}) as digests`;
+             private.run_digests(${NOTIFICATION_LIMITS.digestWindowSeconds}, ${NOTIFICATION_LIMITS.digestSettleSeconds}) as digests,
+             private.expire_idempotency_keys(${EXPIRED_KEYS_PER_RUN}) as "expiredKeys"`;
     return row;
   });
   const deliveries = await deliverDue();
-  return c.json({ deadlines, digests, ...deliveries });
+  return c.json({ deadlines, digests, expiredKeys, ...deliveries });
 });

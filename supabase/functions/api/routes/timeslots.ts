@@ -10,6 +10,7 @@ import { pathId } from '../../_shared/params.ts';
 import { requestRow } from '../../_shared/db.ts';
 import { participantKey } from '../../_shared/limits.ts';
 import { HttpError } from '../../_shared/errors.ts';
+import { idempotencyKeyOf } from '../../_shared/idempotency.ts';
 import { parseBody } from '../../_shared/validation.ts';
 import { versionedRead } from '../../_shared/versioned.ts';
 import { readVoters } from '../../_shared/voters.ts';
@@ -17,11 +18,13 @@ import { readVoters } from '../../_shared/voters.ts';
 export const timeSlotRoutes = new Hono()
   // Toggle: voting again removes the vote (spec §4). A member is joined on
   // first vote; without a token the body's guestId must be a guest of the
-  // slot's plan (403 otherwise).
+  // slot's plan (403 otherwise). With an Idempotency-Key, a repeat replays
+  // the first answer.
   .post('/:id/vote', async (c) => {
     const timeSlotId = pathId(c.req.param('id'), TIME_SLOT_NOT_FOUND);
     const userId = await optionalUserId(c);
     const { guestId } = await parseBody(c, timeSlotVoteBody);
+    const idempotencyKey = await idempotencyKeyOf(c);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
     // The rule (app.vote_on_time_slot: the toggle and the count), and the
@@ -30,7 +33,7 @@ export const timeSlotRoutes = new Hono()
       { userId, guestId: userId ? null : guestId, timeSlotId },
       (tx) => tx<{ voted: boolean; voteCount: number }[]>`
         select voted, vote_count as "voteCount" from app.vote_on_time_slot(${timeSlotId}::uuid)`,
-      { limits: [{ limit: 'vote', key: voter }] },
+      { limits: [{ limit: 'vote', key: voter }], idempotencyKey },
     );
     const { voted, voteCount } = row!;
     const result: TimeSlotVoteResult = { voted, voteCount };
