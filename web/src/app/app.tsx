@@ -1,9 +1,20 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { BrowserRouter } from 'react-router-dom';
+import { BrowserRouter, useLocation } from 'react-router-dom';
+import { screenChanged } from '../lib/app-update';
 import { createQueryClient } from '../lib/query-client';
 import { AppRoutes } from './app-routes';
 import { AppProviders } from './providers';
+
+/** Each change of screen (not the first one) is the moment a waiting build may take over (lib/app-update.ts). */
+function ScreenChanges() {
+  const { pathname } = useLocation();
+  const first = useRef(pathname);
+  useEffect(() => {
+    if (pathname !== first.current) screenChanged();
+  }, [pathname]);
+  return null;
+}
 
 /** The whole app; `queryClient` when its cache was filled before the first render (main.tsx). */
 export function App({ queryClient: given }: { queryClient?: QueryClient }) {
@@ -11,6 +22,7 @@ export function App({ queryClient: given }: { queryClient?: QueryClient }) {
   return (
     <AppProviders queryClient={queryClient}>
       <BrowserRouter>
+        <ScreenChanges />
         <AppRoutes />
       </BrowserRouter>
     </AppProviders>

@@ -2,7 +2,9 @@ import './mantine-styles';
 import './touch-targets.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
+import { startServiceWorker } from '../lib/app-update';
 import { createQueryClient } from '../lib/query-client';
+import { whenIdle } from '../lib/when-idle';
 import { App } from './app';
 import { loadFirstData } from './first-data';
 import { preloadScreenOf } from './lazy-screens';
@@ -16,12 +18,18 @@ preloadScreenOf(window.location.pathname);
 // (first-data.ts), so that this first render is the page itself.
 const queryClient = createQueryClient();
 const root = createRoot(document.getElementById('root')!);
-void loadFirstData(queryClient, window.location.pathname).then(() =>
+void loadFirstData(queryClient, window.location.pathname).then(() => {
   startTransition(() =>
     root.render(
       <StrictMode>
         <App queryClient={queryClient} />
       </StrictMode>,
     ),
-  ),
-);
+  );
+  // The service worker (offline, updates) once the page has loaded and is
+  // idle: it is never what the first paint or the first tap waits for. It
+  // never reloads the page while a write is on its way.
+  const start = () => whenIdle(() => void startServiceWorker(() => queryClient.isMutating() > 0));
+  if (document.readyState === 'complete') start();
+  else window.addEventListener('load', start, { once: true });
+});

@@ -22,3 +22,15 @@ export async function throwIfResNotOk(res: Response): Promise<void> {
 export function getServerMessage(error: unknown): string | undefined {
   return error instanceof ApiError && error.serverText ? error.serverText : undefined;
 }
+
+/**
+ * The request never got an answer: fetch rejects with a TypeError when there
+ * is no network (or the server cannot be reached), never for an answer.
+ */
+export const isNetworkFailure = (error: unknown): boolean => error instanceof TypeError;
+
+/** A screen whose data needs the network, with none (docs/web-app.md "Offline"). */
+export const OFFLINE_PAGE = "You're offline. This page will load when you're back online.";
+
+/** A change that needs the network, tried with none. */
+export const OFFLINE_CHANGE = "You're offline. Try again when you're back online.";

@@ -5,6 +5,7 @@ import { throwIfResNotOk } from './api-error';
 import { getAuthToken } from './auth-token';
 import { takeEarlyAnswer } from './early-answer';
 import { getGuestSecret } from './guest-storage';
+import { noteAnswer } from './offline-reads';
 
 // The fetch contract of spec §7: credentials included, JSON bodies, Bearer token
 // when one is stored, and non-2xx answers thrown as ApiError. A stored guest
@@ -131,6 +132,7 @@ async function getJson<T>(
 
   const url = apiUrl(path);
   const res = await (takeEarlyAnswer(url, headers) ?? fetch(url, { headers, credentials: 'include', signal }));
+  noteAnswer(client, hash, res);
   const etag = res.headers.get('ETag');
   const entry = etag ? { etag, version: parseEtagVersion(etag) } : undefined;
 

@@ -10,6 +10,7 @@
 // (or bury) a prompt that comes with no gesture.
 import { pushPublicKeySchema } from '../../../supabase/functions/_shared/contract/notifications';
 import { apiRequest } from './api';
+import { SERVICE_WORKER_URL } from './app-update';
 import { apiPaths } from './api-paths';
 
 export type PushIdentity = { kind: 'member'; userId: string } | { kind: 'guest'; guestId: string };
@@ -24,7 +25,6 @@ export type PushIdentity = { kind: 'member'; userId: string } | { kind: 'guest';
 export type DevicePushState = 'unsupported' | 'needs-home-screen' | 'blocked' | 'off' | 'on';
 
 const STORAGE_KEY = 'pushSubscriptions';
-const SERVICE_WORKER_URL = '/sw.js';
 
 export const identityKey = (identity: PushIdentity) =>
   identity.kind === 'member' ? `member:${identity.userId}` : `guest:${identity.guestId}`;

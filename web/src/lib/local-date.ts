@@ -35,3 +35,33 @@ export function formatMoment(iso: string): string {
 
 /** 'Saturday, March 14, 2026': the API's own (e-mails and calendar files say it the same way). */
 export { formatLongDate } from './shared-periods';
+
+const clockFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+
+/** Some ICU versions put a narrow no-break space before AM/PM; the app's texts use a plain one. */
+export const plainSpaces = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
+
+/** '7:42 PM'. */
+export function formatClock(moment: Date): string {
+  return plainSpaces(clockFormat.format(moment));
+}
+
+const isSameDay = (a: Date, b: Date) =>
+  a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
+
+/** '7:42 PM', 'yesterday at 7:42 PM', 'tomorrow at 7:42 AM', else 'Nov 28 at 7:42 PM'. */
+function relativeClock(moment: Date, now: Date): { day: string; time: string } {
+  const time = formatClock(moment);
+  if (isSameDay(moment, now)) return { day: '', time };
+  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
+  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
+  if (isSameDay(moment, yesterday)) return { day: 'yesterday', time };
+  if (isSameDay(moment, tomorrow)) return { day: 'tomorrow', time };
+  return { day: plainSpaces(moment.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })), time };
+}
+
+/** 'at 7:42 PM', 'yesterday at 7:42 PM', 'tomorrow at 7:42 AM', 'Nov 28 at 7:42 PM'. */
+export const atClock = (moment: Date, now: Date): string => {
+  const { day, time } = relativeClock(moment, now);
+  return day ? `${day} at ${time}` : `at ${time}`;
+};

@@ -33,6 +33,10 @@ export function createQueryClient(): QueryClient {
         refetchOnWindowFocus: false,
         staleTime: Infinity,
         retry: false,
+        // Asked even when the browser says it is offline: the service worker
+        // may answer with what it saved (docs/web-app.md "Offline"). A query
+        // that failed is asked again when the browser is back online.
+        networkMode: 'offlineFirst',
       },
       mutations: { retry: false },
     },

@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { getServerMessage } from './api-error';
+import { getServerMessage, isNetworkFailure, OFFLINE_CHANGE } from './api-error';
 
 // Spec §9: one toast at a time. A new toast replaces the one on screen rather
 // than waiting in a queue behind it.
@@ -12,9 +12,13 @@ export function showSuccessToast(title: string, message: string): void {
   show(title, message, 'teal');
 }
 
-/** The destructive toast of spec §8: the server's sentence, else the fallback. */
+/**
+ * The destructive toast of spec §8: the server's sentence, else the fallback;
+ * with no network at all, that it needs one.
+ */
 export function showErrorToast(error: unknown, fallback: string, title = 'Error'): void {
-  show(title, getServerMessage(error) ?? fallback, 'red');
+  const offline = isNetworkFailure(error) && !navigator.onLine;
+  show(title, getServerMessage(error) ?? (offline ? OFFLINE_CHANGE : fallback), 'red');
 }
 
 /** A destructive toast with a fixed text, for failures that never reached a server. */

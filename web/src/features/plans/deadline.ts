@@ -1,5 +1,6 @@
 import type { Plan } from '../../../../supabase/functions/_shared/contract/plans';
 import { REMIND_WINDOW_SECONDS } from '../../../../supabase/functions/_shared/contract/notifications';
+import { atClock, plainSpaces } from '../../lib/local-date';
 
 // "Decide by" and the host's reminder (docs/api.md "Notifications",
 // docs/notifications.md): pure rules and texts, each taking `now` so they are
@@ -39,20 +40,10 @@ const otherYearFormat = new Intl.DateTimeFormat('en-US', {
   hour: 'numeric',
   minute: '2-digit',
 });
-const clockFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
-
-/** Some ICU versions put a narrow no-break space before AM/PM; the app's texts use a plain one. */
-const plainSpaces = (text: string) => text.replace(/[\u202f\u00a0]/g, ' ');
-
 /** 'Sat, Nov 28, 7:00 PM'; with the year ('Sun, Nov 28, 2027, 7:00 PM') when it is not this year. */
 export function formatDeadlineMoment(deadline: Date, now: Date): string {
   const format = deadline.getFullYear() === now.getFullYear() ? thisYearFormat : otherYearFormat;
   return plainSpaces(format.format(deadline));
-}
-
-/** '7:42 PM'. */
-export function formatClock(moment: Date): string {
-  return plainSpaces(clockFormat.format(moment));
 }
 
 export interface DeadlineSummary {
@@ -90,25 +81,6 @@ export function dateTimeLocalToIso(value: string): string | null {
   const moment = new Date(value);
   return Number.isNaN(moment.getTime()) ? null : moment.toISOString();
 }
-
-const isSameDay = (a: Date, b: Date) =>
-  a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
-
-/** '7:42 PM', 'yesterday at 7:42 PM', 'tomorrow at 7:42 AM', else 'Nov 28 at 7:42 PM'. */
-function relativeClock(moment: Date, now: Date): { day: string; time: string } {
-  const time = formatClock(moment);
-  if (isSameDay(moment, now)) return { day: '', time };
-  const yesterday = new Date(now.getFullYear(), now.getMonth(), now.getDate() - 1);
-  const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
-  if (isSameDay(moment, yesterday)) return { day: 'yesterday', time };
-  if (isSameDay(moment, tomorrow)) return { day: 'tomorrow', time };
-  return { day: plainSpaces(moment.toLocaleDateString('en-US', { month: 'short', day: 'numeric' })), time };
-}
-
-const atClock = (moment: Date, now: Date) => {
-  const { day, time } = relativeClock(moment, now);
-  return day ? `${day} at ${time}` : `at ${time}`;
-};
 
 export interface RecentReminder {
   /** 'Reminded at 7:42 PM' (or 'Reminded yesterday at 11:42 PM'). */

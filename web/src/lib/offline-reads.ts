@@ -1,0 +1,76 @@
+// Answers the service worker served from its saved copies because the network
+// was gone (web/src/service-worker/offline.ts: SAVED_AT_HEADER), from the
+// page's side (docs/web-app.md "Offline"): which queries show saved data, and
+// since when, for "You're offline: showing what you saw at 7:42 PM". They are
+// fetched again as soon as the network is back: the browser's `online` event,
+// or any answer that came from the network.
+import { useSyncExternalStore } from 'react';
+import type { QueryClient } from '@tanstack/react-query';
+import { SAVED_AT_HEADER } from '../service-worker/offline';
+
+/** Query hash → when its saved answer was saved (ms since the epoch). */
+const saved = new Map<string, number>();
+const listeners = new Set<() => void>();
+let oldest: number | null = null;
+let client: QueryClient | null = null;
+
+function changed(): void {
+  oldest = saved.size ? Math.min(...saved.values()) : null;
+  for (const listener of listeners) listener();
+}
+
+/** Fetches again every query that shows a saved answer (they are replaced when the network answers). */
+function refetchSaved(): void {
+  if (!client || saved.size === 0) return;
+  const hashes = new Set(saved.keys());
+  // Not cancelling one already on its way: a burst of answers asks once.
+  void client.invalidateQueries({ predicate: (query) => hashes.has(query.queryHash) }, { cancelRefetch: false });
+}
+
+/** A query no longer in the cache shows nothing. */
+function watch(queryClient: QueryClient): void {
+  if (client === queryClient) return;
+  client = queryClient;
+  queryClient.getQueryCache().subscribe((event) => {
+    if (event.type === 'removed' && saved.delete(event.query.queryHash)) changed();
+  });
+}
+
+/**
+ * Notes where a query's answer came from (api.ts, for every GET): a saved
+ * copy, or the network. An answer from the network while others are saved
+ * means the network is back: those are fetched again.
+ */
+export function noteAnswer(queryClient: QueryClient, queryHash: string, res: Response): void {
+  watch(queryClient);
+  const savedAt = Number(res.headers.get(SAVED_AT_HEADER));
+  if (savedAt > 0) {
+    saved.set(queryHash, savedAt);
+    changed();
+    return;
+  }
+  if (saved.delete(queryHash)) changed();
+  refetchSaved();
+}
+
+if (typeof window !== 'undefined') window.addEventListener('online', refetchSaved);
+
+/** When the oldest answer on screen was saved (ms), or null when everything shown came from the network. */
+export function useShowingSavedSince(): number | null {
+  return useSyncExternalStore(
+    (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    () => oldest,
+    // The prerendered shells (web/prerender-shells.ts) show nothing saved.
+    () => null,
+  );
+}
+
+/** For tests: forget every saved answer noted. */
+export function resetOfflineReads(): void {
+  saved.clear();
+  client = null;
+  changed();
+}
