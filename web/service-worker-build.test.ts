@@ -1,22 +1,57 @@
 // The service worker's bundle (service-worker-build.ts): one classic script
-// with nothing left to load, which really shows a push as a notification and
-// opens its page on a tap: run here in a vm context standing in for the
-// worker's global scope.
+// with nothing left to load, run here in a vm context standing in for the
+// worker's global scope, with a Cache Storage and a network of its own. It
+// really shows a push as a notification and opens its page on a tap, and, in
+// a build, stores the shell, keeps the API's answers and serves them with no
+// network.
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { bundleServiceWorker } from './service-worker-build';
+import { buildManifest, bundleServiceWorker, PUBLIC_SHELL_FILES } from './service-worker-build';
+import { type BuildManifest, SAVED_AT_HEADER, shellCacheName, TAKE_OVER_MESSAGE } from './src/service-worker/offline';
 
 type Listener = (event: Record<string, unknown>) => void;
+const ORIGIN = 'https://hangplan.app';
 
-function runWorker(code: string) {
+/** Cache Storage, as much as the worker uses: entries by URL (query included, fragment not). */
+class FakeCaches {
+  readonly stores = new Map<string, Map<string, Response>>();
+  async open(name: string) {
+    const store = this.stores.get(name) ?? new Map<string, Response>();
+    this.stores.set(name, store);
+    const url = (key: string | Request) => new URL(typeof key === 'string' ? key : key.url, ORIGIN).href;
+    return {
+      match: async (key: string | Request) => store.get(url(key))?.clone(),
+      put: async (key: string | Request, response: Response) => void store.set(url(key), response.clone()),
+    };
+  }
+  async match(key: string | Request, options: { cacheName?: string } = {}) {
+    const names = options.cacheName ? [options.cacheName] : [...this.stores.keys()];
+    for (const name of names) {
+      if (!this.stores.has(name)) continue;
+      const found = await (await this.open(name)).match(key);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  async keys() {
+    return [...this.stores.keys()];
+  }
+  async delete(name: string) {
+    return this.stores.delete(name);
+  }
+}
+
+function runWorker(code: string, network: (request: Request) => Promise<Response>) {
   const listeners = new Map<string, Listener>();
   const shown: { title: string; options: Record<string, unknown> }[] = [];
   const opened: string[] = [];
   const waited: Promise<unknown>[] = [];
+  let skippedWaiting = false;
+  const caches = new FakeCaches();
   const self = {
-    location: { origin: 'https://hangplan.app' },
+    location: { origin: ORIGIN },
     addEventListener: (type: string, listener: Listener) => listeners.set(type, listener),
-    skipWaiting: async () => {},
+    skipWaiting: async () => void (skippedWaiting = true),
     clients: {
       claim: async () => {},
       matchAll: async () => [],
@@ -26,20 +61,43 @@ function runWorker(code: string) {
       showNotification: async (title: string, options: Record<string, unknown>) => void shown.push({ title, options }),
     },
   };
-  runInNewContext(code, { self, URL, JSON, Promise, Object, Array, Symbol, Error, Map, Set, WeakMap, Reflect, RegExp, Number, String, Boolean, Date, Math });
+  // Relative URLs are the worker's origin's, as in a worker.
+  class WorkerRequest extends Request {
+    constructor(input: Request | string, init?: RequestInit) {
+      super(typeof input === 'string' ? new URL(input, ORIGIN) : input, init);
+    }
+  }
+  const fetch = (input: Request | string) => network(typeof input === 'string' ? new Request(new URL(input, ORIGIN)) : input);
+  runInNewContext(code, {
+    self, caches, fetch, crypto, Request: WorkerRequest, Response, Headers, TextEncoder, Uint8Array, URL, JSON, Promise, Object, Array, Symbol,
+    Error, Map, Set, WeakMap, Reflect, RegExp, Number, String, Boolean, Date, Math,
+  });
   const fire = async (type: string, event: Record<string, unknown>) => {
     listeners.get(type)!({ ...event, waitUntil: (p: Promise<unknown>) => waited.push(p) });
     await Promise.all(waited);
   };
-  return { listeners, shown, opened, fire };
+  /** A fetch event: what the worker answers, or null when it leaves the request to the browser. */
+  const request = async (req: Request, mode = 'cors') => {
+    let answer: Promise<Response> | null = null;
+    const event = Object.assign({ request: Object.defineProperty(req, 'mode', { value: mode }) }, {
+      respondWith: (p: Promise<Response>) => void (answer = p),
+    });
+    await fire('fetch', event);
+    return answer as Promise<Response> | null;
+  };
+  return { listeners, shown, opened, fire, request, caches, skippedWaiting: () => skippedWaiting };
 }
+
+const noNetwork = async (): Promise<Response> => {
+  throw new TypeError('Failed to fetch');
+};
 
 describe('the service worker bundle', () => {
   it('is one classic script (no import, no export) that shows a push and opens its page on a tap', { timeout: 30_000 }, async () => {
     const code = await bundleServiceWorker(true);
     expect(code).not.toMatch(/^\s*(import|export)\s/m);
-    const worker = runWorker(code);
-    expect([...worker.listeners.keys()].sort()).toEqual(['activate', 'install', 'notificationclick', 'push']);
+    const worker = runWorker(code, noNetwork);
+    expect([...worker.listeners.keys()].sort()).toEqual(['activate', 'fetch', 'install', 'message', 'notificationclick', 'push']);
 
     const message = { title: 'Friday hangout', body: 'The host locked Fri, Nov 28.', url: '/l/abc123', tag: 'hangplan-7' };
     await worker.fire('push', { data: { text: () => JSON.stringify(message) } });
@@ -51,5 +109,102 @@ describe('the service worker bundle', () => {
     await worker.fire('notificationclick', { notification: { data: { url: '/l/abc123' }, close: () => (closed = true) } });
     expect(closed).toBe(true);
     expect(worker.opened).toEqual(['/l/abc123']);
+  });
+
+  it('in the dev server, stores nothing and leaves every request to the browser', { timeout: 30_000 }, async () => {
+    const worker = runWorker(await bundleServiceWorker(false), noNetwork);
+    await worker.fire('install', {});
+    expect(await worker.caches.keys()).toEqual([]);
+    expect(await worker.request(new Request(`${ORIGIN}/api/plans/p1`))).toBeNull();
+  });
+});
+
+describe("a build's worker", () => {
+  const manifest: BuildManifest = { version: 'v2', precache: ['/', '/assets/index-v2.js', '/shell.js'], apiBase: '' };
+  const files: Record<string, string> = { '/': '<html>v2</html>', '/assets/index-v2.js': 'app v2', '/shell.js': 'shell' };
+
+  it('stores the shell on install, and opens pages from it with no network', { timeout: 30_000 }, async () => {
+    const fetched: string[] = [];
+    let online = true;
+    const worker = runWorker(await bundleServiceWorker(false, manifest), async (req) => {
+      if (!online) throw new TypeError('Failed to fetch');
+      const path = new URL(req.url).pathname;
+      fetched.push(path);
+      return path in files ? new Response(files[path]) : new Response('Not found', { status: 404 });
+    });
+    await worker.fire('install', {});
+    expect(fetched.sort()).toEqual(['/', '/assets/index-v2.js', '/shell.js']);
+    await worker.fire('activate', {});
+
+    online = false;
+    const page = await worker.request(new Request(`${ORIGIN}/l/abc123`), 'navigate');
+    expect(await (await page!).text()).toBe('<html>v2</html>');
+    expect(await (await (await worker.request(new Request(`${ORIGIN}/assets/index-v2.js`)))!).text()).toBe('app v2');
+  });
+
+  it("keeps each identity's last answer of an API read and serves it, marked with when it was saved, when the network fails", { timeout: 30_000 }, async () => {
+    let online = true;
+    let version = 1;
+    const worker = runWorker(await bundleServiceWorker(false, manifest), async (req) => {
+      if (!online) throw new TypeError('Failed to fetch');
+      if (req.headers.get('If-None-Match') === `W/"v${version}"`) return new Response(null, { status: 304, headers: { ETag: `W/"v${version}"` } });
+      return Response.json({ title: 'Friday', version, as: req.headers.get('Authorization') }, { headers: { ETag: `W/"v${version}"` } });
+    });
+    const read = (auth: string, etag?: string) =>
+      worker.request(new Request(`${ORIGIN}/api/plans/p1`, { headers: { Authorization: auth, ...(etag ? { 'If-None-Match': etag } : {}) } }));
+
+    const fresh = await (await read('Bearer a'))!;
+    expect(fresh.headers.get(SAVED_AT_HEADER)).toBeNull();
+    expect(await fresh.json()).toMatchObject({ version: 1 });
+    version = 2;
+    await (await read('Bearer a'))!;
+    const before = Date.now();
+    // A 304 confirms the saved answer as of now.
+    expect((await (await read('Bearer a', 'W/"v2"'))!).status).toBe(304);
+
+    online = false;
+    const saved = await (await read('Bearer a'))!;
+    expect(await saved.json()).toEqual({ title: 'Friday', version: 2, as: 'Bearer a' });
+    expect(Number(saved.headers.get(SAVED_AT_HEADER))).toBeGreaterThanOrEqual(before);
+    expect(saved.headers.get('ETag')).toBe('W/"v2"');
+    // Someone else on this device never gets it.
+    await expect(read('Bearer b')).rejects.toThrow('Failed to fetch');
+  });
+
+  it('waits to take over until a page says so, then keeps only its shell and the one it replaced', { timeout: 30_000 }, async () => {
+    const worker = runWorker(await bundleServiceWorker(false, manifest), async () => new Response('file'));
+    for (const old of ['v0', 'v1']) await worker.caches.open(shellCacheName(old));
+    const meta = await worker.caches.open('hangplan-meta');
+    await meta.put('/active-build', new Response('v1'));
+
+    await worker.fire('install', {});
+    expect(worker.skippedWaiting()).toBe(false);
+    let answer: unknown;
+    await worker.fire('message', { data: { type: 'hangplan:has-file', path: '/assets/index-v2.js' }, ports: [{ postMessage: (a: unknown) => (answer = a) }] });
+    expect(answer).toBe(true);
+    await worker.fire('message', { data: { type: 'hangplan:has-file', path: '/assets/index-v1.js' }, ports: [{ postMessage: (a: unknown) => (answer = a) }] });
+    expect(answer).toBe(false);
+    await worker.fire('message', { data: TAKE_OVER_MESSAGE });
+    expect(worker.skippedWaiting()).toBe(true);
+
+    await worker.fire('activate', {});
+    expect((await worker.caches.keys()).filter((name) => name.startsWith('hangplan-shell-')).sort()).toEqual([shellCacheName('v1'), shellCacheName('v2')]);
+  });
+});
+
+describe('buildManifest', () => {
+  it("lists the build's files (index.html as /) and the public shell files, and changes with any unhashed file", () => {
+    const files = [
+      { fileName: 'index.html', content: '<html>a</html>' },
+      { fileName: 'assets/index-abc.js', content: 'code' },
+      { fileName: 'assets/index-abc.js.map', content: '{}' },
+      { fileName: 'sw.js', content: 'worker' },
+    ];
+    const a = buildManifest(files, '');
+    expect(a.precache).toEqual(['/', '/assets/index-abc.js', ...PUBLIC_SHELL_FILES].sort());
+    expect(a.version).toMatch(/^[0-9a-f]{16}$/);
+    expect(buildManifest(files, '').version).toBe(a.version);
+    expect(buildManifest([{ ...files[0]!, content: '<html>b</html>' }, ...files.slice(1)], '').version).not.toBe(a.version);
+    expect(buildManifest(files, 'https://x.supabase.co/functions/v1').version).not.toBe(a.version);
   });
 });
