@@ -15,15 +15,30 @@
 // the shell becomes the join page with the plan's texts in it (the shell of
 // the plan's phase, its `[[plan.{field}]]` texts replaced), as React will
 // render it.
+//
+// First of all, on every page, light or dark: the choice stored on this
+// device ('light', 'dark'; 'auto' or none follows the phone), set on <html> as
+// Mantine will set it (web/src/app/color-scheme.ts), and when the choice
+// overrides the phone, both theme-color metas take its scheme's colour.
 (function () {
   var root = document.getElementById('root');
   var signedIn = false;
   var guest = false;
+  var scheme = null;
   try {
     signedIn = !!localStorage.getItem('authToken');
     guest = !!localStorage.getItem('guestSession');
+    scheme = localStorage.getItem('colorScheme');
   } catch {
     // Storage blocked: the app will treat the visitor as signed out.
+  }
+  var chosen = scheme === 'light' || scheme === 'dark';
+  var dark = chosen ? scheme === 'dark' : matchMedia('(prefers-color-scheme: dark)').matches;
+  document.documentElement.setAttribute('data-mantine-color-scheme', dark ? 'dark' : 'light');
+  var chosenMeta = chosen && document.querySelector('meta[name="theme-color"][media*="' + scheme + '"]');
+  if (chosenMeta) {
+    var metas = document.querySelectorAll('meta[name="theme-color"]');
+    for (var m = 0; m < metas.length; m++) metas[m].content = chosenMeta.content;
   }
   var path = location.pathname;
   var join = /^\/l\/([A-Za-z0-9_-]+)\/?$/.exec(path);

@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useState, type ReactNode } from 'react';
-import { MantineProvider } from '@mantine/core';
+import { MantineProvider, useMantineColorScheme } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { LiveStatusSign } from '../components/live-status-sign';
@@ -7,6 +7,7 @@ import type { LiveHub } from '../lib/live/hub';
 import { LiveHubProvider } from '../lib/live/live-context';
 import { preloadable } from '../lib/preloadable';
 import { whenIdle } from '../lib/when-idle';
+import { applyThemeColor, colorSchemeManager } from './color-scheme';
 import { cssVariablesResolver, theme } from './theme';
 
 interface AppProvidersProps {
@@ -42,16 +43,26 @@ function DeferredToaster() {
   ) : null;
 }
 
+/** The browser's bar follows the colour scheme chosen (Mantine sets the page's attribute itself). */
+function ThemeColor() {
+  const { colorScheme } = useMantineColorScheme();
+  useEffect(() => applyThemeColor(colorScheme), [colorScheme]);
+  return null;
+}
+
 export function AppProviders({ queryClient, children, env = 'default', liveHub }: AppProvidersProps) {
   return (
     <MantineProvider
       theme={theme}
       cssVariablesResolver={cssVariablesResolver}
-      forceColorScheme="light"
+      // The member's choice on this device, else the phone's (docs/web-app.md "Dark mode").
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="auto"
       // The theme's CSS variables come from the stylesheet (theme-variables.css).
       withCssVariables={false}
       env={env}
     >
+      <ThemeColor />
       <DeferredToaster />
       <QueryClientProvider client={queryClient}>
         <LiveHubProvider hub={liveHub ?? null}>

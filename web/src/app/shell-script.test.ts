@@ -1,6 +1,8 @@
 // public/shell.js on the templates the build puts into index.html (docs/web-app.md "First paint").
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import shellScript from '../../public/shell.js?raw';
+import indexHtml from '../../index.html?raw';
+import { COLOR_SCHEME_KEY, THEME_COLORS } from './color-scheme';
 import { shellTemplates } from './shell-templates';
 import { renderShells } from './shells';
 
@@ -109,5 +111,67 @@ describe('public/shell.js elsewhere', () => {
     openPage('/l/abc123/dashboard');
     expect(shell()).toBeNull();
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('public/shell.js: light or dark before the first paint', () => {
+  const html = document.documentElement;
+  /** index.html's own theme-color metas, in this page's head. */
+  function withIndexMetas() {
+    const page = new DOMParser().parseFromString(indexHtml, 'text/html');
+    document.head.replaceChildren(...page.querySelectorAll('meta[name="theme-color"]'));
+  }
+  function phone(scheme: 'light' | 'dark') {
+    vi.stubGlobal('matchMedia', (query: string) => ({ media: query, matches: query === `(prefers-color-scheme: ${scheme})` }));
+  }
+  const barColors = () => Object.fromEntries([...document.querySelectorAll<HTMLMetaElement>('meta[name="theme-color"]')].map((meta) => [meta.getAttribute('media'), meta.content]));
+  const ownColors = { '(prefers-color-scheme: light)': THEME_COLORS.light, '(prefers-color-scheme: dark)': THEME_COLORS.dark };
+
+  beforeEach(withIndexMetas);
+  afterEach(() => {
+    document.head.innerHTML = '';
+    html.removeAttribute('data-mantine-color-scheme');
+  });
+
+  it("index.html's metas hold the app's colours, one per scheme, and the page no fixed scheme", () => {
+    expect(barColors()).toEqual(ownColors);
+    expect(indexHtml).toMatch(/<html lang="en">/);
+    expect(indexHtml).toContain('<meta name="color-scheme" content="light dark" />');
+  });
+
+  it("follows the phone when nothing is chosen, or System is: the metas stay each its own scheme's", () => {
+    phone('dark');
+    openPage('/');
+    expect(html.getAttribute('data-mantine-color-scheme')).toBe('dark');
+    expect(barColors()).toEqual(ownColors);
+
+    phone('light');
+    openPage('/l/abc123', { [COLOR_SCHEME_KEY]: 'auto' });
+    expect(html.getAttribute('data-mantine-color-scheme')).toBe('light');
+    expect(barColors()).toEqual(ownColors);
+  });
+
+  it("takes the choice stored on this device over the phone's, and both metas take its colour", () => {
+    phone('light');
+    openPage('/', { [COLOR_SCHEME_KEY]: 'dark' });
+    expect(html.getAttribute('data-mantine-color-scheme')).toBe('dark');
+    expect(Object.values(barColors())).toEqual([THEME_COLORS.dark, THEME_COLORS.dark]);
+
+    withIndexMetas();
+    phone('dark');
+    openPage('/', { [COLOR_SCHEME_KEY]: 'light' });
+    expect(html.getAttribute('data-mantine-color-scheme')).toBe('light');
+    expect(Object.values(barColors())).toEqual([THEME_COLORS.light, THEME_COLORS.light]);
+  });
+
+  it('sets the scheme on pages without a shell and with a token too, and ignores a stored value it does not know', () => {
+    phone('dark');
+    openPage('/home', { [COLOR_SCHEME_KEY]: 'light' });
+    expect(shell()).toBeNull();
+    expect(html.getAttribute('data-mantine-color-scheme')).toBe('light');
+
+    openPage('/', { authToken: 'tok', [COLOR_SCHEME_KEY]: 'sepia' });
+    expect(shell()?.textContent).toContain('Loading Hangplan...');
+    expect(html.getAttribute('data-mantine-color-scheme')).toBe('dark');
   });
 });

@@ -3,6 +3,7 @@ import { AppShell, Container, Group } from '@mantine/core';
 import { paths } from '../config/paths';
 import { BottomNav } from './bottom-nav';
 import { Logo } from './logo';
+import { colors } from '../lib/colors';
 
 interface AppLayoutProps {
   children: ReactNode;
@@ -24,7 +25,7 @@ export function AppLayout({ children, headerRight, logoTo = paths.landing.getHre
           </Group>
         </Container>
       </AppShell.Header>
-      <AppShell.Main bg="gray.0">
+      <AppShell.Main bg={colors.page}>
         {/* Bottom padding keeps content clear of a floating action button. */}
         <Container size="sm" py="lg" pb={96}>
           {children}

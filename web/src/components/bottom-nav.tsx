@@ -3,6 +3,7 @@ import { Container, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { Link, useMatch } from 'react-router-dom';
 import { paths } from '../config/paths';
 import { IconHeart, IconHome, IconUser } from './icons';
+import { colors } from '../lib/colors';
 
 interface Tab {
   label: string;
@@ -26,7 +27,7 @@ function BottomNavTab({ label, to, icon }: Tab) {
       aria-current={active ? 'page' : undefined}
       h="100%"
       py={6}
-      c={active ? 'violet.7' : 'gray.7'}
+      c={active ? colors.accentText : 'dimmed'}
     >
       <Stack align="center" gap={2}>
         {icon}

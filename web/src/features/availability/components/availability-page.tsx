@@ -6,6 +6,7 @@ import { showSuccessToast } from '../../../lib/toast';
 import type { Plan } from '../../plans';
 import { AvailabilityContent } from './availability-content';
 import { confirmedTime, EventConfirmedPanel } from './confirmed';
+import { colors } from '../../../lib/colors';
 
 /** Spec §2: the flow has 3 steps; the third is not shown. */
 const STEP = 2;
@@ -26,7 +27,7 @@ interface AvailabilityPageProps {
 
 function SaveChoicesCard({ returnTo }: { returnTo: string }) {
   return (
-    <Card radius="lg" padding="lg" bg="violet.0" withBorder component="aside" aria-labelledby="save-choices-title">
+    <Card radius="lg" padding="lg" bg={colors.tint} withBorder component="aside" aria-labelledby="save-choices-title">
       <Stack gap="sm">
         <div>
           <Title id="save-choices-title" order={2} fz="h4">

@@ -6,6 +6,7 @@ import { formatLongDate } from '../../../lib/local-date';
 import { formatPeriod } from '../../../lib/shared-periods';
 import { LazyAddToCalendarMenu } from '../../calendar';
 import type { Plan } from '../../plans';
+import { colors } from '../../../lib/colors';
 
 /** The plan's final time, when its status is completed with a locked slot (spec §2, §4). */
 export function confirmedTime(plan: Pick<Plan, 'status' | 'lockedTimeSlot'>): { date: string; period: string } | null {
@@ -28,7 +29,7 @@ export function EventTimeConfirmedCard({ plan }: { plan: Plan }) {
   const time = confirmedTime(plan);
   if (!time) return null;
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="event-time-confirmed" bg="teal.0">
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="event-time-confirmed" bg={colors.success}>
       <Stack align="center" ta="center" gap="xs">
         <ThemeIcon color="teal" size={48} radius="xl" aria-hidden="true">
           <IconCheck size={26} />
@@ -38,7 +39,7 @@ export function EventTimeConfirmedCard({ plan }: { plan: Plan }) {
         </Title>
         <Text fw={700}>{time.date}</Text>
         {time.period && (
-          <Text fw={700} c="teal.9">
+          <Text fw={700} c={colors.successText}>
             {time.period}
           </Text>
         )}
@@ -60,7 +61,7 @@ export function EventConfirmedPanel({ plan, backTo }: { plan: Plan; backTo: stri
       <Title order={1} fz="h2">
         Event Confirmed
       </Title>
-      <Card withBorder radius="lg" padding="lg" bg="teal.0">
+      <Card withBorder radius="lg" padding="lg" bg={colors.success}>
         <Stack align="center" ta="center" gap="sm">
           <ThemeIcon color="teal" size={56} radius="xl" aria-hidden="true">
             <IconCheck size={30} />

@@ -6,6 +6,7 @@ import { useUnlockPlan } from '../../plans';
 import type { Plan } from '../../plans';
 import { eventDetailsText } from '../share-details';
 import { confirmedTime } from './confirmed';
+import { colors } from '../../../lib/colors';
 
 /** The native share sheet where there is one, else the clipboard. */
 async function shareDetails(plan: Plan) {
@@ -32,7 +33,7 @@ export function FinalTimeSet({ plan }: { plan: Plan }) {
   const time = confirmedTime(plan);
   if (!time) return null;
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="final-time-set" bg="teal.0">
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="final-time-set" bg={colors.success}>
       <Stack gap="sm">
         <Group gap="sm" wrap="nowrap">
           <ThemeIcon color="teal" size={40} radius="xl" aria-hidden="true">

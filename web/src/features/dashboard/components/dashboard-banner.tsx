@@ -1,6 +1,7 @@
 import { Button, Card, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
+import { colors } from '../../../lib/colors';
 
 /**
  * Spec §2 Guest dashboard, bottom banner: guests are asked to create an
@@ -13,7 +14,7 @@ export function DashboardBanner({ slug, isGuest }: { slug: string; isGuest: bool
     ? 'Create a free account to keep your votes and hear when the plan is set.'
     : 'Hear by e-mail as soon as the host sets the time.';
   return (
-    <Card radius="lg" padding="lg" bg="violet.0" withBorder component="aside" aria-labelledby="dashboard-banner-title">
+    <Card radius="lg" padding="lg" bg={colors.tint} withBorder component="aside" aria-labelledby="dashboard-banner-title">
       <Stack gap="sm">
         <div>
           <Title id="dashboard-banner-title" order={2} fz="h4">

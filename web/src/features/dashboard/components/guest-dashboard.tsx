@@ -11,6 +11,7 @@ import type { PlanVisitor } from '../../guests';
 import { DashboardProgress, DashboardShortcuts } from './dashboard-actions';
 import { DashboardBanner } from './dashboard-banner';
 import { dashboardTabId, DashboardTabs } from './dashboard-tabs';
+import { colors } from '../../../lib/colors';
 
 const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
@@ -45,7 +46,7 @@ export function GuestDashboard({ plan, visitor }: { plan: Plan; visitor: PlanVis
     <Stack gap="lg">
       <div>
         {visitor.kind === 'guest' && (
-          <Text fw={600} c="violet.7" style={{ overflowWrap: 'anywhere' }}>
+          <Text fw={600} c={colors.accentText} style={{ overflowWrap: 'anywhere' }}>
             Welcome, {visitor.name}
           </Text>
         )}

@@ -1,6 +1,7 @@
 import { Badge, Card, Group, Stack, Text, Title } from '@mantine/core';
 import type { Plan } from '../../plans';
 import { planPhaseLabel } from '../plan-phase';
+import { colors } from '../../../lib/colors';
 
 /** Spec §2 Join: 'Join the Plan', the plan's title, its description and phase. */
 export function JoinPlanSummary({ plan }: { plan: Plan }) {
@@ -9,7 +10,7 @@ export function JoinPlanSummary({ plan }: { plan: Plan }) {
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="join-plan-title">
       <Stack gap="xs">
-        <Text fz="sm" fw={700} c="violet.7" tt="uppercase">
+        <Text fz="sm" fw={700} c={colors.accentText} tt="uppercase">
           Join the Plan
         </Text>
         <Title id="join-plan-title" order={1} fz="h2" style={{ overflowWrap: 'anywhere' }}>
@@ -22,7 +23,7 @@ export function JoinPlanSummary({ plan }: { plan: Plan }) {
         )}
         <Group gap="xs">
           {/* Shade 9 text: the light variant's default shade misses AA contrast. */}
-          <Badge variant="light" color={color} c={`${color}.9`} size="lg" radius="sm">
+          <Badge variant="light" color={color} size="lg" radius="sm">
             {phase}
           </Badge>
         </Group>

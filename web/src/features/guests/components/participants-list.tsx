@@ -41,7 +41,7 @@ export function ParticipantsList({ planId }: { planId: string }) {
                   {participant.name}
                 </Text>
                 {!participant.isGuest && (
-                  <Badge variant="light" c="violet.9" radius="sm">
+                  <Badge variant="light" radius="sm">
                     Member
                   </Badge>
                 )}

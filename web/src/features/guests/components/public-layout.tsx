@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Container, Group } from '@mantine/core';
 import { paths } from '../../../config/paths';
 import { Logo } from '../../../components/logo';
+import { colors } from '../../../lib/colors';
 
 const HEADER_HEIGHT = 60;
 
@@ -21,7 +22,7 @@ export function PublicLayout({ children, headerRight }: { children: ReactNode; h
         top={0}
         h={HEADER_HEIGHT}
         bg="var(--mantine-color-body)"
-        style={{ zIndex: 100, borderBottom: '1px solid var(--mantine-color-gray-3)' }}
+        style={{ zIndex: 100, borderBottom: `1px solid ${colors.line}` }}
       >
         <Container size="sm" h="100%">
           <Group h="100%" justify="space-between" wrap="nowrap">
@@ -30,7 +31,7 @@ export function PublicLayout({ children, headerRight }: { children: ReactNode; h
           </Group>
         </Container>
       </Box>
-      <Box component="main" bg="gray.0" mih={`calc(100dvh - ${HEADER_HEIGHT}px)`}>
+      <Box component="main" bg={colors.page} mih={`calc(100dvh - ${HEADER_HEIGHT}px)`}>
         <Container size="sm" py="lg" pb="xl">
           {children}
         </Container>

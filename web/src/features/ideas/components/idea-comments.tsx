@@ -11,6 +11,7 @@ import { useAddComment, useDeleteComment } from '../mutations';
 import { ideaCommentsQueryOptions } from '../queries';
 import { COMMENT_TEXT_MAX, type IdeaComment } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { IconMessageCircle, IconSend } from './idea-icons';
+import { colors } from '../../../lib/colors';
 
 interface CommentsProps {
   plan: Pick<Plan, 'id' | 'hostId'>;
@@ -53,7 +54,7 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
       ) : comments.data.length > 0 ? (
         <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-label={`Comments on ${ideaText}`}>
           {comments.data.map((comment) => (
-            <Box component="li" key={comment.id} bg="gray.0" p="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
+            <Box component="li" key={comment.id} bg={colors.page} p="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
               <Group gap={6} wrap="nowrap" justify="space-between" align="baseline">
                 <Text fz="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
                   {comment.authorName}

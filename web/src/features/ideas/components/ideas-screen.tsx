@@ -15,6 +15,7 @@ import type { Plan } from '../../plans';
 import { SuggestIdeaInput } from './add-idea-form';
 import { IdeasBoard } from './ideas-board';
 import { StepIndicator } from './step-indicator';
+import { colors } from '../../../lib/colors';
 
 interface IdeasLayoutProps {
   children: ReactNode;
@@ -47,7 +48,7 @@ function IdeasLayout({ children, backTo, planTitle, withNav }: IdeasLayoutProps)
           </Group>
         </Container>
       </AppShell.Header>
-      <AppShell.Main bg="gray.0">
+      <AppShell.Main bg={colors.page}>
         <Container size="sm" py="lg" pb={withNav ? 96 : 'xl'}>
           {children}
         </Container>
@@ -64,7 +65,7 @@ function IdeasLayout({ children, backTo, planTitle, withNav }: IdeasLayoutProps)
 /** 'Save your votes' / 'Create Account' for a visitor who is not signed in. */
 function SaveVotesCard({ returnTo }: { returnTo: string }) {
   return (
-    <Card withBorder radius="lg" padding="lg" bg="violet.0" component="aside" aria-labelledby="save-votes-title">
+    <Card withBorder radius="lg" padding="lg" bg={colors.tint} component="aside" aria-labelledby="save-votes-title">
       <Stack gap="sm">
         <div>
           <Title id="save-votes-title" order={2} fz="h4">

@@ -1,4 +1,5 @@
 import { Box, Group, Text } from '@mantine/core';
+import { colors } from '../../../lib/colors';
 
 /**
  * 'Step n of 3' with three segments (spec §2, §9: the flow has 3 steps, the
@@ -24,7 +25,7 @@ export function StepIndicator({ step, total = 3 }: { step: number; total?: numbe
             key={index}
             h={6}
             flex={1}
-            bg={index < step ? 'violet.7' : 'gray.3'}
+            bg={index < step ? 'violet.7' : colors.line}
             style={{ borderRadius: 999 }}
           />
         ))}

@@ -10,6 +10,7 @@ import { activitySuggestionsQueryOptions } from '../queries';
 import type { Idea } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { buildPanelSuggestions, type Suggestion } from '../suggestions';
 import { IconSparkles } from './idea-icons';
+import { colors } from '../../../lib/colors';
 
 /** The 'Suggest Idea' button that opens and closes the panel. */
 export function SuggestIdeaButton({ open, panelId, onToggle }: { open: boolean; panelId: string; onToggle: () => void }) {
@@ -72,7 +73,7 @@ export function SuggestionsPanel({ id, plan, ideas, visitor, onDone }: Suggestio
   };
 
   return (
-    <Card id={id} withBorder radius="lg" padding="md" bg="violet.0" component="section" aria-labelledby={titleId}>
+    <Card id={id} withBorder radius="lg" padding="md" bg={colors.tint} component="section" aria-labelledby={titleId}>
       <Stack gap="sm">
         <Group gap="xs" wrap="nowrap">
           <IconSparkles size={18} />
@@ -97,13 +98,13 @@ export function SuggestionsPanel({ id, plan, ideas, visitor, onDone }: Suggestio
                   <UnstyledButton
                     w="100%"
                     p="sm"
-                    bg={isSelected ? 'violet.1' : 'white'}
+                    bg={isSelected ? colors.tintSelected : 'var(--mantine-color-body)'}
                     aria-pressed={isSelected}
                     onClick={() => toggle(key)}
                     disabled={addSuggestions.isPending}
                     style={{
                       borderRadius: 'var(--mantine-radius-md)',
-                      border: `1px solid var(--mantine-color-${isSelected ? 'violet-7' : 'gray-3'})`,
+                      border: `1px solid ${isSelected ? colors.accentText : colors.line}`,
                     }}
                   >
                     <Group gap="sm" wrap="nowrap" justify="space-between">
@@ -112,11 +113,11 @@ export function SuggestionsPanel({ id, plan, ideas, visitor, onDone }: Suggestio
                       </Text>
                       <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
                         {suggestion.source === 'popular' && (
-                          <Badge size="sm" variant="outline" color="gray.7" tt="none">
+                          <Badge size="sm" variant="outline" color="gray" tt="none">
                             {suggestion.voteCount ? votesLabel(suggestion.voteCount) : 'Popular'}
                           </Badge>
                         )}
-                        <Text c={isSelected ? 'violet.7' : 'gray.6'} component="span" style={{ display: 'inline-flex' }}>
+                        <Text c={isSelected ? colors.accentText : 'dimmed'} component="span" style={{ display: 'inline-flex' }}>
                           {isSelected ? <IconCheck size={18} /> : <IconPlus size={18} />}
                         </Text>
                       </Group>

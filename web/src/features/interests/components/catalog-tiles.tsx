@@ -3,6 +3,7 @@ import { IconCheck } from '../../../components/icons';
 import { useAddInterest } from '../mutations';
 import type { CatalogItem, UserInterest } from '../../../../../supabase/functions/_shared/contract/interests';
 import { InterestIcon } from './interest-icons';
+import { colors } from '../../../lib/colors';
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
@@ -25,7 +26,7 @@ export function CatalogTiles({ catalog, interests }: { catalog: readonly Catalog
               w="100%"
               h="100%"
               p="sm"
-              bg={added ? 'violet.0' : 'white'}
+              bg={added ? colors.tint : 'var(--mantine-color-body)'}
               aria-label={added ? `${item.name}, added` : `Add ${item.name}`}
               aria-disabled={added || undefined}
               disabled={Boolean(adding)}
@@ -34,12 +35,12 @@ export function CatalogTiles({ catalog, interests }: { catalog: readonly Catalog
               }}
               style={{
                 borderRadius: 'var(--mantine-radius-lg)',
-                border: `1px solid var(--mantine-color-${added ? 'violet-3' : 'gray-3'})`,
+                border: `1px solid ${added ? colors.tintBorder : colors.line}`,
                 cursor: added ? 'default' : undefined,
               }}
             >
               <Stack align="center" gap={6} ta="center">
-                <Text component="span" c="violet.7" style={{ display: 'inline-flex' }}>
+                <Text component="span" c={colors.accentText} style={{ display: 'inline-flex' }}>
                   <InterestIcon name={item.icon} size={26} />
                 </Text>
                 <Text fz="sm" fw={600}>

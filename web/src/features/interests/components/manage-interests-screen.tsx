@@ -90,7 +90,7 @@ export function ManageInterestsScreen() {
         ) : (
           <Accordion multiple value={open} onChange={setOpen} variant="separated" radius="lg">
             {groupByCategory(mine.data).map(({ category, interests }) => (
-              <Accordion.Item key={category} value={category} bg="white">
+              <Accordion.Item key={category} value={category} bg="var(--mantine-color-body)">
                 <Accordion.Control>
                   <Group justify="space-between" wrap="nowrap" pr="xs">
                     <Text fw={600}>{category}</Text>

@@ -31,7 +31,7 @@ export function MyInterests({ interests }: { interests: readonly UserInterest[] 
                   size="sm"
                   radius="xl"
                   variant="transparent"
-                  color="violet.9"
+                  color="violet"
                   aria-label={`Remove ${interest.freeFormText}`}
                   onClick={() => removeInterest.mutate(interest.id)}
                   disabled={removing}

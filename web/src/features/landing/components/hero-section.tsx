@@ -1,6 +1,7 @@
 import { Box, Container, Stack, Text, Title } from '@mantine/core';
 import { MarketingClaims } from './marketing-claims';
 import { StartPlanningForm } from './start-planning-form';
+import { colors } from '../../../lib/colors';
 
 export function HeroSection() {
   return (
@@ -9,7 +10,7 @@ export function HeroSection() {
       aria-labelledby="hero-title"
       py={{ base: 48, sm: 80 }}
       style={{
-        background: 'linear-gradient(180deg, var(--mantine-color-violet-0) 0%, var(--mantine-color-white) 100%)',
+        background: `linear-gradient(180deg, ${colors.tint} 0%, var(--mantine-color-body) 100%)`,
       }}
     >
       <Container size="sm">

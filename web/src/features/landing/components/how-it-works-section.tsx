@@ -1,4 +1,5 @@
 import { Box, Container, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { colors } from '../../../lib/colors';
 
 const steps = [
   { title: 'Create & Share', text: 'Name your plan and send the link or QR code to your friends.' },
@@ -8,7 +9,7 @@ const steps = [
 
 export function HowItWorksSection() {
   return (
-    <Box component="section" aria-labelledby="how-title" bg="gray.0" py={{ base: 48, sm: 72 }}>
+    <Box component="section" aria-labelledby="how-title" bg={colors.page} py={{ base: 48, sm: 72 }}>
       <Container size="lg">
         <Title id="how-title" order={2} ta="center" mb="xl">
           How it works

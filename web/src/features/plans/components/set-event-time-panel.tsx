@@ -6,6 +6,7 @@ import { to12HourTime } from '../../../lib/shared-periods';
 import { showSuccessToast } from '../../../lib/toast';
 import { useSetEventTime, useUnlockPlan } from '../host-mutations';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import { colors } from '../../../lib/colors';
 
 /**
  * Spec §2: the host's panel once a date is locked (status time_range_locked;
@@ -28,7 +29,7 @@ export function SetEventTimePanel({ plan }: { plan: Plan }) {
   const display = to12HourTime(time);
 
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="set-event-time-title" bg="violet.0">
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="set-event-time-title" bg={colors.tint}>
       <form
         onSubmit={(event) => {
           event.preventDefault();

@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Card, Center, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { ActionIcon, Box, Button, Card, Center, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { QRCodeSVG } from 'qrcode.react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
@@ -8,6 +8,7 @@ import { smsHref, whatsAppHref } from '../../../lib/share-links';
 import { showErrorMessage, showSuccessToast } from '../../../lib/toast';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { publicPlanUrl, SHARE_BODY, shareMessage, shareTitle } from '../share-message';
+import { colors } from '../../../lib/colors';
 
 // Spec §9: QR code size 200 with margin 2.
 const QR_SIZE = 200;
@@ -70,13 +71,20 @@ export function SharePlan({ plan, sender }: SharePlanProps) {
         <Stack gap="md">
           <Center>
             {link ? (
-              <QRCodeSVG
-                value={link}
-                size={QR_SIZE}
-                marginSize={QR_MARGIN}
-                role="img"
-                aria-label="QR code of the plan link"
-              />
+              // Dark on light in both schemes, on a white frame: a camera
+              // reads a light-on-dark code poorly, and in dark the frame
+              // keeps the quiet zone white (docs/web-app.md "Dark mode").
+              <Box bg="white" p="sm" style={{ borderRadius: 'var(--mantine-radius-md)', lineHeight: 0 }}>
+                <QRCodeSVG
+                  value={link}
+                  size={QR_SIZE}
+                  marginSize={QR_MARGIN}
+                  bgColor="#ffffff"
+                  fgColor="#000000"
+                  role="img"
+                  aria-label="QR code of the plan link"
+                />
+              </Box>
             ) : (
               <Text c="dimmed" py="xl" ta="center">
                 The QR code appears once the plan link is ready.
@@ -115,11 +123,11 @@ export function SharePlan({ plan, sender }: SharePlanProps) {
             WhatsApp
           </Button>
           <Button component="a" href={smsHref(message)} disabled={!link} {...tileProps}>
-            <IconSms size={22} color="var(--mantine-color-violet-7)" />
+            <IconSms size={22} color={colors.accentText} />
             SMS
           </Button>
           <Button onClick={() => shareNatively({ title, text: SHARE_BODY, url: link })} {...tileProps}>
-            <IconShare size={22} color="var(--mantine-color-gray-7)" />
+            <IconShare size={22} color="var(--mantine-color-dimmed)" />
             More
           </Button>
         </SimpleGrid>

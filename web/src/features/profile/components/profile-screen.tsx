@@ -5,6 +5,7 @@ import { displayName } from '../../../lib/display-name';
 import { initials } from '../../../lib/initials';
 import { useCurrentUser } from '../../auth';
 import { AccountSettings } from './account-settings';
+import { AppearanceSettings } from './appearance-settings';
 import { EmailCodeCard } from './email-code-card';
 import { ProfileForm } from './profile-form';
 
@@ -34,6 +35,7 @@ export function ProfileScreen() {
         {/* Re-mounts with what the server stored (it normalises the e-mail). */}
         <ProfileForm key={`${user.email}|${user.firstName}|${user.lastName}`} user={user} onPendingEmail={setPendingEmail} />
         {pendingEmail && <EmailCodeCard key={pendingEmail} email={pendingEmail} onClose={() => setPendingEmail(null)} />}
+        <AppearanceSettings />
         <AccountSettings />
       </Stack>
     </AppLayout>
