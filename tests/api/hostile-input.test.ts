@@ -4,7 +4,7 @@
 // characters mixed in, over-long text, wrong JSON types, broken JSON, huge
 // bodies and numbers, impossible dates and times, malformed ids, forged,
 // expired, foreign-key and revoked tokens, missing, forged and foreign guest
-// secrets). For every one: no 5xx, a 4xx whose body is one readable sentence,
+// secrets, malformed Idempotency-Keys). For every one: no 5xx, a 4xx whose body is one readable sentence,
 // and afterwards the database is exactly as before (every table's rows).
 //
 // It runs against its own instance of the function on its own database (a
@@ -319,6 +319,30 @@ function guestWrites(guestId: string): Array<[string, string, ApiOptions]> {
   ];
 }
 
+/** Every route that honours an Idempotency-Key, with an otherwise valid request (docs/api.md "Idempotency keys"). */
+function idempotentRoutes(): Array<[string, string, ApiOptions]> {
+  const guest = { headers: guestHeader(w.guest.secret) };
+  return [
+    ['POST', `/api/ideas/${w.ideaA}/vote`, { body: { guestId: w.guest.id }, ...guest }],
+    ['POST', `/api/ideas/${w.ideaA}/vote`, { body: {}, token: w.member.token }],
+    ['POST', `/api/plans/${w.planA.id}/vote-date`, { body: { date: w.date, guestId: w.guest.id }, ...guest }],
+    ['POST', `/api/timeslots/${w.slotA}/vote`, { body: {}, token: w.member.token }],
+    ['POST', `/api/ideas/${w.ideaA}/comments`, { body: { text: 'Fine comment' }, token: w.member.token }],
+  ];
+}
+
+/** Header values that are not keys: empty, too short, too long, other characters (never trimmed away: inside the value). */
+const KEY_CHARS = [...'ABCXYZabcxyz0189_-'];
+const keyPart = (min: number, max: number) => fc.string({ unit: fc.constantFrom(...KEY_CHARS), minLength: min, maxLength: max });
+const badIdempotencyKey = fc.oneof(
+  fc.constantFrom('', 'short', '1234567', 'x'.repeat(101), 'has space', 'semi;colon-key', 'dots.are.not.ok', '{"json":true}', '../../etc/passwd', 'a,b,c,d,e,f,g,h', 'null'),
+  keyPart(0, 7),
+  keyPart(101, 300),
+  fc
+    .tuple(keyPart(4, 40), fc.constantFrom(' ', '\t', '.', '/', '+', '=', ':', '@', '%', '"', '\\', '*', '\u00e9', '\u00ff'), keyPart(4, 40))
+    .map(([a, bad, b]) => `${a}${bad}${b}`),
+);
+
 /** A push endpoint the server may send to (the stand-in's), never subscribed by these requests. */
 const pushEndpoint = () => `${inject('pushServiceOrigin')}/push/hostile-${crypto.randomUUID()}`;
 
@@ -419,7 +443,18 @@ function hostileRequests(): fc.Arbitrary<Hostile> {
     const path = paths[r % paths.length];
     return { label: `POST ${path} with 20 KB`, method: 'POST', path, opts: { body: { title: 'x'.repeat(20_000), text: 'y' }, token: w.host.token }, statuses: [413] };
   });
-  return fc.oneof(controlText, overLong, wrongTypes, badShapes, junkIds, forgedTokens, badSecrets, brokenJson, hugeBody);
+  const badKeys = fc.tuple(badIdempotencyKey, fc.nat()).map(([key, r]) => {
+    const routes = idempotentRoutes();
+    const [method, path, opts] = routes[r % routes.length];
+    return {
+      label: `Idempotency-Key: ${method} ${path} with ${JSON.stringify(key)}`,
+      method,
+      path,
+      opts: { ...opts, headers: { ...opts.headers, 'Idempotency-Key': key } },
+      statuses: [400],
+    };
+  });
+  return fc.oneof(controlText, overLong, wrongTypes, badShapes, junkIds, forgedTokens, badSecrets, brokenJson, hugeBody, badKeys);
 }
 
 // ---------------------------------------------------------------------------
@@ -442,5 +477,6 @@ describe('1,200 hostile requests across every route and field', () => {
     expect(await snapshotTables(owner)).toEqual(before);
     // Every kind of hostility was tried.
     expect(seen.size).toBeGreaterThan(20);
+    expect(seen.get('Idempotency-Key'), 'malformed Idempotency-Keys were tried').toBeGreaterThan(0);
   }, 240_000);
 });

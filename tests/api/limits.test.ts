@@ -200,6 +200,25 @@ describe('writes per participant per minute', () => {
     const [{ n }] = await owner`select count(*)::int as n from app.idea_votes where idea_id = ${ideaId} and user_id = ${voter.id}`;
     expect(n).toBe(1);
   });
+
+  it('votes: a replay of an Idempotency-Key counts like any vote (docs/api.md "Idempotency keys")', async () => {
+    const voter = await newUser('Rey');
+    await addMember(planId, voter);
+    const [{ id: ideaId }] = await owner`
+      insert into app.ideas (plan_id, text, author_name, user_id) values (${planId}, 'Aquarium', '-', ${host.id}) returning id`;
+    const vote = () =>
+      limited('POST', `/api/ideas/${ideaId}/vote`, { body: {}, token: voter.token, headers: { 'Idempotency-Key': 'replayed-vote-key' } });
+    const first = await vote();
+    expect(first.status, first.text).toBe(200);
+    for (let i = 0; i < 2; i += 1) {
+      const again = await vote();
+      expect(again.text).toBe(first.text);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+    }
+    expectTooMany(await vote(), /^Too many votes in a short time, please try again in /, 60);
+    const [{ n }] = await owner`select count(*)::int as n from app.idea_votes where idea_id = ${ideaId} and user_id = ${voter.id}`;
+    expect(n).toBe(1);
+  });
 });
 
 describe('new plans per user per day', () => {

@@ -91,18 +91,19 @@ export async function buildWorld(owner: Sql, jwtSecret: string, baseUrl?: string
 }
 
 /**
- * Every row of every table in schema `app`, as one text per table (the owner
- * reads past RLS), for "the database is unchanged afterwards". Rate-limit
- * counters are left out: counting a refused request's try is their purpose.
+ * Every row of every table in schemas `app` and `private` (the stored
+ * Idempotency-Key answers), as one text per table (the owner reads past RLS),
+ * for "the database is unchanged afterwards". Rate-limit counters are left
+ * out: counting a refused request's try is their purpose.
  */
 export async function snapshotTables(owner: Sql): Promise<Record<string, string>> {
   const tables = await owner<{ name: string }[]>`
-    select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-     where n.nspname = 'app' and c.relkind = 'r' and c.relname <> 'rate_limit_counters' order by 1`;
+    select n.nspname || '.' || c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+     where n.nspname in ('app', 'private') and c.relkind = 'r' and c.relname <> 'rate_limit_counters' order by 1`;
   const snapshot: Record<string, string> = {};
   for (const { name } of tables) {
     const [row] = await owner.unsafe(
-      `select count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as hash from app.${name} t`,
+      `select count(*)::int as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as hash from ${name} t`,
     );
     snapshot[name] = `${row.n} rows, ${row.hash}`;
   }
