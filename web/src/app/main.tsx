@@ -3,6 +3,7 @@ import './touch-targets.css';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startServiceWorker } from '../lib/app-update';
+import { saveShownReads } from '../lib/api';
 import { createQueryClient } from '../lib/query-client';
 import { whenIdle } from '../lib/when-idle';
 import { App } from './app';
@@ -29,7 +30,8 @@ void loadFirstData(queryClient, window.location.pathname).then(() => {
   // The service worker (offline, updates) once the page has loaded and is
   // idle: it is never what the first paint or the first tap waits for. It
   // never reloads the page while a write is on its way.
-  const start = () => whenIdle(() => void startServiceWorker(() => queryClient.isMutating() > 0));
+  const start = () =>
+    whenIdle(() => void startServiceWorker({ isBusy: () => queryClient.isMutating() > 0, firstControl: () => saveShownReads(queryClient) }));
   if (document.readyState === 'complete') start();
   else window.addEventListener('load', start, { once: true });
 });

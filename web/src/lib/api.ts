@@ -126,7 +126,8 @@ async function getJson<T>(
   const store = etagStore(client);
   const hash = hashKey(queryKey);
   const cached = client.getQueryData<T | null>(queryKey);
-  const known = revalidate && cached !== undefined ? store.committed.get(hash) : undefined;
+  const wholeAnswer = wholeAnswersWanted.delete(hash);
+  const known = revalidate && !wholeAnswer && cached !== undefined ? store.committed.get(hash) : undefined;
   const headers = buildHeaders(false);
   if (known) headers.set('If-None-Match', known.etag);
 
@@ -155,6 +156,20 @@ async function getJson<T>(
   if (entry) store.pending.set(hash, entry);
   else store.pending.delete(hash);
   return data;
+}
+
+/** Queries whose next fetch asks for the whole answer, not a 304 (saveShownReads). */
+const wholeAnswersWanted = new Set<string>();
+
+/**
+ * Reads everything on screen again, whole (no If-None-Match), once the
+ * service worker serves the page: it saves only the answers it sees, and a
+ * 304 carries none (docs/web-app.md "Offline").
+ */
+export function saveShownReads(client: QueryClient): void {
+  const active = client.getQueryCache().findAll({ type: 'active' });
+  for (const query of active) wholeAnswersWanted.add(query.queryHash);
+  void client.refetchQueries({ type: 'active' });
 }
 
 /**

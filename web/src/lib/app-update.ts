@@ -108,14 +108,18 @@ let updates: AppUpdates | null = null;
 
 /**
  * Registers the worker (the production build only: the dev server's files are
- * not a build) and watches for new builds. Failing to register changes
- * nothing: the app works as a plain web page.
+ * not a build) and watches for new builds. `firstControl` runs when the
+ * browser's first worker of the app starts serving this page: what the page
+ * read before went around it, so nothing of it is saved yet. Failing to
+ * register changes nothing: the app works as a plain web page.
  */
-export async function startServiceWorker(isBusy: () => boolean): Promise<void> {
+export async function startServiceWorker({ isBusy, firstControl }: { isBusy: () => boolean; firstControl: () => void }): Promise<void> {
   if (!import.meta.env.PROD || !('serviceWorker' in navigator) || !window.isSecureContext) return;
+  const container = navigator.serviceWorker;
+  if (!container.controller) container.addEventListener('controllerchange', firstControl, { once: true });
   try {
-    const registration = await navigator.serviceWorker.register(SERVICE_WORKER_URL);
-    updates = watchForUpdates(registration, { container: navigator.serviceWorker, entryScript: entryScriptPath(), reload: () => location.reload() }, isBusy);
+    const registration = await container.register(SERVICE_WORKER_URL);
+    updates = watchForUpdates(registration, { container, entryScript: entryScriptPath(), reload: () => location.reload() }, isBusy);
   } catch {
     // No worker (private mode, a browser setting): no offline, nothing else changes.
   }

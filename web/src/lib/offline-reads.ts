@@ -6,7 +6,7 @@
 // or any answer that came from the network.
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { SAVED_AT_HEADER } from '../service-worker/offline';
+import { READS_CACHE, SAVED_AT_HEADER } from '../service-worker/offline';
 
 /** Query hash → when its saved answer was saved (ms since the epoch). */
 const saved = new Map<string, number>();
@@ -66,6 +66,15 @@ export function useShowingSavedSince(): number | null {
     // The prerendered shells (web/prerender-shells.ts) show nothing saved.
     () => null,
   );
+}
+
+/** Deletes the answers the service worker saved on this device (signing out). Never fails. */
+export async function forgetSavedReads(): Promise<void> {
+  try {
+    if (typeof caches !== 'undefined') await caches.delete(READS_CACHE);
+  } catch {
+    // Storage blocked: nothing was saved.
+  }
 }
 
 /** For tests: forget every saved answer noted. */

@@ -1,0 +1,81 @@
+// Offline (docs/web-app.md "Offline"), on the production build as a static
+// host serves it (`vite preview` under web/public/_headers): the service
+// worker stores the app's shell and the API's last answers, so a plan opened
+// before opens with no network and says so; a page never opened says it
+// needs the network; back online, everything is fresh again by itself.
+import type { Browser, Page } from '@playwright/test';
+import { check, PHONE } from './axe.ts';
+import { expect, test } from './fixtures.ts';
+import { apiPost, signInViaApi, uniqueEmail } from './support.ts';
+
+async function hostPlan(browser: Browser) {
+  const hostPage = await (await browser.newContext({ viewport: PHONE })).newPage();
+  const token = await signInViaApi(hostPage, uniqueEmail('host'), { firstName: 'Olive', lastName: 'Host' });
+  const plan = await apiPost<{ id: string; slug: string }>('/api/plans', { title: 'Train trip', isOpenInvite: true }, token);
+  await apiPost(`/api/plans/${plan.id}/ideas`, { text: 'Bowling' }, token);
+  return { token, plan };
+}
+
+async function guestPhone(browser: Browser, plan: { id: string }) {
+  const guest = await apiPost<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Gia', planId: plan.id });
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await context.addInitScript((session) => {
+    if (!localStorage.getItem('guestSession')) localStorage.setItem('guestSession', JSON.stringify(session));
+  }, { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret });
+  return { context, page: await context.newPage() };
+}
+
+/** The app's worker serves the page, and has saved what the page shows (it reads it once more, whole, when it first takes over). */
+async function workerHasSaved(page: Page, paths: string[]) {
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL ?? null), { timeout: 20_000 }).toMatch(/\/sw\.js$/);
+  await expect
+    .poll(
+      () =>
+        page.evaluate(async () => {
+          const cache = await caches.open('hangplan-reads');
+          return (await cache.keys()).map((request) => new URL(request.url).pathname);
+        }),
+      { timeout: 10_000 },
+    )
+    .toEqual(expect.arrayContaining(paths));
+}
+
+test('a plan opened before opens in airplane mode, says it is offline, and is fresh again when the network is back', async ({ browser }) => {
+  const { token, plan } = await hostPlan(browser);
+  const { context, page } = await guestPhone(browser, plan);
+  await page.goto(`/l/${plan.slug}/dashboard`);
+  await expect(page.getByRole('article', { name: 'Bowling' })).toBeVisible();
+  await workerHasSaved(page, [`/api/plans/${plan.id}`, `/api/plans/${plan.id}/ideas`]);
+
+  await context.setOffline(true);
+  await apiPost(`/api/plans/${plan.id}/ideas`, { text: 'Karaoke' }, token);
+  await page.reload();
+  await expect(page.getByRole('article', { name: 'Bowling' })).toBeVisible();
+  const notice = page.getByRole('status').filter({ hasText: "You're offline" });
+  await expect(notice).toHaveText(/^You're offline: showing what you saw at \d{1,2}:\d{2} [AP]M$/);
+  await check(page, 'a plan opened offline', notice);
+  await expect(page.getByRole('article', { name: 'Karaoke' })).toBeHidden();
+
+  await context.setOffline(false);
+  await expect(page.getByRole('article', { name: 'Karaoke' })).toBeVisible({ timeout: 10_000 });
+  await expect(notice).toBeHidden();
+});
+
+test('a page never opened says it needs the network, and loads when the network is back', async ({ browser }) => {
+  const { token, plan } = await hostPlan(browser);
+  const { context, page } = await guestPhone(browser, plan);
+  await page.goto(`/l/${plan.slug}/dashboard`);
+  await expect(page.getByRole('article', { name: 'Bowling' })).toBeVisible();
+  await workerHasSaved(page, [`/api/plans/${plan.id}`]);
+
+  // The host's own page of the plan, on this phone, was never opened here.
+  await context.setOffline(true);
+  await page.evaluate((t) => localStorage.setItem('authToken', t), token);
+  await page.goto(`/plan/${plan.id}`);
+  const sentence = page.getByText("You're offline. This page will load when you're back online.");
+  await check(page, 'a page that needs the network', sentence);
+
+  await context.setOffline(false);
+  await expect(page.getByRole('heading', { name: 'Train trip' })).toBeVisible({ timeout: 10_000 });
+  await expect(sentence).toBeHidden();
+});
