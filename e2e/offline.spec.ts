@@ -45,7 +45,7 @@ test('a plan opened before opens in airplane mode, says it is offline, and is fr
   const { context, page } = await guestPhone(browser, plan);
   await page.goto(`/l/${plan.slug}/dashboard`);
   await expect(page.getByRole('article', { name: 'Bowling' })).toBeVisible();
-  await workerHasSaved(page, [`/api/plans/${plan.id}`, `/api/plans/${plan.id}/ideas`]);
+  await workerHasSaved(page, [`/api/plans/slug/${plan.slug}`, `/api/plans/${plan.id}/ideas`]);
 
   await context.setOffline(true);
   await apiPost(`/api/plans/${plan.id}/ideas`, { text: 'Karaoke' }, token);
@@ -62,20 +62,21 @@ test('a plan opened before opens in airplane mode, says it is offline, and is fr
 });
 
 test('a page never opened says it needs the network, and loads when the network is back', async ({ browser }) => {
-  const { token, plan } = await hostPlan(browser);
-  const { context, page } = await guestPhone(browser, plan);
-  await page.goto(`/l/${plan.slug}/dashboard`);
-  await expect(page.getByRole('article', { name: 'Bowling' })).toBeVisible();
-  await workerHasSaved(page, [`/api/plans/${plan.id}`]);
+  const { plan } = await hostPlan(browser);
+  // A member who opened Home on this phone, but never this plan.
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  await signInViaApi(page, uniqueEmail('member'), { firstName: 'Mo', lastName: 'Member' });
+  await page.goto('/home');
+  await expect(page.getByRole('heading', { name: 'Your Plans' })).toBeVisible();
+  await workerHasSaved(page, ['/api/auth/me']);
 
-  // The host's own page of the plan, on this phone, was never opened here.
   await context.setOffline(true);
-  await page.evaluate((t) => localStorage.setItem('authToken', t), token);
   await page.goto(`/plan/${plan.id}`);
   const sentence = page.getByText("You're offline. This page will load when you're back online.");
   await check(page, 'a page that needs the network', sentence);
 
   await context.setOffline(false);
-  await expect(page.getByRole('heading', { name: 'Train trip' })).toBeVisible({ timeout: 10_000 });
-  await expect(sentence).toBeHidden();
+  await expect(sentence).toBeHidden({ timeout: 10_000 });
+  await expect(page.getByText('Train trip').first()).toBeVisible();
 });

@@ -14,11 +14,10 @@ export function showSuccessToast(title: string, message: string): void {
 
 /**
  * The destructive toast of spec §8: the server's sentence, else the fallback;
- * with no network at all, that it needs one.
+ * when the request got no answer at all, that it needs the network.
  */
 export function showErrorToast(error: unknown, fallback: string, title = 'Error'): void {
-  const offline = isNetworkFailure(error) && !navigator.onLine;
-  show(title, getServerMessage(error) ?? (offline ? OFFLINE_CHANGE : fallback), 'red');
+  show(title, getServerMessage(error) ?? (isNetworkFailure(error) ? OFFLINE_CHANGE : fallback), 'red');
 }
 
 /** A destructive toast with a fixed text, for failures that never reached a server. */

@@ -3,7 +3,8 @@ import { Alert, Button, Card, Stack, Text, Title } from '@mantine/core';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { ApiError, isNetworkFailure, OFFLINE_PAGE } from '../../../lib/api-error';
+import { NeedsNetwork } from '../../../components/needs-network';
+import { ApiError, isNetworkFailure } from '../../../lib/api-error';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /**
@@ -46,13 +47,7 @@ export function PlanLoadState({ query, loading, children, homeHref }: PlanLoadSt
   if (isPlanGone(query.error)) return <PlanNotFound homeHref={homeHref} />;
   if (query.data !== undefined) return children(query.data);
   if (query.isPending) return loading;
-  if (query.isError && isNetworkFailure(query.error) && !navigator.onLine) {
-    return (
-      <Alert color="gray" title="No connection" mt="md">
-        {OFFLINE_PAGE}
-      </Alert>
-    );
-  }
+  if (query.isError && isNetworkFailure(query.error)) return <NeedsNetwork retry={query.refetch} />;
   if (query.isError) {
     return (
       <Alert color="red" title="Couldn't load this plan" mt="md">
