@@ -31,6 +31,3 @@ export const isNetworkFailure = (error: unknown): boolean => error instanceof Ty
 
 /** A screen whose data needs the network, with none (docs/web-app.md "Offline"). */
 export const OFFLINE_PAGE = "You're offline. This page will load when you're back online.";
-
-/** A change that needs the network, tried with none. */
-export const OFFLINE_CHANGE = "You're offline. Try again when you're back online.";

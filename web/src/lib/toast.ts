@@ -1,5 +1,5 @@
 import { notifications } from '@mantine/notifications';
-import { getServerMessage, isNetworkFailure, OFFLINE_CHANGE } from './api-error';
+import { getServerMessage } from './api-error';
 
 // Spec §9: one toast at a time. A new toast replaces the one on screen rather
 // than waiting in a queue behind it.
@@ -12,12 +12,9 @@ export function showSuccessToast(title: string, message: string): void {
   show(title, message, 'teal');
 }
 
-/**
- * The destructive toast of spec §8: the server's sentence, else the fallback;
- * when the request got no answer at all, that it needs the network.
- */
+/** The destructive toast of spec §8: the server's sentence, else the fallback. */
 export function showErrorToast(error: unknown, fallback: string, title = 'Error'): void {
-  show(title, getServerMessage(error) ?? (isNetworkFailure(error) ? OFFLINE_CHANGE : fallback), 'red');
+  show(title, getServerMessage(error) ?? fallback, 'red');
 }
 
 /** A destructive toast with a fixed text, for failures that never reached a server. */
