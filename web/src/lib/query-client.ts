@@ -12,7 +12,7 @@ import { clearGuest, forgetGuestSecret } from './guest-storage';
  * on another device): forget the guest, so the pages send the visitor to
  * the join page.
  */
-function onGuestSecretRefused(error: unknown): void {
+export function onGuestSecretRefused(error: unknown): void {
   if (!(error instanceof ApiError)) return;
   if (isGuestSecretRefusal(error.status, error.serverText)) forgetGuestSecret();
   else if (error.status === 404 && error.serverText === GUEST_NOT_FOUND) clearGuest();

@@ -4,6 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { afterEach, vi } from 'vitest';
 import { Toaster } from '../app/providers';
 import { clearGuest } from '../lib/guest-storage';
+import { resetOfflineActions } from '../lib/offline-actions';
 
 // The app loads the toasts' code after its first render; tests have it from the start.
 await Toaster.preload();
@@ -42,5 +43,6 @@ afterEach(() => {
   notifications.clean();
   localStorage.clear();
   clearGuest(); // also drops guest-storage's in-memory snapshot
+  resetOfflineActions(); // the outbox's sender and cache of the test that ended
   vi.unstubAllGlobals();
 });

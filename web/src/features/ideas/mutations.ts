@@ -1,6 +1,15 @@
-import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
+import { partialMatchKey, type QueryClient, type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
+import {
+  actionIdentity,
+  defineOfflineActionKind,
+  useOfflineActionKind,
+  usePendingActions,
+  type ActionOutcome,
+  type OfflineAction,
+  type PendingAction,
+} from '../../lib/offline-actions';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { guestBody, type PlanVisitor } from '../guests';
 import { planKeys } from '../plans';
@@ -58,32 +67,79 @@ export function useAddIdea(planId: string, visitor: PlanVisitor | null | undefin
   });
 }
 
-/** Post a comment: POST /api/ideas/{id}/comments. */
+/** What a comment meant when posted: its idea, and what the thread shows until it is sent. */
+interface CommentData {
+  ideaId: string;
+  text: string;
+  authorName: string;
+}
+
+/** The ideas lists with the comment counted on its idea (`step` 1), or no longer (-1). */
+function commentCounted(key: QueryKey, data: unknown, action: OfflineAction<CommentData>, step: 1 | -1): unknown {
+  if (!partialMatchKey(key, ideaKeys.lists(action.planId)) || !Array.isArray(data)) return data;
+  const ideas = data as Idea[];
+  if (!ideas.some((idea) => idea.id === action.data.ideaId)) return data;
+  return ideas.map((idea) => (idea.id === action.data.ideaId ? { ...idea, commentCount: Math.max(0, idea.commentCount + step) } : idea));
+}
+
+/**
+ * Comments in the outbox: counted on their idea until answered (the thread
+ * lists them itself, CommentThread), then added to the thread from the answer.
+ */
+const comments = defineOfflineActionKind<CommentData>('comment', {
+  show: (key, data, action) => commentCounted(key, data, action, 1),
+  unshow: (key, data, action) => commentCounted(key, data, action, -1),
+  sent: (queryClient, action, answer) => {
+    const comment = ideaCommentSchema.parse(answer);
+    const { planId, data } = action;
+    queryClient.setQueryData<IdeaComment[]>(ideaKeys.comments(planId, data.ideaId), (current) =>
+      current && !current.some((c) => c.id === comment.id) ? [...current, comment] : current,
+    );
+    return refreshComments(queryClient, planId, data.ideaId);
+  },
+});
+
+/** The visitor's comments on an idea still in the outbox, oldest first. */
+export function usePendingComments(planId: string, ideaId: string): PendingAction<CommentData>[] {
+  return usePendingActions(planId).filter(
+    (action): action is PendingAction<CommentData> => action.kind === comments.name && (action.data as CommentData).ideaId === ideaId,
+  );
+}
+
+/**
+ * Post a comment: POST /api/ideas/{id}/comments, through the device's outbox.
+ * `onAdded` (the box empties) once it is sent, or kept on the device until
+ * the network is back; a refusal keeps the text.
+ */
 export function useAddComment(
   planId: string,
   ideaId: string,
   visitor: PlanVisitor | null | undefined,
   { onAdded }: { onAdded?: () => void } = {},
 ) {
-  const queryClient = useQueryClient();
+  useOfflineActionKind(comments);
   return useMutation({
     mutationKey: planKeys.mutation(planId, 'comment'),
-    mutationFn: async (text: string): Promise<IdeaComment> => {
+    // Posted with no network, it still goes to the outbox (TanStack would hold it back).
+    networkMode: 'always',
+    mutationFn: async (text: string): Promise<ActionOutcome> => {
       assertCanWrite(undefined, text, visitor); // a comment needs no plan id
-      const res = await apiRequest('POST', apiPaths.idea(ideaId, 'comments'), {
-        text: text.trim(),
-        authorName: visitor?.name,
-        ...guestBody(visitor),
+      const author = visitor!;
+      return comments.submit({
+        planId,
+        target: `comment:${ideaId}`,
+        path: apiPaths.idea(ideaId, 'comments'),
+        body: { text: text.trim(), authorName: author.name, ...guestBody(author) },
+        as: actionIdentity(author),
+        data: { ideaId, text: text.trim(), authorName: author.name },
+        noun: 'comment',
+        failure: 'Failed to add comment',
       });
-      return ideaCommentSchema.parse(await res.json());
     },
-    onSuccess: async (comment) => {
-      onAdded?.();
-      queryClient.setQueryData<IdeaComment[]>(ideaKeys.comments(planId, ideaId), (current) =>
-        current && !current.some((c) => c.id === comment.id) ? [...current, comment] : current,
-      );
-      await refreshComments(queryClient, planId, ideaId);
+    onSuccess: (outcome) => {
+      if (outcome === 'sent' || outcome === 'queued') onAdded?.();
     },
+    // Only the spec §5 checks fail here: the outbox toasts the server's refusals.
     onError: (error) => showFailure(error, 'Failed to add comment'),
   });
 }

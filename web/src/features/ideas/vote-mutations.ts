@@ -4,7 +4,8 @@ import { paths } from '../../config/paths';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { getGuestVotes, toggleGuestIdeaVote } from '../../lib/guest-storage';
-import { showErrorMessage, showErrorToast } from '../../lib/toast';
+import { actionIdentity, defineOfflineActionKind, useOfflineActionKind, usePendingActions, type OfflineAction } from '../../lib/offline-actions';
+import { showErrorMessage } from '../../lib/toast';
 import { guestBody, type PlanVisitor } from '../guests';
 import { planKeys } from '../plans';
 import type { Plan } from '../plans';
@@ -13,7 +14,9 @@ import { ideaKeys, refreshIdeas } from './queries';
 import { type Idea, type VoteResult, voteResultSchema } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // The vote toggle on an idea (spec §4, §7): shown at once, settled on the
-// server's answer, put back if it is refused.
+// server's answer, put back if it is refused. It goes through the device's
+// outbox (lib/offline-actions.ts): made with no network, it stays shown,
+// marked "Waiting for connection", and is sent when the network is back.
 
 export async function postVote(ideaId: string, visitor: PlanVisitor): Promise<VoteResult> {
   // A member goes by the token (empty body, spec §7); a guest names itself.
@@ -22,39 +25,36 @@ export async function postVote(ideaId: string, visitor: PlanVisitor): Promise<Vo
   return voteResultSchema.parse(await res.json());
 }
 
-/** The ideas lists of a plan as they were before a change. */
-type IdeaListsSnapshot = [QueryKey, Idea[] | undefined][];
+/** Who voted, as far as the ideas lists go: a member (by token) or a guest (by id). */
+type Voter = { kind: 'member' } | { kind: 'guest'; guestId: string };
 
 /**
  * Rewrites one idea in every cached ideas list of the plan; `own` tells the
- * visitor's own list (the one its hasUserVoted is about). Returns the lists as
- * they were.
+ * visitor's own list (the one its hasUserVoted is about).
  */
 function updateIdeaInLists(
   queryClient: QueryClient,
   planId: string,
   ideaId: string,
-  visitor: PlanVisitor,
+  visitor: Voter,
   update: (idea: Idea, own: boolean) => Idea,
-): IdeaListsSnapshot {
-  const lists = queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) });
-  for (const [key, ideas] of lists) {
+): void {
+  for (const [key, ideas] of queryClient.getQueriesData<Idea[]>({ queryKey: ideaKeys.lists(planId) })) {
     if (!ideas) continue;
     const own = partialMatchKey(key, ownListKey(planId, visitor));
     queryClient.setQueryData<Idea[]>(key, ideas.map((idea) => (idea.id === ideaId ? update(idea, own) : idea)));
   }
-  return lists;
 }
 
 /** The key of the visitor's own view of the ideas (the one its hasUserVoted is about). */
-const ownListKey = (planId: string, visitor: PlanVisitor) => ideaKeys.list(planId, visitor.kind === 'guest' ? visitor.guestId : null);
+const ownListKey = (planId: string, visitor: Voter) => ideaKeys.list(planId, visitor.kind === 'guest' ? visitor.guestId : null);
 
 /**
  * After a vote: the answer's count (and, in this viewer's own list, the
  * voted flag) at once, the guest's local mirror kept equal to the server's
  * answer, then the lists and the idea's voters are refetched.
  */
-export function applyVote(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor, result: VoteResult) {
+export function applyVote(queryClient: QueryClient, planId: string, ideaId: string, visitor: Voter, result: VoteResult) {
   updateIdeaInLists(queryClient, planId, ideaId, visitor, (idea, own) => ({
     ...idea,
     voteCount: result.voteCount,
@@ -67,25 +67,6 @@ export function applyVote(queryClient: QueryClient, planId: string, ideaId: stri
   return refreshIdeas(queryClient, planId);
 }
 
-/**
- * Shows a vote toggle at once (before the server answers): in the visitor's
- * own list the idea flips its voted flag, and in every cached list of the
- * plan its count moves by one. Returns what to put back if the vote fails.
- * Nothing changes when the visitor's own list is not cached (the direction of
- * the toggle is unknown); the answer then fills it in.
- */
-function showVoteAtOnce(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor): IdeaListsSnapshot {
-  const ownList = queryClient.getQueryData<Idea[]>(ownListKey(planId, visitor));
-  const before = ownList?.find((idea) => idea.id === ideaId);
-  if (!before) return [];
-  const delta = before.hasUserVoted ? -1 : 1;
-  return updateIdeaInLists(queryClient, planId, ideaId, visitor, (idea, own) => ({
-    ...idea,
-    voteCount: Math.max(0, idea.voteCount + delta),
-    hasUserVoted: own ? !idea.hasUserVoted : idea.hasUserVoted,
-  }));
-}
-
 /** Spec §5: nobody to vote as → the join page, with the error toast. */
 export function useSendToJoin(slug: string | undefined) {
   const navigate = useNavigate();
@@ -95,11 +76,55 @@ export function useSendToJoin(slug: string | undefined) {
   };
 }
 
+/** What an idea vote meant when tapped: the idea, and whether it was a vote (false: an unvote; null: unknown). */
+interface IdeaVoteData {
+  ideaId: string;
+  voted: boolean | null;
+}
+
+/**
+ * One ideas list with the vote shown (`voted`: the toggle's direction) or
+ * taken back (`!voted`). In the visitor's own list the idea takes that voted
+ * flag, and its count moves only if the flag changed (the server may have the
+ * vote already: an answer lost on the way); in another viewer's list the
+ * count moves by one.
+ */
+function ideaVoteShown(key: QueryKey, data: unknown, action: OfflineAction<IdeaVoteData>, voted: boolean): unknown {
+  const { planId, as } = action;
+  if (!partialMatchKey(key, ideaKeys.lists(planId)) || !Array.isArray(data)) return data;
+  const ideas = data as Idea[];
+  const index = ideas.findIndex((idea) => idea.id === action.data.ideaId);
+  if (index < 0) return data;
+  const idea = ideas[index]!;
+  const own = partialMatchKey(key, ownListKey(planId, as));
+  if (own && idea.hasUserVoted === voted) return data;
+  const next = [...ideas];
+  next[index] = { ...idea, voteCount: Math.max(0, idea.voteCount + (voted ? 1 : -1)), hasUserVoted: own ? voted : idea.hasUserVoted };
+  return next;
+}
+
+/** Idea votes in the outbox: shown in the ideas lists until answered, then settled on the answer. */
+const ideaVotes = defineOfflineActionKind<IdeaVoteData>('idea-vote', {
+  show: (key, data, action) => (action.data.voted === null ? data : ideaVoteShown(key, data, action, action.data.voted)),
+  unshow: (key, data, action) => (action.data.voted === null ? data : ideaVoteShown(key, data, action, !action.data.voted)),
+  sent: (queryClient, action, answer) => applyVote(queryClient, action.planId, action.data.ideaId, action.as, voteResultSchema.parse(answer)),
+});
+
+/**
+ * The direction of a tap: the opposite of what the visitor's own list shows,
+ * null when that list is not cached (the answer then tells).
+ */
+function tapDirection(queryClient: QueryClient, planId: string, ideaId: string, visitor: PlanVisitor): boolean | null {
+  const idea = queryClient.getQueryData<Idea[]>(ownListKey(planId, visitor))?.find((i) => i.id === ideaId);
+  return idea ? !idea.hasUserVoted : null;
+}
+
 /**
  * Toggle the visitor's vote on one idea (spec §4), shown at once and put back
  * if the server refuses. `visitor` null sends the visitor to /l/{slug}
  * (spec §5); undefined (still loading) does nothing. One toggle at a time per
- * idea: a tap while one is on its way is ignored.
+ * idea: a tap while one is on its way, or waiting for the network, is
+ * ignored. `waiting`: it is kept on the device until the network is back.
  */
 export function useVoteOnIdea(
   plan: Pick<Plan, 'id' | 'slug'> | undefined,
@@ -108,28 +133,33 @@ export function useVoteOnIdea(
 ) {
   const queryClient = useQueryClient();
   const sendToJoin = useSendToJoin(plan?.slug);
+  useOfflineActionKind(ideaVotes);
+  const target = `idea:${ideaId}`;
+  const pending = usePendingActions(plan?.id).find((action) => action.target === target);
+  const mutationKey = plan ? planKeys.mutation(plan.id, 'vote-idea') : undefined;
+  // Through the mutation cache too: the plan's live updates wait while a tap is on its way.
   const mutation = useMutation({
-    mutationKey: plan ? planKeys.mutation(plan.id, 'vote-idea') : undefined,
-    mutationFn: (voter: PlanVisitor) => postVote(ideaId, voter),
-    // Optimistic: the toggle shows at once; a refetch already under way must
-    // not bring the old state back over it.
-    onMutate: async (voter) => {
-      if (!plan) return { previous: [] as IdeaListsSnapshot };
-      await queryClient.cancelQueries({ queryKey: ideaKeys.lists(plan.id) });
-      return { previous: showVoteAtOnce(queryClient, plan.id, ideaId, voter) };
-    },
-    // Settles on the server's answer (its count includes everyone's votes).
-    onSuccess: (result, voter) => (plan ? applyVote(queryClient, plan.id, ideaId, voter, result) : undefined),
-    // Failed: back to what was shown before, and the toast says why.
-    onError: (error, _voter, context) => {
-      for (const [key, ideas] of context?.previous ?? []) queryClient.setQueryData(key, ideas);
-      showErrorToast(error, 'Failed to vote on idea');
-    },
+    mutationKey,
+    // Tapped with no network, it still goes to the outbox (TanStack would hold it back).
+    networkMode: 'always',
+    mutationFn: ({ planId, voter }: { planId: string; voter: PlanVisitor }) =>
+      ideaVotes.submit({
+        planId,
+        target,
+        path: apiPaths.idea(ideaId, 'vote'),
+        // A member goes by the token (empty body, spec §7); a guest names itself.
+        body: voter.kind === 'guest' ? guestBody(voter) : undefined,
+        as: actionIdentity(voter),
+        data: { ideaId, voted: tapDirection(queryClient, planId, ideaId, voter) },
+        noun: 'vote',
+        failure: 'Failed to vote on idea',
+      }),
   });
+  const isPending = Boolean(pending) || mutation.isPending;
   const vote = () => {
-    if (visitor === undefined || mutation.isPending) return;
+    if (!plan || visitor === undefined || isPending) return;
     if (visitor === null) sendToJoin();
-    else mutation.mutate(visitor);
+    else mutation.mutate({ planId: plan.id, voter: visitor });
   };
-  return { vote, isPending: mutation.isPending };
+  return { vote, isPending, waiting: pending?.waiting ?? false };
 }

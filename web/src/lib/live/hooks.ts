@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { sendOfflineActionsNow } from '../offline-actions';
 import { getDefaultLiveHub } from './default-hub';
 import type { LiveHub } from './hub';
 import { useProvidedLiveHub } from './live-context';
@@ -22,7 +23,11 @@ export function usePlanLiveUpdates(plan: LivePlan | undefined): void {
   useEffect(() => {
     if (!id) return;
     const sync = createPlanSync(client, { id, slug });
-    const unsubscribe = hub.subscribeToPlan(id, sync.handle);
+    const unsubscribe = hub.subscribeToPlan(id, (event) => {
+      sync.handle(event);
+      // The stream (re)connected: the network is back, send what waits on this device.
+      if (event.type === 'ready' && !event.replayed) sendOfflineActionsNow();
+    });
     return () => {
       unsubscribe();
       sync.dispose();

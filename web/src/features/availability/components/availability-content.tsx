@@ -50,7 +50,7 @@ function AvailabilityLoading() {
  */
 export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: AvailabilityContentProps) {
   const slotsQuery = useQuery(timeSlotsQueryOptions(plan.id));
-  const { visitor, vote, isPending } = useDateVoting(plan);
+  const { visitor, vote, pendingVote, waiting } = useDateVoting(plan);
   const votedSlotIds = useMyVotedSlotIds(plan.id, visitor);
   const lockDate = useLockDate(plan.id);
   const today = localToday();
@@ -114,8 +114,9 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
         days={days}
         slotsByDate={wholeDays}
         votedSlotIds={votedSlotIds}
-        isPending={(date) => isPending({ kind: 'date', date })}
+        pendingVote={(date) => pendingVote({ kind: 'date', date })}
         onToggle={(date) => void voteDate(date)}
+        waiting={waiting}
         lockedDate={locked}
       />
       <DatePickerPanel today={today} votedDates={votedDates} voteDate={voteDate} />
@@ -123,8 +124,8 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
         planId={plan.id}
         slots={listed}
         votedSlotIds={votedSlotIds}
-        isPending={(slot) =>
-          isPending(slot.period ? { kind: 'slot', slotId: slot.id, date: slot.date } : { kind: 'date', date: slot.date })
+        pendingVote={(slot) =>
+          pendingVote(slot.period ? { kind: 'slot', slotId: slot.id, date: slot.date } : { kind: 'date', date: slot.date })
         }
         onToggle={toggleSlot}
         canPickDate={isHost && !LOCKED_STATUSES.has(plan.status)}

@@ -1,16 +1,19 @@
 import { useId } from 'react';
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCheck } from '../../../components/icons';
+import { PendingMark } from '../../../components/pending-mark';
 import { formatShortDate } from '../../../lib/local-date';
 import { formatPeriod } from '../../../lib/shared-periods';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
+import type { PendingDateVote } from '../voting';
 import { VoterAvatars, votesLabel } from './voter-avatars';
 
 interface DateListProps {
   planId: string;
   slots: TimeSlot[];
   votedSlotIds: ReadonlySet<string>;
-  isPending: (slot: TimeSlot) => boolean;
+  /** The slot's vote on its way, or kept on the device until the network is back. */
+  pendingVote: (slot: TimeSlot) => PendingDateVote | undefined;
   onToggle: (slot: TimeSlot) => void;
   /** Host controls (spec §2): 'Pick Date' on a day with votes. */
   canPickDate: boolean;
@@ -24,11 +27,12 @@ const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
   return period ? `${formatShortDate(slot.date)} · ${period}` : formatShortDate(slot.date);
 };
 
-function DateRow({ planId, slot, mine, busy, onToggle, canPickDate, onPickDate, picking, pickDisabled, picked }: {
+function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onPickDate, picking, pickDisabled, picked }: {
   planId: string;
   slot: TimeSlot;
   mine: boolean;
   busy: boolean;
+  waiting: boolean;
   onToggle: () => void;
   canPickDate: boolean;
   onPickDate: () => void;
@@ -56,7 +60,11 @@ function DateRow({ planId, slot, mine, busy, onToggle, canPickDate, onPickDate, 
           </Text>
         </Group>
         <Group justify="space-between" wrap="nowrap" gap="xs" mih={28}>
-          <VoterAvatars planId={planId} timeSlotId={slot.id} voteCount={slot.voteCount} />
+          {waiting ? (
+            <PendingMark label={`Your vote on ${slotLabel(slot)} is waiting for connection`} />
+          ) : (
+            <VoterAvatars planId={planId} timeSlotId={slot.id} voteCount={slot.voteCount} />
+          )}
           <Group gap={6} wrap="nowrap" ml="auto">
             <Button
               size="compact-sm"
@@ -95,7 +103,7 @@ function DateRow({ planId, slot, mine, busy, onToggle, canPickDate, onPickDate, 
  * visitor can toggle their own vote here too (the only place for dates beyond
  * two weeks or for a set time), and the host picks a date with votes.
  */
-export function DateList({ planId, slots, votedSlotIds, isPending, onToggle, canPickDate, onPickDate, pickingDate, lockedDate }: DateListProps) {
+export function DateList({ planId, slots, votedSlotIds, pendingVote, onToggle, canPickDate, onPickDate, pickingDate, lockedDate }: DateListProps) {
   if (slots.length === 0) {
     return (
       <Text c="dimmed" fz="sm" ta="center" py="sm">
@@ -115,7 +123,8 @@ export function DateList({ planId, slots, votedSlotIds, isPending, onToggle, can
             planId={planId}
             slot={slot}
             mine={votedSlotIds.has(slot.id)}
-            busy={isPending(slot)}
+            busy={pendingVote(slot) !== undefined}
+            waiting={pendingVote(slot)?.waiting ?? false}
             onToggle={() => onToggle(slot)}
             canPickDate={canPickDate && slot.voteCount > 0}
             onPickDate={() => onPickDate(slot.date)}

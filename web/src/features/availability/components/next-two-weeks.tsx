@@ -1,7 +1,9 @@
 import { Badge, Box, Card, Group, Loader, SimpleGrid, Text, Title, UnstyledButton } from '@mantine/core';
 import { formatLongDate, parseLocalDate } from '../../../lib/local-date';
-import { IconCheck } from '../../../components/icons';
+import { IconCheck, IconClock } from '../../../components/icons';
+import { PendingMark } from '../../../components/pending-mark';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
+import type { PendingDateVote } from '../voting';
 import { votesLabel } from './voter-avatars';
 import classes from './next-two-weeks.module.css';
 
@@ -10,8 +12,11 @@ interface NextTwoWeeksProps {
   /** The whole-day slot of each date that has one. */
   slotsByDate: ReadonlyMap<string, TimeSlot>;
   votedSlotIds: ReadonlySet<string>;
-  isPending: (date: string) => boolean;
+  /** The day's vote on its way, or kept on the device until the network is back. */
+  pendingVote: (date: string) => PendingDateVote | undefined;
   onToggle: (date: string) => void;
+  /** Some of the visitor's date votes are kept on the device until the network is back. */
+  waiting?: boolean;
   /** The date the host locked, marked 'Picked'. */
   lockedDate?: string | null;
 }
@@ -24,7 +29,7 @@ const part = (date: string, options: Intl.DateTimeFormatOptions) =>
  * (46 px cells fit a 390 px phone). A tap votes or unvotes the whole day; the
  * cell shows the day's votes and, filled, the visitor's own vote.
  */
-export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onToggle, lockedDate }: NextTwoWeeksProps) {
+export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, pendingVote, onToggle, waiting = false, lockedDate }: NextTwoWeeksProps) {
   const range = `${part(days[0]!, { month: 'short', day: 'numeric' })} – ${part(days.at(-1)!, { month: 'short', day: 'numeric' })}`;
   return (
     <Card withBorder radius="lg" padding="md" component="section" aria-labelledby="next-two-weeks-title">
@@ -42,14 +47,18 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onTog
       <SimpleGrid cols={7} spacing={4} verticalSpacing={6} component="ul" className={classes.grid} data-week-grid>
         {days.map((date) => {
           const slot = slotsByDate.get(date);
-          const count = slot?.voteCount ?? 0;
-          const mine = slot ? votedSlotIds.has(slot.id) : false;
-          const busy = isPending(date);
+          const pending = pendingVote(date);
+          const busy = pending !== undefined;
+          const offline = pending?.waiting ?? false;
           // A day with a slot shows the vote at once; a first vote on a day
-          // waits for the server, which creates its slot.
-          const waiting = busy && !slot;
+          // waits for the server, which creates its slot, unless there is no
+          // network: then the day shows it, kept until it can be sent.
+          const creating = busy && !slot && !offline;
+          const unsent = offline && !slot && pending?.voted !== false;
+          const count = slot?.voteCount ?? (unsent ? 1 : 0);
+          const mine = slot ? votedSlotIds.has(slot.id) : unsent;
           const picked = lockedDate === date;
-          const label = `${formatLongDate(date)}: ${votesLabel(count)}${mine ? ", you're free" : ''}${picked ? ', picked by the host' : ''}`;
+          const label = `${formatLongDate(date)}: ${votesLabel(count)}${mine ? ", you're free" : ''}${picked ? ', picked by the host' : ''}${offline ? ', waiting for connection' : ''}`;
           return (
             <li key={date}>
               <UnstyledButton
@@ -59,7 +68,7 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onTog
                 aria-pressed={mine}
                 aria-label={label}
                 aria-busy={busy || undefined}
-                disabled={waiting}
+                disabled={creating}
                 onClick={() => onToggle(date)}
               >
                 <Text component="span" fz={11} fw={600} className={classes.weekday} aria-hidden="true">
@@ -69,12 +78,17 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onTog
                   {part(date, { day: 'numeric' })}
                 </Text>
                 <Box h={18} aria-hidden="true" className={classes.status}>
-                  {waiting ? (
+                  {creating ? (
                     <Loader size={12} color={mine ? 'white' : 'violet'} />
                   ) : mine ? (
                     <Group gap={2} justify="center" wrap="nowrap">
-                      <IconCheck size={12} />
+                      {offline ? <IconClock size={12} /> : <IconCheck size={12} />}
                       <span>{count}</span>
+                    </Group>
+                  ) : offline ? (
+                    <Group gap={2} justify="center" wrap="nowrap">
+                      <IconClock size={12} />
+                      {count > 0 && <span>{count}</span>}
                     </Group>
                   ) : count > 0 ? (
                     <Badge size="xs" variant="light" circle>
@@ -87,6 +101,11 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, isPending, onTog
           );
         })}
       </SimpleGrid>
+      {waiting && (
+        <Box mt="xs">
+          <PendingMark label="Your date votes are waiting for connection" />
+        </Box>
+      )}
     </Card>
   );
 }

@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { ActionIcon, Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconCheck, IconTrash } from '../../../components/icons';
+import { PendingMark } from '../../../components/pending-mark';
 import type { PlanVisitor } from '../../guests';
 import type { Plan } from '../../plans';
 import { mayDelete, votesLabel } from '../ideas';
@@ -59,7 +60,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
   const titleId = useId();
   const threadId = useId();
   const [commentsOpen, setCommentsOpen] = useState(false);
-  const { vote, isPending: voting } = useVoteOnIdea(plan, idea.id, visitor);
+  const { vote, isPending: voting, waiting } = useVoteOnIdea(plan, idea.id, visitor);
   const voted = idea.hasUserVoted;
 
   return (
@@ -102,7 +103,11 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
             >
               {idea.voteCount}
             </Button>
-            <VoterAvatars planId={plan.id} ideaId={idea.id} voteCount={idea.voteCount} />
+            {waiting ? (
+              <PendingMark label={`Your vote for ${idea.text} is waiting for connection`} />
+            ) : (
+              <VoterAvatars planId={plan.id} ideaId={idea.id} voteCount={idea.voteCount} />
+            )}
           </Group>
           <Group gap="xs" wrap="nowrap">
             <CommentsToggle
@@ -116,7 +121,8 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
               <Button
                 size="compact-sm"
                 radius="xl"
-                color="teal.9"
+                // Filled: white on teal 9 (5:1); outline: teal's outline colour (teal 9 in light, 3 in dark).
+                color={pick.picked ? 'teal.9' : 'teal'}
                 variant={pick.picked ? 'filled' : 'outline'}
                 leftSection={pick.picked ? <IconCheck size={14} /> : undefined}
                 onClick={pick.onPick}

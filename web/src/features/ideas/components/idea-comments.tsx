@@ -7,7 +7,8 @@ import { IconTrash } from '../../../components/icons';
 import type { PlanVisitor } from '../../guests';
 import type { Plan } from '../../plans';
 import { commentToggleLabel, mayDelete } from '../ideas';
-import { useAddComment, useDeleteComment } from '../mutations';
+import { PendingMark } from '../../../components/pending-mark';
+import { useAddComment, useDeleteComment, usePendingComments } from '../mutations';
 import { ideaCommentsQueryOptions } from '../queries';
 import { COMMENT_TEXT_MAX, type IdeaComment } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { IconMessageCircle, IconSend } from './idea-icons';
@@ -28,6 +29,8 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
   const deleteComment = useDeleteComment(planId, ideaId, visitor, { onDeleted: () => setDeleting(null) });
   const [text, setText] = useState('');
   const addComment = useAddComment(planId, ideaId, visitor, { onAdded: () => setText('') });
+  // Posted with no network: listed after the others, marked, until they are sent.
+  const waiting = usePendingComments(planId, ideaId).filter((pending) => pending.waiting);
   const blank = text.trim() === '';
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -51,7 +54,7 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
             Try again
           </Button>
         </Group>
-      ) : comments.data.length > 0 ? (
+      ) : comments.data.length + waiting.length > 0 ? (
         <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-label={`Comments on ${ideaText}`}>
           {comments.data.map((comment) => (
             <Box component="li" key={comment.id} bg={colors.page} p="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
@@ -79,6 +82,24 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
               </Group>
               <Text fz="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
                 {comment.text}
+              </Text>
+            </Box>
+          ))}
+          {waiting.map((pending) => (
+            <Box
+              component="li"
+              key={pending.key}
+              p="xs"
+              style={{ borderRadius: 'var(--mantine-radius-md)', border: `1px dashed ${colors.line}` }}
+            >
+              <Group gap={6} wrap="nowrap" justify="space-between" align="baseline">
+                <Text fz="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+                  {pending.data.authorName}
+                </Text>
+                <PendingMark label="Your comment is waiting for connection" />
+              </Group>
+              <Text fz="sm" style={{ overflowWrap: 'anywhere', whiteSpace: 'pre-wrap' }}>
+                {pending.data.text}
               </Text>
             </Box>
           ))}
