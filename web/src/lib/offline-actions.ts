@@ -530,6 +530,9 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
   async function sendQueue(force: boolean, gen: number): Promise<void> {
     for (;;) {
       if (gen !== generation) return;
+      // Read afresh under the lock: another tab may have sent some meanwhile
+      // (its `storage` events can come after the lock does).
+      actions = null;
       const head = read()[0];
       if (!head) return;
       if (!deps.online()) {

@@ -1,0 +1,328 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../supabase/functions/_shared/contract/idempotency';
+import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
+import { setGuestSession } from './guest-storage';
+import {
+  backoffMs,
+  byTapOrder,
+  createOfflineOutbox,
+  credentialsFor,
+  parseAction,
+  tokenSubject,
+  type ActionIdentity,
+  type NewOfflineAction,
+  type OfflineAction,
+  type OfflineOutbox,
+  type OutboxDeps,
+} from './offline-actions';
+
+// The outbox's own logic, with its surroundings replaced: a fetch that
+// records every attempt, a clock and timers the test moves, the browser's
+// online flag, and (for two tabs) a lock manager. The stored queue is this
+// window's localStorage, as in the app.
+
+const base64url = (value: object) => btoa(JSON.stringify(value)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+/** A session token as the API signs it: only its `sub` matters here. */
+const tokenOf = (userId: string) => `${base64url({ alg: 'HS256' })}.${base64url({ sub: userId, sid: 's1' })}.signature`;
+
+const ada: ActionIdentity = { kind: 'member', userId: 'u-ada', name: 'Ada' };
+const hal: ActionIdentity = { kind: 'guest', guestId: 'g-hal', name: 'Hal', secret: 'hal-secret' };
+
+interface Attempt {
+  url: string;
+  key: string | null;
+  headers: Headers;
+  body: unknown;
+}
+
+/** Two tabs' worth of surroundings sharing one network, one clock and one lock. */
+function world() {
+  let now = 1_000_000;
+  let online = true;
+  const timers: Array<{ at: number; run: () => void; id: number }> = [];
+  let nextTimer = 0;
+  const attempts: Attempt[] = [];
+  let answer: (attempt: Attempt) => Response | Promise<Response> = () => Response.json({ voted: true, voteCount: 1 });
+  let counter = 0;
+  let chain = Promise.resolve();
+  const locks = {
+    request: (_name: string, callback: () => Promise<void>) => {
+      const run = chain.then(callback);
+      chain = run.catch(() => {});
+      return run;
+    },
+  } as unknown as OutboxDeps['locks'];
+
+  const deps = (withLocks: boolean): OutboxDeps => ({
+    storage: localStorage,
+    fetch: async (url, init) => {
+      const headers = new Headers(init.headers);
+      const attempt = { url, key: headers.get(IDEMPOTENCY_KEY_HEADER), headers, body: init.body ? JSON.parse(String(init.body)) : undefined };
+      attempts.push(attempt);
+      return answer(attempt);
+    },
+    now: () => now,
+    online: () => online,
+    locks: withLocks ? locks : null,
+    randomKey: () => `key-${(++counter).toString().padStart(4, '0')}-0000-0000`,
+    setTimer: (run, ms) => {
+      const id = ++nextTimer;
+      timers.push({ at: now + ms, run, id });
+      return id;
+    },
+    clearTimer: (id) => {
+      const index = timers.findIndex((timer) => timer.id === id);
+      if (index >= 0) timers.splice(index, 1);
+    },
+  });
+
+  return {
+    deps,
+    attempts,
+    answer: (next: typeof answer) => void (answer = next),
+    goOffline: () => void (online = false),
+    goOnline: () => void (online = true),
+    /** Moves the clock, running the timers that come due. */
+    advance: async (ms: number) => {
+      now += ms;
+      for (const timer of timers.filter((t) => t.at <= now)) {
+        timers.splice(timers.indexOf(timer), 1);
+        timer.run();
+      }
+      await settled();
+    },
+  };
+}
+
+/** Lets every promise chain of the outbox run. */
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+const vote = (ideaId: string, as: ActionIdentity = ada): NewOfflineAction<{ ideaId: string }> => ({
+  planId: 'p1',
+  target: `idea:${ideaId}`,
+  path: `/api/ideas/${ideaId}/vote`,
+  body: as.kind === 'guest' ? { guestId: as.guestId } : undefined,
+  as,
+  data: { ideaId },
+  noun: 'vote',
+  failure: 'Failed to vote on idea',
+});
+
+const stored = () =>
+  Object.keys(localStorage)
+    .filter((name) => name.startsWith('offlineAction:'))
+    .map((name) => parseAction(localStorage.getItem(name))!)
+    .sort(byTapOrder);
+
+let tabs: OfflineOutbox[] = [];
+const tab = (deps: OutboxDeps) => {
+  const outbox = createOfflineOutbox(deps);
+  tabs.push(outbox);
+  return outbox;
+};
+
+beforeEach(() => localStorage.setItem('authToken', tokenOf('u-ada')));
+afterEach(() => {
+  tabs.forEach((outbox) => outbox.reset());
+  tabs = [];
+});
+
+describe('the pure rules', () => {
+  it('backs off 1, 2, 4 … seconds, at most a minute', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 20].map(backoffMs)).toEqual([1000, 2000, 4000, 8000, 16000, 32000, 60000, 60000, 60000]);
+  });
+
+  it('keeps the tap order, and reads back only whole actions', () => {
+    const action = (key: string, at: number, seq: number) =>
+      ({ ...vote('i1'), kind: 'idea-vote', key, at, seq, attempts: 0, waiting: false, retryAt: 0 }) as OfflineAction;
+    const list = [action('c', 2, 1), action('b', 1, 9), action('a', 2, 1), action('d', 1, 2)];
+    expect([...list].sort(byTapOrder).map((a) => a.key)).toEqual(['d', 'b', 'a', 'c']);
+    expect(parseAction(JSON.stringify(list[0]))).toEqual(list[0]);
+    expect(parseAction('{not json')).toBeNull();
+    expect(parseAction(JSON.stringify({ ...list[0], as: { kind: 'guest', guestId: 'g', name: 'G' } }))).toBeNull();
+    expect(parseAction(JSON.stringify({ ...list[0], attempts: '1' }))).toBeNull();
+  });
+
+  it("reads the user a token names; an unreadable token names nobody", () => {
+    expect(tokenSubject(tokenOf('U-Ada'))).toBe('u-ada');
+    expect(tokenSubject('test-token')).toBeUndefined();
+  });
+
+  it('sends a member with the token, only while the token is that member', () => {
+    const action = { ...vote('i1'), kind: 'idea-vote', key: 'key-1-aaaa', at: 1, seq: 1, attempts: 0, waiting: false, retryAt: 0 };
+    const headers = credentialsFor(action)!;
+    expect(headers.get('Authorization')).toBe(`Bearer ${tokenOf('u-ada')}`);
+    expect(headers.get(IDEMPOTENCY_KEY_HEADER)).toBe('key-1-aaaa');
+    expect(headers.get('Content-Type')).toBeNull(); // a member's vote has no body
+    localStorage.setItem('authToken', tokenOf('u-ben'));
+    expect(credentialsFor(action)).toBeNull();
+    localStorage.removeItem('authToken');
+    expect(credentialsFor(action)).toBeNull();
+  });
+
+  it("sends a guest with its secret and never a token, only while this device is that guest", () => {
+    const action = { ...vote('i1', hal), kind: 'idea-vote', key: 'key-1-aaaa', at: 1, seq: 1, attempts: 0, waiting: false, retryAt: 0 };
+    expect(credentialsFor(action)).toBeNull(); // no guest session here
+    setGuestSession({ id: 'g-hal', name: 'Hal', planId: 'p1', secret: 'hal-secret' });
+    const headers = credentialsFor(action)!;
+    expect(headers.get(GUEST_SECRET_HEADER)).toBe('hal-secret');
+    expect(headers.get('Authorization')).toBeNull();
+    expect(headers.get('Content-Type')).toBe('application/json');
+    // Confirmed by name again since: the device's new secret.
+    setGuestSession({ id: 'g-hal', name: 'Hal', planId: 'p1', secret: 'new-secret' });
+    expect(credentialsFor(action)!.get(GUEST_SECRET_HEADER)).toBe('new-secret');
+    setGuestSession({ id: 'g-other', name: 'Hal', planId: 'p1', secret: 'x' });
+    expect(credentialsFor(action)).toBeNull();
+  });
+});
+
+describe('the outbox', () => {
+  it('sends a tap at once with its idempotency key, and forgets it once answered', async () => {
+    const w = world();
+    const outbox = tab(w.deps(true));
+    const outcome = outbox.submit('idea-vote', vote('i1'));
+    expect(stored()).toHaveLength(1); // kept before the first attempt
+    expect(await outcome).toBe('sent');
+    expect(w.attempts).toHaveLength(1);
+    expect(w.attempts[0]!.url).toBe('/api/ideas/i1/vote');
+    expect(w.attempts[0]!.key).toBe('key-0002-0000-0000');
+    expect(stored()).toEqual([]);
+  });
+
+  it('with no network keeps the taps, waiting, and sends them in order when it is back', async () => {
+    const w = world();
+    const outbox = tab(w.deps(true));
+    w.goOffline();
+    expect(await outbox.submit('idea-vote', vote('i1'))).toBe('queued');
+    expect(await outbox.submit('idea-vote', vote('i2'))).toBe('queued');
+    expect(w.attempts).toEqual([]);
+    expect(stored().map((a) => [a.target, a.waiting])).toEqual([
+      ['idea:i1', true],
+      ['idea:i2', true],
+    ]);
+    w.goOnline();
+    await outbox.flush({ now: true });
+    await settled();
+    expect(w.attempts.map((a) => a.url)).toEqual(['/api/ideas/i1/vote', '/api/ideas/i2/vote']);
+    expect(stored()).toEqual([]);
+  });
+
+  it('keeps a tap whose answer never came and sends it again, with the same key, after a back-off', async () => {
+    const w = world();
+    const outbox = tab(w.deps(true));
+    w.answer(() => Promise.reject(new TypeError('Failed to fetch')));
+    expect(await outbox.submit('idea-vote', vote('i1'))).toBe('queued');
+    const [waiting] = stored();
+    expect(waiting).toMatchObject({ attempts: 1, waiting: true });
+    w.answer(() => Response.json({ voted: true, voteCount: 1 }));
+    await w.advance(999);
+    expect(w.attempts).toHaveLength(1);
+    await w.advance(1);
+    expect(w.attempts.map((a) => a.key)).toEqual([waiting!.key, waiting!.key]);
+    expect(stored()).toEqual([]);
+  });
+
+  it('sends a tap again after a gateway error (503), but takes a 500 or a 4xx as the answer', async () => {
+    const w = world();
+    const outbox = tab(w.deps(true));
+    w.answer(() => new Response('Service Unavailable', { status: 503 }));
+    expect(await outbox.submit('idea-vote', vote('i1'))).toBe('queued');
+    expect(stored()).toHaveLength(1);
+    w.answer(() => new Response('Voting is closed', { status: 409 }));
+    await w.advance(1000);
+    expect(stored()).toEqual([]);
+    w.answer(() => new Response(null, { status: 500 }));
+    expect(await outbox.submit('idea-vote', vote('i2'))).toBe('refused');
+    expect(stored()).toEqual([]);
+    expect(w.attempts).toHaveLength(3);
+  });
+
+  it('keeps what is waiting across a reload, and sends it from the new page', async () => {
+    const w = world();
+    w.goOffline();
+    const before = tab(w.deps(true));
+    await before.submit('idea-vote', vote('i1'));
+    const key = stored()[0]!.key;
+    before.reset(); // the page is gone; localStorage is not
+
+    w.goOnline();
+    const after = tab(w.deps(true));
+    expect(after.view().actions.map((a) => a.key)).toEqual([key]);
+    await after.flush({ now: true });
+    await settled();
+    expect(w.attempts.map((a) => a.key)).toEqual([key]);
+    expect(after.view().actions).toEqual([]);
+  });
+
+  it('drops a tap whose maker is no longer signed in on this device, without sending it', async () => {
+    const w = world();
+    const outbox = tab(w.deps(true));
+    w.goOffline();
+    await outbox.submit('idea-vote', vote('i1'));
+    localStorage.removeItem('authToken'); // signed out
+    w.goOnline();
+    await outbox.flush({ now: true });
+    await settled();
+    expect(w.attempts).toEqual([]);
+    expect(stored()).toEqual([]);
+  });
+
+  it('sends each action once when two tabs flush at the same time (Web Locks)', async () => {
+    const w = world();
+    const one = tab(w.deps(true));
+    const two = tab(w.deps(true));
+    w.goOffline();
+    await one.submit('idea-vote', vote('i1'));
+    await two.submit('idea-vote', vote('i2'));
+    await one.submit('idea-vote', vote('i3'));
+    w.goOnline();
+    await Promise.all([one.flush({ now: true }), two.flush({ now: true }), one.flush({ now: true })]);
+    await settled();
+    expect(w.attempts.map((a) => a.url)).toEqual(['/api/ideas/i1/vote', '/api/ideas/i2/vote', '/api/ideas/i3/vote']);
+  });
+
+  it('without Web Locks, a tab waits while another holds the lease', async () => {
+    const w = world();
+    const one = tab(w.deps(false));
+    const two = tab(w.deps(false));
+    w.goOffline();
+    await one.submit('idea-vote', vote('i1'));
+    w.goOnline();
+    let release!: () => void;
+    w.answer(() => new Promise((resolve) => (release = () => resolve(Response.json({ voted: true, voteCount: 1 })))));
+    const first = one.flush({ now: true });
+    await settled();
+    expect(w.attempts).toHaveLength(1);
+    await two.flush({ now: true }); // the lease is one's: two sends nothing
+    expect(w.attempts).toHaveLength(1);
+    release();
+    await first;
+    await settled();
+    expect(stored()).toEqual([]);
+    expect(localStorage.getItem('offlineActionsLease')).toBeNull();
+    await two.flush({ now: true });
+    expect(w.attempts).toHaveLength(1);
+  });
+
+  it('counts a request without an answer after 15 s as lost', async () => {
+    const w = world();
+    const outbox = tab(w.deps(true));
+    w.answer(() => new Promise<Response>(() => {}));
+    const outcome = outbox.submit('idea-vote', vote('i1'));
+    await settled();
+    await w.advance(15_000);
+    expect(await outcome).toBe('queued');
+    expect(stored()[0]).toMatchObject({ attempts: 1, waiting: true });
+  });
+
+  it('sends at once when the browser says it is back online', async () => {
+    const w = world();
+    const outbox = tab(w.deps(true));
+    w.goOffline();
+    await outbox.submit('idea-vote', vote('i1'));
+    w.goOnline();
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(() => expect(w.attempts).toHaveLength(1));
+    await vi.waitFor(() => expect(stored()).toEqual([]));
+  });
+});
