@@ -200,7 +200,12 @@ test('the page links the manifest and carries link-preview tags', async ({ page,
   await page.goto('/');
   const attr = (selector: string, name: string) => page.locator(selector).getAttribute(name);
   expect(await attr('link[rel="manifest"]', 'href')).toBe('/manifest.webmanifest');
-  expect(await attr('meta[name="theme-color"]', 'content')).toBe('#7048e8');
+  // The browser's bar in each scheme, picked by the phone's (docs/web-app.md "Dark mode").
+  const bars = await page.locator('meta[name="theme-color"]').evaluateAll((metas) => metas.map((meta) => [meta.getAttribute('media'), meta.getAttribute('content')]));
+  expect(bars).toEqual([
+    ['(prefers-color-scheme: light)', '#7048e8'],
+    ['(prefers-color-scheme: dark)', '#242424'],
+  ]);
   expect(await attr('meta[property="og:title"]', 'content')).toBe('Hangplan');
   expect(await attr('meta[property="og:type"]', 'content')).toBe('website');
   expect(await attr('meta[property="og:description"]', 'content')).toBeTruthy();

@@ -83,6 +83,7 @@ describe('theme: dark (docs/web-app.md "Dark mode")', () => {
     ['--mantine-color-anchor', everywhere],
     ['--mantine-color-red-light-color', [body, page]],
     ['--mantine-color-red-outline', [body, page]],
+    ['--mantine-color-teal-outline', [body, page]],
     [COLOR_ROLES.accentText, [body, page, COLOR_ROLES.tint]],
     [COLOR_ROLES.successText, [body, page, COLOR_ROLES.success]],
   ];

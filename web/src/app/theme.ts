@@ -54,6 +54,8 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     '--mantine-color-red-outline': 'var(--mantine-color-red-9)',
     '--mantine-color-red-light-color': 'var(--mantine-color-red-9)',
     '--mantine-color-red-text': 'var(--mantine-color-red-9)',
+    // Teal outline text (teal 7, 2.9:1) likewise: teal 9 is 5:1.
+    '--mantine-color-teal-outline': 'var(--mantine-color-teal-9)',
     ...roles({
       page: 'var(--mantine-color-gray-0)',
       tint: 'var(--mantine-color-violet-0)',
@@ -66,16 +68,24 @@ export const cssVariablesResolver: CSSVariablesResolver = () => ({
     }),
   },
   dark: {
+    // Text a step brighter than Mantine's dark 0 (#c9c9c9), so the dimmed
+    // text (dark 1) stays a distinct, quieter level under it.
+    '--mantine-color-text': 'var(--mantine-color-gray-2)',
     '--mantine-color-dimmed': 'var(--mantine-color-dark-1)',
     '--mantine-color-error': 'var(--mantine-color-red-4)',
     '--mantine-color-placeholder': 'var(--mantine-color-dark-2)',
     '--mantine-color-anchor': 'var(--mantine-color-violet-3)',
+    // Red subtle text and the light variant's: Mantine's red 0 reads as white; red 3 is still red (8.4:1).
+    '--mantine-color-red-light-color': 'var(--mantine-color-red-3)',
     ...roles({
       page: 'var(--mantine-color-dark-8)',
-      tint: 'var(--mantine-color-violet-light)',
+      // Violet 8 at 18% over the body: a quieter violet than the light
+      // variant's (the buttons on these cards), so they stand out on it.
+      tint: '#302945',
       tintSelected: 'var(--mantine-color-violet-light-hover)',
       tintBorder: 'var(--mantine-color-violet-8)',
-      success: 'var(--mantine-color-teal-light)',
+      // Teal 8 at 18% over the body.
+      success: '#1f3830',
       accentText: 'var(--mantine-color-violet-3)',
       successText: 'var(--mantine-color-teal-3)',
       line: 'var(--mantine-color-dark-4)',

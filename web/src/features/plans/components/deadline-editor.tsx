@@ -106,7 +106,7 @@ export function DeadlineEditor({ plan }: { plan: Plan }) {
           {plan.deadline ? (
             <Button
               variant="subtle"
-              color="red.9"
+              color="red"
               size="compact-md"
               onClick={() => {
                 setLocalError(null);

@@ -46,7 +46,7 @@ export function QuickActions({ plan, isHost, canInvite }: QuickActionsProps) {
         {isHost && (
           <Button
             variant="outline"
-            color="red.9"
+            color="red"
             justify="flex-start"
             leftSection={<IconTrash size={18} />}
             onClick={() => setDialog('delete')}

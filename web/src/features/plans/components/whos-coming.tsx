@@ -26,7 +26,7 @@ function ParticipantRow({ participant, remove, close }: { participant: Participa
         <Button
           size="compact-xs"
           variant="subtle"
-          color="red.9"
+          color="red"
           aria-label={`Remove ${participant.name}`}
           onClick={() => {
             close();

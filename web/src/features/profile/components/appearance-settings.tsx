@@ -1,5 +1,7 @@
 // Its component's CSS with the screen that uses it (the profile is a lazy
-// screen), not in every page's stylesheet (app/mantine-styles.ts).
+// screen), not in every page's stylesheet (app/mantine-styles.ts); its
+// moving indicator is Mantine's FloatingIndicator.
+import '@mantine/core/styles/FloatingIndicator.css';
 import '@mantine/core/styles/SegmentedControl.css';
 import { Card, SegmentedControl, Stack, Text, Title, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
 
