@@ -54,9 +54,11 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
             Try again
           </Button>
         </Group>
-      ) : comments.data.length + waiting.length > 0 ? (
+      ) : null}
+      {/* The ones waiting to be sent show even when the thread could not be read (no network). */}
+      {(comments.data?.length ?? 0) + waiting.length > 0 && (
         <Stack component="ul" gap={6} m={0} p={0} style={{ listStyle: 'none' }} aria-label={`Comments on ${ideaText}`}>
-          {comments.data.map((comment) => (
+          {comments.data?.map((comment) => (
             <Box component="li" key={comment.id} bg={colors.page} p="xs" style={{ borderRadius: 'var(--mantine-radius-md)' }}>
               <Group gap={6} wrap="nowrap" justify="space-between" align="baseline">
                 <Text fz="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
@@ -104,7 +106,7 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
             </Box>
           ))}
         </Stack>
-      ) : null}
+      )}
       <ConfirmDialog
         opened={deleting !== null}
         onClose={() => setDeleting(null)}

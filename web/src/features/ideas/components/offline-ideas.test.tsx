@@ -73,6 +73,11 @@ function openDashboard({ ideas = [ideaJson({ id: 'i1', text: 'Bowling' })] } = {
       'POST /api/ideas/i1/vote': write,
       'POST /api/ideas/i2/vote': write,
       'POST /api/ideas/i1/comments': write,
+      // A thread never read before cannot be read with no network either.
+      'GET /api/ideas/i1/comments': (request) => {
+        if (net.state.down) throw new TypeError('Failed to fetch');
+        return fake.routes({})['GET /api/ideas/i1/comments']!(request);
+      },
     }),
   );
   const render = () =>
@@ -150,6 +155,8 @@ describe('offline idea votes and comments', () => {
     expect(voteButton(bowling, 'Bowling', '2 votes')).toHaveAttribute('aria-pressed', 'true');
     expect(voteButton(karaoke, 'Karaoke', '1 vote')).toHaveAttribute('aria-pressed', 'true');
     await waitFor(() => expect(box).toHaveValue(''));
+    // The thread could not be read offline; the comment waiting to be sent shows anyway.
+    expect(within(bowling).getByText("Couldn't load the comments.")).toBeInTheDocument();
     const pending = within(within(bowling).getByRole('list', { name: 'Comments on Bowling' })).getByRole('listitem');
     expect(pending).toHaveTextContent('See you there');
     expect(within(pending).getByRole('status', { name: 'Your comment is waiting for connection' })).toBeInTheDocument();
@@ -165,6 +172,8 @@ describe('offline idea votes and comments', () => {
     expect(new Set(keysOf(writes)).size).toBe(3);
     expect(writes[1]!.body).toEqual({ text: 'See you there', authorName: 'Hal Guest', guestId: hal.id });
     await waitFor(() => expect(within(bowling).queryByRole('status', { name: 'Your comment is waiting for connection' })).not.toBeInTheDocument());
+    // Read again once sent: the thread now comes from the server, the comment in it.
+    await waitFor(() => expect(within(bowling).queryByText("Couldn't load the comments.")).not.toBeInTheDocument());
     expect(within(bowling).getByText('See you there')).toBeInTheDocument();
     expect(waitingVote(karaoke, 'Karaoke')).not.toBeInTheDocument();
     expect(fake.voters.i1!.filter((v) => v.id === hal.id)).toHaveLength(1);
