@@ -1,0 +1,134 @@
+// Votes and comments made with no network are not lost (docs/web-app.md
+// "Offline votes and comments"): a guest in a dead zone votes on an idea and
+// a date and comments; each shows at once, marked "Waiting for connection",
+// and arrives once when the phone is back online, as the host sees through
+// the API. And a vote whose answer is lost on the way is sent again with its
+// Idempotency-Key, which the API answers from the first time: it is not
+// toggled back. No reload while offline (that needs the service worker:
+// offline.spec.ts).
+import type { Browser, Page } from '@playwright/test';
+import { check, PHONE } from './axe.ts';
+import { expect, test } from './fixtures.ts';
+import { apiCall, apiPost, localDate, longDate, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
+
+interface Idea {
+  id: string;
+  text: string;
+  voteCount: number;
+}
+
+async function hostPlan(browser: Browser) {
+  const hostPage = await (await browser.newContext({ viewport: PHONE })).newPage();
+  const token = await signInViaApi(hostPage, uniqueEmail('host'), { firstName: 'Wes', lastName: 'Host' });
+  const plan = await apiPost<{ id: string; slug: string }>('/api/plans', { title: 'Dead zone', isOpenInvite: true }, token);
+  const idea = await apiPost<Idea>(`/api/plans/${plan.id}/ideas`, { text: 'Bowling' }, token);
+  await hostPage.close();
+  return { token, plan, idea };
+}
+
+/** A guest's phone, its guest session stored as the app keeps it, on the plan's dashboard. */
+async function guestPhone(browser: Browser, plan: { id: string; slug: string }) {
+  const guest = await apiPost<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Gia', planId: plan.id });
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  await context.addInitScript((session) => {
+    if (!localStorage.getItem('guestSession')) localStorage.setItem('guestSession', JSON.stringify(session));
+  }, { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret });
+  const page = await context.newPage();
+  trackRequests(page);
+  await page.goto(`/l/${plan.slug}/dashboard`);
+  return { context, page, guest };
+}
+
+const dayButton = (page: Page, date: string) => page.getByRole('button', { name: new RegExp(`^${longDate(date)}:`) });
+const stored = (page: Page) => page.evaluate(() => Object.keys(localStorage).filter((name) => name.startsWith('offlineAction:')).length);
+
+test('votes and a comment made offline show as waiting and arrive once each when the phone is back online', async ({ browser }) => {
+  const { token, plan, idea } = await hostPlan(browser);
+  const { context, page } = await guestPhone(browser, plan);
+  const bowling = page.getByRole('article', { name: 'Bowling' });
+  await expect(bowling.getByRole('button', { name: 'Vote for Bowling (0 votes)' })).toBeVisible();
+
+  await context.setOffline(true);
+
+  // An idea vote: shown at once, marked, no error.
+  await bowling.getByRole('button', { name: 'Vote for Bowling (0 votes)' }).click();
+  await expect(bowling.getByRole('button', { name: 'Vote for Bowling (1 vote)' })).toHaveAttribute('aria-pressed', 'true');
+  const voteWaiting = bowling.getByRole('status', { name: 'Your vote for Bowling is waiting for connection' });
+  await expect(voteWaiting).toHaveText('Waiting for connection');
+
+  // A comment: the box empties, the comment waits in the thread.
+  await bowling.getByRole('button', { name: 'Add comment' }).click();
+  const box = bowling.getByRole('textbox', { name: 'Add a comment on Bowling' });
+  await box.fill('Running late, save me a lane');
+  await box.press('Enter');
+  await expect(box).toHaveValue('');
+  const commentWaiting = bowling.getByRole('status', { name: 'Your comment is waiting for connection' });
+  await expect(commentWaiting).toBeVisible();
+  await expect(bowling.getByRole('list', { name: 'Comments on Bowling' })).toContainText('Running late, save me a lane');
+  await expect(bowling.getByRole('button', { name: '1 comment' })).toBeVisible();
+
+  // A date vote on a day nobody chose yet.
+  const tomorrow = localDate(1);
+  await page.getByRole('tab', { name: /Availability/ }).click();
+  await dayButton(page, tomorrow).click();
+  await expect(dayButton(page, tomorrow)).toHaveAccessibleName(`${longDate(tomorrow)}: 1 vote, you're free, waiting for connection`);
+  const datesWaiting = page.getByRole('status', { name: 'Your date votes are waiting for connection' });
+  await expect(datesWaiting).toBeVisible();
+  expect(await stored(page)).toBe(3);
+  await expect(page.getByText('Error', { exact: true })).toBeHidden();
+  await check(page, 'date votes waiting for connection', datesWaiting);
+
+  // Back online: sent by themselves, in order; nothing waits any more.
+  await context.setOffline(false);
+  await expect(datesWaiting).toBeHidden({ timeout: 15_000 });
+  await expect(dayButton(page, tomorrow)).toHaveAccessibleName(`${longDate(tomorrow)}: 1 vote, you're free`);
+  await page.getByRole('tab', { name: /Ideas/ }).click();
+  await expect(voteWaiting).toBeHidden();
+  await expect(commentWaiting).toBeHidden();
+  await expect(bowling.getByRole('button', { name: 'Vote for Bowling (1 vote)' })).toHaveAttribute('aria-pressed', 'true');
+  expect(await stored(page)).toBe(0);
+
+  // The host's view: each exactly once.
+  const ideas = await apiCall<Idea[]>('GET', `/api/plans/${plan.id}/ideas`, undefined, token);
+  expect(ideas.find((i) => i.id === idea.id)?.voteCount).toBe(1);
+  const voters = await apiCall<Array<{ name: string }>>('GET', `/api/ideas/${idea.id}/voters`, undefined, token);
+  expect(voters.map((v) => v.name)).toEqual(['Gia']);
+  const comments = await apiCall<Array<{ text: string; authorName: string }>>('GET', `/api/ideas/${idea.id}/comments`, undefined, token);
+  expect(comments.map((c) => [c.authorName, c.text])).toEqual([['Gia', 'Running late, save me a lane']]);
+  const slots = await apiCall<Array<{ date: string; voteCount: number }>>('GET', `/api/plans/${plan.id}/timeslots`, undefined, token);
+  expect(slots.filter((s) => s.date === tomorrow).map((s) => s.voteCount)).toEqual([1]);
+});
+
+test('a vote whose answer was lost is sent again with the same key and is not toggled back', async ({ browser }) => {
+  const { token, plan, idea } = await hostPlan(browser);
+  const { page } = await guestPhone(browser, plan);
+  const bowling = page.getByRole('article', { name: 'Bowling' });
+  await expect(bowling.getByRole('button', { name: 'Vote for Bowling (0 votes)' })).toBeVisible();
+
+  // The first vote reaches the server, but its answer never reaches the phone.
+  const keys: string[] = [];
+  const replayed: string[] = [];
+  await page.route('**/api/ideas/*/vote', async (route) => {
+    keys.push(route.request().headers()['idempotency-key'] ?? '');
+    if (keys.length > 1) return route.continue();
+    await route.fetch();
+    await route.abort('internetdisconnected');
+  });
+  page.on('response', (response) => {
+    if (response.url().endsWith(`/api/ideas/${idea.id}/vote`)) replayed.push(response.headers()['idempotent-replayed'] ?? '');
+  });
+
+  await bowling.getByRole('button', { name: 'Vote for Bowling (0 votes)' }).click();
+  await expect(bowling.getByRole('button', { name: 'Vote for Bowling (1 vote)' })).toHaveAttribute('aria-pressed', 'true');
+  // Sent again after a back-off (the browser never went offline), and answered from the first time.
+  await expect.poll(() => keys.length, { timeout: 15_000 }).toBeGreaterThanOrEqual(2);
+  await expect(bowling.getByRole('status', { name: 'Your vote for Bowling is waiting for connection' })).toBeHidden();
+  await expect(bowling.getByRole('button', { name: 'Vote for Bowling (1 vote)' })).toHaveAttribute('aria-pressed', 'true');
+  expect(new Set(keys).size).toBe(1);
+  expect(keys[0]).toMatch(/^[0-9a-f-]{36}$/);
+  expect(replayed).toContain('true');
+  expect(await stored(page)).toBe(0);
+
+  const voters = await apiCall<Array<{ name: string }>>('GET', `/api/ideas/${idea.id}/voters`, undefined, token);
+  expect(voters.map((v) => v.name)).toEqual(['Gia']);
+});
