@@ -12,7 +12,8 @@ const MIN = 44;
 async function smallTargets(page: Page): Promise<string[]> {
   await settle(page);
   return page.evaluate((min) => {
-    const controls = document.querySelectorAll<HTMLElement>('button, [role="tab"], [role="switch"], [role="menuitem"]');
+    // A radio group's choices are tapped on their labels (the profile's Appearance).
+    const controls = document.querySelectorAll<HTMLElement>('button, [role="tab"], [role="switch"], [role="menuitem"], [role="radiogroup"] label');
     const small: string[] = [];
     for (const el of controls) {
       const box = el.getBoundingClientRect();
@@ -54,6 +55,10 @@ test('controls are at least 44×44 px on a touch screen', async ({ page, isMobil
   await page.goto(`/plan/${plan.id}/share`);
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
   expect(await smallTargets(page), 'share').toEqual([]);
+
+  await page.goto('/profile');
+  await expect(page.getByRole('radiogroup', { name: 'Appearance' })).toBeVisible();
+  expect(await smallTargets(page), 'profile').toEqual([]);
 });
 
 test('keyboard focus is always visible', async ({ page }) => {
