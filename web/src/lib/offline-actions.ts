@@ -742,6 +742,18 @@ export function sendOfflineActionsNow(): void {
   if (outbox().view().actions.length > 0) void outbox().flush({ now: true });
 }
 
+/** Whether this tab is sending a vote or comment of the plan right now (its live updates wait). */
+export function isSendingOfflineAction(planId: string): boolean {
+  if (!tabOutbox) return false;
+  const { actions, sending } = tabOutbox.view();
+  return sending !== null && actions.some((action) => action.key === sending && action.planId === planId);
+}
+
+/** Called whenever the outbox changes (what waits, what is being sent). */
+export function watchOfflineActions(listener: () => void): () => void {
+  return outbox().subscribe(listener);
+}
+
 /** A screen that makes or shows actions of `kind`: their answers and pending states land in this cache. */
 export function useOfflineActionKind<D>(kind: OfflineActionKindHandle<D>): void {
   const queryClient = useQueryClient();

@@ -1,6 +1,7 @@
 import { MutationObserver, QueryClient, QueryObserver, type QueryKey } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiGet } from '../api';
+import { sendOfflineActionsNow } from '../offline-actions';
 import { authKeys, dateKeys, guestKeys, ideaKeys, planKeys } from '../query-keys';
 import { applyPlanChange, createMyPlansSync, createPlanSync } from './plan-sync';
 import type { PlanChange } from './types';
@@ -174,6 +175,40 @@ describe('createPlanSync', () => {
     await vi.waitFor(() =>
       expect(invalidated()).toEqual(['guestIdeas', 'guestVotes', 'ideas', 'myVotes', 'slots', 'suggestions', 'votersI1']),
     );
+    sync.dispose();
+  });
+
+  it('waits while the device\'s outbox sends a vote of the plan made offline, then applies what arrived meanwhile', async () => {
+    // A vote kept from an earlier visit, sent now (lib/offline-actions.ts).
+    localStorage.setItem('authToken', 'test-token');
+    const action = {
+      key: 'k-0000-1111',
+      kind: 'idea-vote',
+      planId: 'p1',
+      target: 'idea:i1',
+      path: '/api/ideas/i1/vote',
+      as: { kind: 'member', userId: 'u1', name: 'Ada' },
+      data: { ideaId: 'i1', voted: true },
+      noun: 'vote',
+      failure: 'Failed to vote on idea',
+      at: 1,
+      seq: 1,
+      attempts: 1,
+      waiting: true,
+      retryAt: 0,
+    };
+    localStorage.setItem(`offlineAction:${action.key}`, JSON.stringify(action));
+    let release!: () => void;
+    vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>((resolve) => (release = () => resolve(Response.json({ voted: true, voteCount: 1 }))))));
+    sendOfflineActionsNow();
+    await vi.waitFor(() => expect(release).toBeTypeOf('function'));
+    const sync = createPlanSync(client, { id: 'p1', slug: 's-one' });
+
+    sync.handle({ type: 'change', change: change(['ideas'], { ideaIds: ['i1'] }) });
+    expect(invalidated()).toEqual([]);
+    release();
+    await vi.waitFor(() => expect(invalidated()).toEqual(['guestIdeas', 'ideas', 'suggestions', 'votersI1']));
+    expect(localStorage.getItem(`offlineAction:${action.key}`)).toBeNull();
     sync.dispose();
   });
 

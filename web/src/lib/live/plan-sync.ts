@@ -1,10 +1,12 @@
 // From a plan's change to the caches it touched (docs/live-updates.md). Only
 // what changed is invalidated (active queries refetch, mostly answered 304), never a query whose ETag already names that version or a
 // newer one, and nothing while the visitor's own write to that plan is still
-// pending: the write refreshes what it touched when it lands, then the
-// waiting changes are applied.
+// pending (a tap, or a vote or comment the device's outbox is sending): the
+// write refreshes what it touched when it lands, then the waiting changes are
+// applied.
 import { partialMatchKey, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { queryVersion } from '../api';
+import { isSendingOfflineAction, watchOfflineActions } from '../offline-actions';
 import { dateKeys, guestKeys, ideaKeys, planKeys } from '../query-keys';
 import type { MyPlansLiveEvent, PlanChange, PlanLiveEvent, PlanPart } from './types';
 
@@ -156,16 +158,26 @@ export function createPlanSync(client: QueryClient, plan: LivePlan, { now = Date
   let catchUp: { version: number | null; byAge: boolean } | null = null;
   let heardReady = false;
   let stopWaiting: (() => void) | null = null;
-  const busy = () => client.isMutating({ mutationKey }) > 0;
+  // A write of the visitor's on its way: a tap, or a vote or comment the
+  // device's outbox is sending (lib/offline-actions.ts).
+  const busy = () => client.isMutating({ mutationKey }) > 0 || isSendingOfflineAction(plan.id);
 
   function flush() {
     if (busy()) {
-      stopWaiting ??= client.getMutationCache().subscribe(() => {
-        if (busy()) return;
-        stopWaiting?.();
-        stopWaiting = null;
-        queueMicrotask(flush);
-      });
+      if (!stopWaiting) {
+        const check = () => {
+          if (busy()) return;
+          stopWaiting?.();
+          stopWaiting = null;
+          queueMicrotask(flush);
+        };
+        const stopMutations = client.getMutationCache().subscribe(check);
+        const stopOutbox = watchOfflineActions(check);
+        stopWaiting = () => {
+          stopMutations();
+          stopOutbox();
+        };
+      }
       return;
     }
     const change = queued;
