@@ -374,7 +374,8 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
     if (client === queryClient) return;
     stopWatching?.();
     client = queryClient;
-    lastData = new Map();
+    // What each read holds now: the next write to it is told from a fresh answer by this.
+    lastData = new Map(queryClient.getQueryCache().getAll().map((query) => [query.queryHash, query.state.data]));
     stopWatching = queryClient.getQueryCache().subscribe((event) => {
       const { query } = event;
       if (event.type === 'removed') {
