@@ -80,3 +80,25 @@ test('a page never opened says it needs the network, and loads when the network 
   await expect(sentence).toBeHidden({ timeout: 10_000 });
   await expect(page.getByText('Train trip').first()).toBeVisible();
 });
+
+test('where the browser offers the install, the guest dashboard ends with "Install Hangplan", which opens the browser\'s dialog', async ({ browser }) => {
+  const { plan } = await hostPlan(browser);
+  const { page } = await guestPhone(browser, plan);
+  await page.goto(`/l/${plan.slug}/dashboard`);
+  await expect(page.getByRole('article', { name: 'Bowling' })).toBeVisible();
+  // Chromium's BeforeInstallPromptEvent, as the browser fires it once Hangplan is installable.
+  await page.evaluate(() => {
+    const offer = Object.assign(new Event('beforeinstallprompt', { cancelable: true }), {
+      prompt: async () => void ((window as { prompted?: boolean }).prompted = true),
+      userChoice: Promise.resolve({ outcome: 'accepted' }),
+    });
+    window.dispatchEvent(offer);
+    (window as { offerHeldBack?: boolean }).offerHeldBack = offer.defaultPrevented;
+  });
+  expect(await page.evaluate(() => (window as { offerHeldBack?: boolean }).offerHeldBack)).toBe(true);
+  const card = page.getByRole('region', { name: 'Hangplan on your phone' });
+  await check(page, 'the install hint', card.getByRole('button', { name: 'Install Hangplan' }));
+  await card.getByRole('button', { name: 'Install Hangplan' }).click();
+  expect(await page.evaluate(() => (window as { prompted?: boolean }).prompted)).toBe(true);
+  await expect(card).toBeHidden();
+});

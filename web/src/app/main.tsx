@@ -4,6 +4,7 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { startServiceWorker } from '../lib/app-update';
 import { saveShownReads } from '../lib/api';
+import { listenForInstallPrompt } from '../lib/install-prompt';
 import { createQueryClient } from '../lib/query-client';
 import { whenIdle } from '../lib/when-idle';
 import { App } from './app';
@@ -11,6 +12,8 @@ import { loadFirstData } from './first-data';
 import { preloadScreenOf } from './lazy-screens';
 
 preloadScreenOf(window.location.pathname);
+// The browser's install offer may come before any screen is there.
+listenForInstallPrompt();
 
 // #root may hold the static shell of this page (public/shell.js, inert). The
 // first render is a transition: React renders in slices, leaving the main

@@ -1,6 +1,7 @@
 import { useRef } from 'react';
 import { Box, Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
+import { InstallHint } from '../../../components/install-hint';
 import { useHasVotedOnDates } from '../../availability';
 import { useHasVotedOnIdeas } from '../../ideas';
 import { NotificationsCard } from '../../notifications';
@@ -68,6 +69,7 @@ export function GuestDashboard({ plan, visitor }: { plan: Plan; visitor: PlanVis
       </Box>
       <NotificationsCard identity={visitor} />
       <DashboardBanner slug={plan.slug} isGuest={visitor.kind === 'guest'} />
+      <InstallHint />
     </Stack>
   );
 }

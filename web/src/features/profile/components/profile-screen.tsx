@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Avatar, Group, Stack, Text, Title } from '@mantine/core';
 import { AppLayout } from '../../../components/app-layout';
+import { InstallHint } from '../../../components/install-hint';
 import { displayName } from '../../../lib/display-name';
 import { initials } from '../../../lib/initials';
 import { useCurrentUser } from '../../auth';
@@ -37,6 +38,7 @@ export function ProfileScreen() {
         {pendingEmail && <EmailCodeCard key={pendingEmail} email={pendingEmail} onClose={() => setPendingEmail(null)} />}
         <AppearanceSettings />
         <AccountSettings />
+        <InstallHint />
       </Stack>
     </AppLayout>
   );
