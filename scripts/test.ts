@@ -142,13 +142,12 @@ interface PlaywrightSuite {
   suites?: PlaywrightSuite[];
 }
 
-// The colour codes of a test runner's messages (ESC [ ... m).
-const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
-
 /** Each failed test of a report: where it is, and the first lines of its error. */
 function readFailures(file: string, kind: 'vitest' | 'playwright'): string[] {
   if (!existsSync(file)) return [];
   const json = JSON.parse(readFileSync(file, 'utf8'));
+  // The colour codes of a test runner's messages (ESC [ ... m).
+  const ANSI_COLOUR = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
   const firstLines = (message = '') => message.replace(ANSI_COLOUR, '').split('\n').filter((l) => l.trim()).slice(0, 8).map((l) => `    ${l}`).join('\n');
   const out: string[] = [];
   if (kind === 'vitest') {
