@@ -12,10 +12,15 @@ export class ApiError extends Error {
   }
 }
 
+/** The ApiError of a non-2xx answer, with the server's sentence (its text/plain body, '' when unreadable). */
+export async function apiErrorOf(res: Response): Promise<ApiError> {
+  const text = (await res.text().catch(() => '')).trim();
+  return new ApiError(res.status, res.statusText, text);
+}
+
 export async function throwIfResNotOk(res: Response): Promise<void> {
   if (res.ok) return;
-  const text = (await res.text()).trim();
-  throw new ApiError(res.status, res.statusText, text);
+  throw await apiErrorOf(res);
 }
 
 /** The server's sentence for a failed call, or undefined when there is none to show. */

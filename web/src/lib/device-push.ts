@@ -11,6 +11,7 @@
 import { pushPublicKeySchema } from '../../../supabase/functions/_shared/contract/notifications';
 import { apiRequest } from './api';
 import { SERVICE_WORKER_URL } from './app-update';
+import { fromBase64url } from './base64url';
 import { apiPaths } from './api-paths';
 
 export type PushIdentity = { kind: 'member'; userId: string } | { kind: 'guest'; guestId: string };
@@ -92,11 +93,6 @@ export async function devicePushState(identity: PushIdentity): Promise<DevicePus
   if (!subscription) return 'off';
   if (subscription.endpoint !== given) await saveSubscription(identity, subscription);
   return 'on';
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (char) => char.charCodeAt(0));
 }
 
 const sameBytes = (a: ArrayBuffer | null, b: Uint8Array) =>

@@ -18,7 +18,8 @@ import { useEffect, useMemo, useSyncExternalStore } from 'react';
 import { partialMatchKey, useQueryClient, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../supabase/functions/_shared/contract/idempotency';
-import { ApiError } from './api-error';
+import { ApiError, apiErrorOf } from './api-error';
+import { fromBase64url } from './base64url';
 import { apiUrl } from './api';
 import { getAuthToken } from './auth-token';
 import { getGuestSession } from './guest-storage';
@@ -164,7 +165,7 @@ export function parseAction(raw: string | null): OfflineAction | null {
 /** The user id a session token names (its `sub`), or undefined when it cannot be read. */
 export function tokenSubject(token: string): string | undefined {
   try {
-    const payload: unknown = JSON.parse(atob(token.split('.')[1]!.replace(/-/g, '+').replace(/_/g, '/')));
+    const payload: unknown = JSON.parse(new TextDecoder().decode(fromBase64url(token.split('.')[1]!)));
     return isRecord(payload) && typeof payload.sub === 'string' ? payload.sub.toLowerCase() : undefined;
   } catch {
     return undefined;
@@ -582,7 +583,7 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
         settleQueued();
         return;
       }
-      const error = new ApiError(res.status, res.statusText, (await res.text().catch(() => '')).trim());
+      const error = await apiErrorOf(res);
       if (gen !== generation) return;
       remove(head);
       refused(head, error);
