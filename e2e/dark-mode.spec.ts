@@ -153,7 +153,7 @@ test("Appearance in the profile: Light overrides the dark phone at once and afte
   await page.reload();
   await expect(appearance.getByRole('radio', { name: 'Light' })).toBeChecked();
   await expectPainted(page, 'light', 'profile reloaded');
-  await expectEveryFrame(page, 'light', 'profile reloaded');
+  await expectEveryFrame(page, 'light', 'profile reloaded', { chosenOnDevice: true });
   // The phone changing does not move a choice.
   await page.emulateMedia({ colorScheme: 'light' });
   await page.emulateMedia({ colorScheme: 'dark' });
