@@ -18,7 +18,7 @@ import { checkWrite, JOIN_TO_VOTE, type IdeaWriter } from './ideas';
 import { ideaKeys, refreshComments, refreshIdeas } from './queries';
 import { type Idea, type IdeaComment, ideaCommentSchema, ideaSchema, pickIdeaResultSchema } from '../../../../supabase/functions/_shared/contract/ideas';
 import type { Suggestion } from './suggestions';
-import { applyVote, postVote, useSendToJoin } from './vote-mutations';
+import { submitIdeaVote, useIdeaVoteKind, useSendToJoin } from './vote-mutations';
 
 // The ideas writes but the vote toggle (spec §7; the vote is vote-mutations.ts).
 // Each refetches what it changed; the spec §5 checks run before any request
@@ -218,21 +218,27 @@ export function usePickIdea(plan: Pick<Plan, 'id' | 'slug'>) {
 /**
  * The suggestions panel's Add: every selected suggestion, one after the other
  * (so they keep their order): a new text is posted, an existing idea
- * ('popular', with ideaId) gets the visitor's vote. Resolves to how many failed.
+ * ('popular', with ideaId) gets the visitor's vote, through the outbox like
+ * any vote (shown at once, kept for the network if there is none). Resolves
+ * to the failures not yet told (the outbox toasts a refused vote itself).
  */
 export function useAddSuggestions(plan: Pick<Plan, 'id' | 'slug'>, visitor: PlanVisitor | null | undefined) {
   const queryClient = useQueryClient();
   const sendToJoin = useSendToJoin(plan.slug);
+  useIdeaVoteKind();
   return useMutation({
     mutationKey: planKeys.mutation(plan.id, 'add-suggestions'),
+    // A vote with no network still goes to the outbox (TanStack would hold the whole Add back).
+    networkMode: 'always',
     mutationFn: async (selected: readonly Suggestion[]) => {
       const failures: unknown[] = [];
+      let told = 0;
       for (const suggestion of selected) {
         try {
           if (suggestion.ideaId) {
             if (!visitor) throw new CheckError(JOIN_TO_VOTE);
-            const result = await postVote(suggestion.ideaId, visitor);
-            await applyVote(queryClient, plan.id, suggestion.ideaId, visitor, result);
+            const outcome = await submitIdeaVote(queryClient, { planId: plan.id, ideaId: suggestion.ideaId, voter: visitor, failure: 'Failed to add idea' });
+            if (outcome === 'refused' || outcome === 'dropped') told += 1;
           } else {
             await postIdea(plan.id, suggestion.text, visitor);
           }
@@ -240,14 +246,14 @@ export function useAddSuggestions(plan: Pick<Plan, 'id' | 'slug'>, visitor: Plan
           failures.push(error);
         }
       }
-      return { failures, total: selected.length };
+      return { failures, told, total: selected.length };
     },
     onSettled: () => refreshIdeas(queryClient, plan.id),
-    onSuccess: ({ failures, total }) => {
+    onSuccess: ({ failures, told, total }) => {
       if (failures.length === 0) return;
       const first = failures[0];
       if (first instanceof CheckError && first.message === JOIN_TO_VOTE && failures.length === total) sendToJoin();
-      else if (total === 1) showFailure(first, 'Failed to add idea');
+      else if (total - told === 1) showFailure(first, 'Failed to add idea');
       else showErrorMessage('Error', 'Failed to add some ideas');
     },
   });

@@ -1,10 +1,16 @@
 import { partialMatchKey, useMutation, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../config/paths';
-import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { getGuestVotes, toggleGuestIdeaVote } from '../../lib/guest-storage';
-import { actionIdentity, defineOfflineActionKind, useOfflineActionKind, usePendingActions, type OfflineAction } from '../../lib/offline-actions';
+import {
+  actionIdentity,
+  defineOfflineActionKind,
+  useOfflineActionKind,
+  usePendingActions,
+  type ActionOutcome,
+  type OfflineAction,
+} from '../../lib/offline-actions';
 import { showErrorMessage } from '../../lib/toast';
 import { guestBody, type PlanVisitor } from '../guests';
 import { planKeys } from '../plans';
@@ -17,13 +23,6 @@ import { type Idea, type VoteResult, voteResultSchema } from '../../../../supaba
 // server's answer, put back if it is refused. It goes through the device's
 // outbox (lib/offline-actions.ts): made with no network, it stays shown,
 // marked "Waiting for connection", and is sent when the network is back.
-
-export async function postVote(ideaId: string, visitor: PlanVisitor): Promise<VoteResult> {
-  // A member goes by the token (empty body, spec §7); a guest names itself.
-  const body = visitor.kind === 'guest' ? guestBody(visitor) : undefined;
-  const res = await apiRequest('POST', apiPaths.idea(ideaId, 'vote'), body);
-  return voteResultSchema.parse(await res.json());
-}
 
 /** Who voted, as far as the ideas lists go: a member (by token) or a guest (by id). */
 type Voter = { kind: 'member' } | { kind: 'guest'; guestId: string };
@@ -119,6 +118,35 @@ function tapDirection(queryClient: QueryClient, planId: string, ideaId: string, 
   return idea ? !idea.hasUserVoted : null;
 }
 
+/** What the outbox knows an idea's vote by: one action at a time per idea. */
+const voteTarget = (ideaId: string) => `idea:${ideaId}`;
+
+/**
+ * One tap on an idea's vote toggle, into the outbox: shown at once, sent
+ * with its own idempotency key now or when the network is back. A refusal
+ * is put back and toasted by the outbox (with `failure` when the server gave
+ * no sentence).
+ */
+export function submitIdeaVote(
+  queryClient: QueryClient,
+  { planId, ideaId, voter, failure }: { planId: string; ideaId: string; voter: PlanVisitor; failure: string },
+): Promise<ActionOutcome> {
+  return ideaVotes.submit({
+    planId,
+    target: voteTarget(ideaId),
+    path: apiPaths.idea(ideaId, 'vote'),
+    // A member goes by the token (empty body, spec §7); a guest names itself.
+    body: voter.kind === 'guest' ? guestBody(voter) : undefined,
+    as: actionIdentity(voter),
+    data: { ideaId, voted: tapDirection(queryClient, planId, ideaId, voter) },
+    noun: 'vote',
+    failure,
+  });
+}
+
+/** For the screens that submit idea votes: the outbox knows how to show and settle them. */
+export const useIdeaVoteKind = () => useOfflineActionKind(ideaVotes);
+
 /**
  * Toggle the visitor's vote on one idea (spec §4), shown at once and put back
  * if the server refuses. `visitor` null sends the visitor to /l/{slug}
@@ -133,9 +161,8 @@ export function useVoteOnIdea(
 ) {
   const queryClient = useQueryClient();
   const sendToJoin = useSendToJoin(plan?.slug);
-  useOfflineActionKind(ideaVotes);
-  const target = `idea:${ideaId}`;
-  const pending = usePendingActions(plan?.id).find((action) => action.target === target);
+  useIdeaVoteKind();
+  const pending = usePendingActions(plan?.id).find((action) => action.target === voteTarget(ideaId));
   const mutationKey = plan ? planKeys.mutation(plan.id, 'vote-idea') : undefined;
   // Through the mutation cache too: the plan's live updates wait while a tap is on its way.
   const mutation = useMutation({
@@ -143,17 +170,7 @@ export function useVoteOnIdea(
     // Tapped with no network, it still goes to the outbox (TanStack would hold it back).
     networkMode: 'always',
     mutationFn: ({ planId, voter }: { planId: string; voter: PlanVisitor }) =>
-      ideaVotes.submit({
-        planId,
-        target,
-        path: apiPaths.idea(ideaId, 'vote'),
-        // A member goes by the token (empty body, spec §7); a guest names itself.
-        body: voter.kind === 'guest' ? guestBody(voter) : undefined,
-        as: actionIdentity(voter),
-        data: { ideaId, voted: tapDirection(queryClient, planId, ideaId, voter) },
-        noun: 'vote',
-        failure: 'Failed to vote on idea',
-      }),
+      submitIdeaVote(queryClient, { planId, ideaId, voter, failure: 'Failed to vote on idea' }),
   });
   const isPending = Boolean(pending) || mutation.isPending;
   const vote = () => {

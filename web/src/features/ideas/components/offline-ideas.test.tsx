@@ -38,9 +38,10 @@ function device() {
   };
 }
 
-function openDashboard({ ideas = [ideaJson({ id: 'i1', text: 'Bowling' })] } = {}) {
+function openDashboard({ ideas = [ideaJson({ id: 'i1', text: 'Bowling' })] }: { ideas?: ReturnType<typeof ideaJson>[] } = {}) {
   setGuestSession({ id: hal.id, name: hal.name, planId: 'p1', secret: 'device-secret' });
-  const fake = fakeIdeasServer({ caller: hal, ideas });
+  // No activity suggestions: the Suggest Idea panel offers the most-voted ideas of others.
+  const fake = fakeIdeasServer({ caller: hal, ideas, suggestions: () => text('Something went wrong', 500) });
   const net = device();
   const answered = new Map<string, { status: number; body: string }>();
   /** Lets a test refuse or lose the next answers. */
@@ -227,5 +228,38 @@ describe('offline idea votes and comments', () => {
     expect(await screen.findByText("Your vote wasn't sent: this device is no longer signed in as Hal Guest.")).toBeInTheDocument();
     expect(calls('POST', '/api/ideas/i1/vote')).toEqual([]);
     expect(storedActions()).toEqual([]);
+  });
+  it("backs an idea from the Suggest Idea panel with no network: shown at once, waiting, sent once when back", async () => {
+    const { user, calls, net, fake } = openDashboard({
+      ideas: [ideaJson({ id: 'i1', text: 'Bowling', userId: 'u2', authorName: 'Ben', voteCount: 2 })],
+    });
+    fake.voters.i1 = [
+      { id: 'u2', name: 'Ben', isGuest: false },
+      { id: 'u3', name: 'Cy', isGuest: false },
+    ];
+    const bowling = await card('Bowling');
+    net.offline();
+
+    await user.click(screen.getByRole('button', { name: 'Suggest Idea' }));
+    const panel = within(await screen.findByRole('region', { name: 'Ideas based on common interests' }));
+    await user.click(await panel.findByRole('button', { name: /Bowling/ }));
+    await user.click(panel.getByRole('button', { name: 'Add' }));
+
+    // The panel closes as after any Add; the vote shows, marked, and waits on the device.
+    await waitFor(() => expect(screen.queryByRole('region', { name: 'Ideas based on common interests' })).not.toBeInTheDocument());
+    expect(voteButton(bowling, 'Bowling', '3 votes')).toHaveAttribute('aria-pressed', 'true');
+    expect(waitingVote(bowling, 'Bowling')).toBeInTheDocument();
+    expect(screen.queryByText('Error')).not.toBeInTheDocument();
+    expect(calls('POST', '/api/ideas/i1/vote')).toEqual([]);
+    expect(storedActions()).toHaveLength(1);
+
+    net.online();
+    await waitFor(() => expect(storedActions()).toEqual([]));
+    await waitFor(() => expect(waitingVote(bowling, 'Bowling')).not.toBeInTheDocument());
+    const sent = calls('POST', '/api/ideas/i1/vote');
+    expect(sent).toHaveLength(1);
+    expect(keysOf(sent)[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(fake.voters.i1!.filter((v) => v.id === hal.id)).toHaveLength(1);
+    expect(voteButton(bowling, 'Bowling', '3 votes')).toHaveAttribute('aria-pressed', 'true');
   });
 });
