@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from '@playwright/test';
 import { check, PHONE } from './axe.ts';
 import { expect, test } from './fixtures.ts';
-import { apiCall, apiPost, localDate, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
+import { apiCall, apiPost, localDate, serviceWorkerOf, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
 
 // Notifications on phones (docs/notifications.md): a guest turns them on with
 // one tap (the browser's permission asked then, not on load), the host locks
@@ -77,16 +77,8 @@ async function guestPhone(browser: Browser, plan: { id: string }, name: string, 
 
 /** Hands a message to the page's service worker as a push service would (DevTools protocol). */
 async function deliverToServiceWorker(page: Page, text: string) {
-  const cdp = await page.context().newCDPSession(page);
-  const origin = new URL(page.url()).origin;
-  const registrationId = new Promise<string>((resolve) => {
-    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
-      const ours = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted);
-      if (ours) resolve(ours.registrationId);
-    });
-  });
-  await cdp.send('ServiceWorker.enable');
-  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: await registrationId, data: text });
+  const { cdp, origin, registrationId } = await serviceWorkerOf(page, new URL(page.url()).origin);
+  await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId, data: text });
 }
 
 const shownNotifications = (page: Page) =>

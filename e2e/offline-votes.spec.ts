@@ -5,11 +5,12 @@
 // the API. And a vote whose answer is lost on the way is sent again with its
 // Idempotency-Key, which the API answers from the first time: it is not
 // toggled back. No reload while offline (that needs the service worker:
-// offline.spec.ts).
+// offline.spec.ts). And where the browser has Background Sync, a vote made
+// offline arrives even if the tab is closed before the network is back.
 import type { Browser, Page } from '@playwright/test';
 import { check, PHONE } from './axe.ts';
 import { expect, test } from './fixtures.ts';
-import { apiCall, apiPost, localDate, longDate, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
+import { apiCall, apiPost, localDate, longDate, serviceWorkerOf, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
 
 interface Idea {
   id: string;
@@ -131,4 +132,48 @@ test('a vote whose answer was lost is sent again with the same key and is not to
 
   const voters = await apiCall<Array<{ name: string }>>('GET', `/api/ideas/${idea.id}/voters`, undefined, token);
   expect(voters.map((v) => v.name)).toEqual(['Gia']);
+});
+
+test('a vote made offline arrives by Background Sync with the tab closed, and the reopened page shows it without sending it again', async ({ browser }) => {
+  const { token, plan, idea } = await hostPlan(browser);
+  const { context, page } = await guestPhone(browser, plan);
+  const origin = new URL(page.url()).origin;
+  const bowling = page.getByRole('article', { name: 'Bowling' });
+  await expect(bowling.getByRole('button', { name: 'Vote for Bowling (0 votes)' })).toBeVisible();
+  // The app's worker runs the page (installed after load, when the page is idle).
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL), { timeout: 15_000 }).toMatch(/\/sw\.js$/);
+
+  await context.setOffline(true);
+  await bowling.getByRole('button', { name: 'Vote for Bowling (0 votes)' }).click();
+  await expect(bowling.getByRole('status', { name: 'Your vote for Bowling is waiting for connection' })).toBeVisible();
+  // Handed to the worker too (service-worker/background-sync.ts), and a sync registered.
+  const handedToWorker = () => page.evaluate(async () => (await (await caches.open('hangplan-outbox')).keys()).map((r) => new URL(r.url).pathname));
+  await expect.poll(handedToWorker).toEqual([expect.stringMatching(/^\/__hangplan-outbox\/handed\//)]);
+  expect(await page.evaluate(async () => (await (await navigator.serviceWorker.ready) as unknown as { sync: { getTags(): Promise<string[]> } }).sync.getTags())).toContain('hangplan-outbox');
+
+  // The tab is closed; later the network is back and the browser wakes the
+  // worker (DevTools fires the sync as the browser would; its own timing is
+  // the browser's business).
+  await page.close();
+  const blank = await context.newPage();
+  await context.setOffline(false);
+  const worker = await serviceWorkerOf(blank, origin);
+  await expect(async () => {
+    await worker.cdp.send('ServiceWorker.dispatchSyncEvent', { origin, registrationId: worker.registrationId, tag: 'hangplan-outbox', lastChance: false });
+    const voters = await apiCall<Array<{ name: string }>>('GET', `/api/ideas/${idea.id}/voters`, undefined, token);
+    expect(voters.map((v) => v.name)).toEqual(['Gia']);
+  }).toPass({ timeout: 20_000 });
+
+  // Opened again: the worker's answer settles the waiting vote; nothing is sent again.
+  const votes: string[] = [];
+  blank.on('request', (request) => void (request.method() === 'POST' && request.url().includes('/vote') && votes.push(request.url())));
+  await blank.goto(`/l/${plan.slug}/dashboard`);
+  const again = blank.getByRole('article', { name: 'Bowling' });
+  await expect(again.getByRole('button', { name: 'Vote for Bowling (1 vote)' })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => stored(blank)).toBe(0);
+  await expect(again.getByRole('status', { name: 'Your vote for Bowling is waiting for connection' })).toBeHidden();
+  expect(votes).toEqual([]);
+  await expect.poll(() => blank.evaluate(async () => (await (await caches.open('hangplan-outbox')).keys()).length)).toBe(0);
+  const ideas = await apiCall<Idea[]>('GET', `/api/plans/${plan.id}/ideas`, undefined, token);
+  expect(ideas.find((i) => i.id === idea.id)?.voteCount).toBe(1);
 });

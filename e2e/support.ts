@@ -187,3 +187,21 @@ export async function settle(page: import('@playwright/test').Page, quietMs = 50
   }
   throw new Error(`the page kept loading: ${[...pending].map((r) => r.url()).join(', ')}`);
 }
+
+/**
+ * The app's service worker as DevTools sees it, through `page` (any page of
+ * the browser context, even about:blank): for events only a browser's own
+ * services fire, a push (ServiceWorker.deliverPushMessage) or a Background
+ * Sync (ServiceWorker.dispatchSyncEvent).
+ */
+export async function serviceWorkerOf(page: import('@playwright/test').Page, origin: string) {
+  const cdp = await page.context().newCDPSession(page);
+  const registrationId = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const ours = registrations.find((r) => r.scopeURL === `${origin}/` && !r.isDeleted);
+      if (ours) resolve(ours.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  return { cdp, origin, registrationId: await registrationId };
+}

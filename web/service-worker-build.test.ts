@@ -7,47 +7,19 @@
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { buildManifest, bundleServiceWorker, PUBLIC_SHELL_FILES } from './service-worker-build';
+import { MemoryCaches } from './src/test/memory-caches';
+import { handOver, keptAnswer, SYNC_TAG } from './src/service-worker/background-sync';
 import { type BuildManifest, SAVED_AT_HEADER, shellCacheName, TAKE_OVER_MESSAGE } from './src/service-worker/offline';
 
 type Listener = (event: Record<string, unknown>) => void;
 const ORIGIN = 'https://hangplan.app';
 
-/** Cache Storage, as much as the worker uses: entries by URL (query included, fragment not). */
-class FakeCaches {
-  readonly stores = new Map<string, Map<string, Response>>();
-  async open(name: string) {
-    const store = this.stores.get(name) ?? new Map<string, Response>();
-    this.stores.set(name, store);
-    const url = (key: string | Request) => new URL(typeof key === 'string' ? key : key.url, ORIGIN).href;
-    return {
-      match: async (key: string | Request) => store.get(url(key))?.clone(),
-      put: async (key: string | Request, response: Response) => void store.set(url(key), response.clone()),
-    };
-  }
-  async match(key: string | Request, options: { cacheName?: string } = {}) {
-    const names = options.cacheName ? [options.cacheName] : [...this.stores.keys()];
-    for (const name of names) {
-      if (!this.stores.has(name)) continue;
-      const found = await (await this.open(name)).match(key);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  async keys() {
-    return [...this.stores.keys()];
-  }
-  async delete(name: string) {
-    return this.stores.delete(name);
-  }
-}
-
 function runWorker(code: string, network: (request: Request) => Promise<Response>) {
   const listeners = new Map<string, Listener>();
   const shown: { title: string; options: Record<string, unknown> }[] = [];
   const opened: string[] = [];
-  const waited: Promise<unknown>[] = [];
   let skippedWaiting = false;
-  const caches = new FakeCaches();
+  const caches = new MemoryCaches(ORIGIN);
   const self = {
     location: { origin: ORIGIN },
     addEventListener: (type: string, listener: Listener) => listeners.set(type, listener),
@@ -67,12 +39,13 @@ function runWorker(code: string, network: (request: Request) => Promise<Response
       super(typeof input === 'string' ? new URL(input, ORIGIN) : input, init);
     }
   }
-  const fetch = (input: Request | string) => network(typeof input === 'string' ? new Request(new URL(input, ORIGIN)) : input);
+  const fetch = (input: Request | string, init?: RequestInit) => network(typeof input === 'string' ? new Request(new URL(input, ORIGIN), init) : input);
   runInNewContext(code, {
     self, caches, fetch, crypto, Request: WorkerRequest, Response, Headers, TextEncoder, Uint8Array, URL, JSON, Promise, Object, Array, Symbol,
-    Error, Map, Set, WeakMap, Reflect, RegExp, Number, String, Boolean, Date, Math,
+    Error, Map, Set, WeakMap, Reflect, RegExp, Number, String, Boolean, Date, Math, AbortSignal, encodeURIComponent, decodeURIComponent,
   });
   const fire = async (type: string, event: Record<string, unknown>) => {
+    const waited: Promise<unknown>[] = [];
     listeners.get(type)!({ ...event, waitUntil: (p: Promise<unknown>) => waited.push(p) });
     await Promise.all(waited);
   };
@@ -97,7 +70,7 @@ describe('the service worker bundle', () => {
     const code = await bundleServiceWorker(true);
     expect(code).not.toMatch(/^\s*(import|export)\s/m);
     const worker = runWorker(code, noNetwork);
-    expect([...worker.listeners.keys()].sort()).toEqual(['activate', 'fetch', 'install', 'message', 'notificationclick', 'push']);
+    expect([...worker.listeners.keys()].sort()).toEqual(['activate', 'fetch', 'install', 'message', 'notificationclick', 'push', 'sync']);
 
     const message = { title: 'Friday hangout', body: 'The host locked Fri, Nov 28.', url: '/l/abc123', tag: 'hangplan-7' };
     await worker.fire('push', { data: { text: () => JSON.stringify(message) } });
@@ -189,6 +162,44 @@ describe("a build's worker", () => {
 
     await worker.fire('activate', {});
     expect((await worker.caches.keys()).filter((name) => name.startsWith('hangplan-shell-')).sort()).toEqual([shellCacheName('v1'), shellCacheName('v2')]);
+  });
+  it('sends the votes handed to it when the browser fires the sync, in tap order, once, and keeps the answers for the page', { timeout: 30_000 }, async () => {
+    let online = false;
+    const sent: Array<[string, string | null, string | null, string]> = [];
+    const worker = runWorker(await bundleServiceWorker(false, manifest), async (req) => {
+      if (!online) throw new TypeError('Failed to fetch');
+      sent.push([new URL(req.url).pathname, req.headers.get('Idempotency-Key'), req.headers.get('X-Guest-Secret'), await req.text()]);
+      return Response.json({ voted: true, voteCount: sent.length });
+    });
+    const handed = (key: string, idea: string, at: number) =>
+      handOver(worker.caches, {
+        key,
+        url: `${ORIGIN}/api/ideas/${idea}/vote`,
+        headers: [['Idempotency-Key', key], ['Content-Type', 'application/json'], ['X-Guest-Secret', 's3cret']],
+        body: '{"guestId":"g1"}',
+        at,
+        seq: 1,
+      });
+    await handed('k2', 'i2', 2000);
+    await handed('k1', 'i1', 1000);
+
+    // Still no network: the sync fails, so the browser fires it again later.
+    await expect(worker.fire('sync', { tag: SYNC_TAG })).rejects.toThrow('Failed to fetch');
+    expect(await keptAnswer(worker.caches, 'k1')).toBeNull();
+
+    online = true;
+    await worker.fire('sync', { tag: 'someone-else' });
+    expect(sent).toEqual([]);
+    await worker.fire('sync', { tag: SYNC_TAG });
+    expect(sent).toEqual([
+      ['/api/ideas/i1/vote', 'k1', 's3cret', '{"guestId":"g1"}'],
+      ['/api/ideas/i2/vote', 'k2', 's3cret', '{"guestId":"g1"}'],
+    ]);
+    expect(await (await keptAnswer(worker.caches, 'k1'))!.json()).toEqual({ voted: true, voteCount: 1 });
+    expect(await (await keptAnswer(worker.caches, 'k2'))!.json()).toEqual({ voted: true, voteCount: 2 });
+    // Once sent, not again.
+    await worker.fire('sync', { tag: SYNC_TAG });
+    expect(sent).toHaveLength(2);
   });
 });
 

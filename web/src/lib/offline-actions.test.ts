@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../supabase/functions/_shared/contract/idempotency';
 import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
+import { QueryClient } from '@tanstack/react-query';
+import { handOver, keptAnswer, OUTBOX_CACHE, sendHandedActions, withdraw } from '../service-worker/background-sync';
+import { MemoryCaches } from '../test/memory-caches';
 import { setGuestSession } from './guest-storage';
 import {
   backoffMs,
@@ -53,14 +56,32 @@ function world() {
     },
   } as unknown as OutboxDeps['locks'];
 
-  const deps = (withLocks: boolean): OutboxDeps => ({
-    storage: localStorage,
-    fetch: async (url, init) => {
-      const headers = new Headers(init.headers);
-      const attempt = { url, key: headers.get(IDEMPOTENCY_KEY_HEADER), headers, body: init.body ? JSON.parse(String(init.body)) : undefined };
-      attempts.push(attempt);
-      return answer(attempt);
+  // The service worker's side of Background Sync: its Cache Storage, the
+  // syncs registered, and a sync run on the same network (no tab needed).
+  const caches = new MemoryCaches();
+  let syncs = 0;
+  const handOff: OutboxDeps['handOff'] = {
+    handOver: async (action) => {
+      await handOver(caches, action);
+      syncs += 1;
     },
+    answerOf: (key) => keptAnswer(caches, key),
+    withdraw: (key) => withdraw(caches, key),
+  };
+  const workerFetch = async (url: string, init: RequestInit) => {
+    if (!online) throw new TypeError('Failed to fetch');
+    return record(url, init);
+  };
+  const record = async (url: string, init: RequestInit) => {
+    const headers = new Headers(init.headers);
+    const attempt = { url, key: headers.get(IDEMPOTENCY_KEY_HEADER), headers, body: init.body ? JSON.parse(String(init.body)) : undefined };
+    attempts.push(attempt);
+    return answer(attempt);
+  };
+
+  const deps = (withLocks: boolean, backgroundSync = false): OutboxDeps => ({
+    storage: localStorage,
+    fetch: record,
     now: () => now,
     online: () => online,
     locks: withLocks ? locks : null,
@@ -74,11 +95,21 @@ function world() {
       const index = timers.findIndex((timer) => timer.id === id);
       if (index >= 0) timers.splice(index, 1);
     },
+    handOff: backgroundSync ? handOff : null,
   });
 
   return {
     deps,
     attempts,
+    caches,
+    syncs: () => syncs,
+    /** The browser fires the sync: the worker sends what was handed to it. */
+    sync: () => sendHandedActions(caches, workerFetch, () => now),
+    /** What the worker holds: handed actions and kept answers, by kind of entry. */
+    handed: async () => {
+      const entries = [...(caches.stores.get(OUTBOX_CACHE)?.keys() ?? [])].map((url) => new URL(url).pathname);
+      return { handed: entries.filter((path) => path.includes('/handed/')).length, answered: entries.filter((path) => path.includes('/answered/')).length };
+    },
     answer: (next: typeof answer) => void (answer = next),
     goOffline: () => void (online = false),
     goOnline: () => void (online = true),
@@ -324,5 +355,100 @@ describe('the outbox', () => {
     window.dispatchEvent(new Event('online'));
     await vi.waitFor(() => expect(w.attempts).toHaveLength(1));
     await vi.waitFor(() => expect(stored()).toEqual([]));
+  });
+});
+
+describe('Background Sync', () => {
+  const sentAnswers: unknown[] = [];
+  /** A page with the app's cache, where a sent vote's answer is applied. */
+  const page = (deps: OutboxDeps) => {
+    const outbox = tab(deps);
+    outbox.attach(new QueryClient());
+    outbox.register({ name: 'idea-vote', handler: { sent: (_client, _action, answer) => void sentAnswers.push(answer) }, submit: () => Promise.resolve('sent') });
+    return outbox;
+  };
+  beforeEach(() => void (sentAnswers.length = 0));
+
+  it('hands what waits to the service worker, which sends it with no tab open; the next page takes its answer and sends nothing', async () => {
+    const w = world();
+    const before = page(w.deps(true, true));
+    w.goOffline();
+    expect(await before.submit('idea-vote', vote('i1'))).toBe('queued');
+    expect(await before.submit('idea-vote', vote('i2'))).toBe('queued');
+    // Each handed over as its maker would send it, and a sync registered.
+    expect(await w.handed()).toEqual({ handed: 2, answered: 0 });
+    expect(w.syncs()).toBeGreaterThanOrEqual(1);
+    before.reset(); // every tab closed
+
+    // The network is back: the browser wakes the worker, which sends both, in tap order.
+    w.goOnline();
+    w.answer((attempt) => Response.json({ voted: true, voteCount: attempt.url.includes('i1') ? 3 : 1 }));
+    await w.sync();
+    expect(w.attempts.map((a) => [a.url, a.key, a.headers.get('Authorization')])).toEqual([
+      ['/api/ideas/i1/vote', stored()[0]!.key, `Bearer ${tokenOf('u-ada')}`],
+      ['/api/ideas/i2/vote', stored()[1]!.key, `Bearer ${tokenOf('u-ada')}`],
+    ]);
+    expect(await w.handed()).toEqual({ handed: 0, answered: 2 });
+
+    // The phone opens Hangplan again: the answers are applied, nothing is sent twice.
+    const after = page(w.deps(true, true));
+    await after.flush({ now: true });
+    expect(w.attempts).toHaveLength(2);
+    expect(sentAnswers).toEqual([{ voted: true, voteCount: 3 }, { voted: true, voteCount: 1 }]);
+    expect(stored()).toEqual([]);
+    expect(await w.handed()).toEqual({ handed: 0, answered: 0 });
+  });
+
+  it("takes a refusal the worker kept as the server's word: put back, with its sentence", async () => {
+    const w = world();
+    const before = page(w.deps(true, true));
+    w.goOffline();
+    await before.submit('idea-vote', vote('i1'));
+    before.reset();
+    w.goOnline();
+    w.answer(() => new Response('Voting is closed: the host locked the plan', { status: 409, headers: { 'Content-Type': 'text/plain' } }));
+    await w.sync();
+    const after = page(w.deps(true, true));
+    const outcome = after.submit('idea-vote', vote('i2')); // a new tap: the old one goes first
+    expect(await outcome).toBe('refused');
+    expect(w.attempts.map((a) => a.url)).toEqual(['/api/ideas/i1/vote', '/api/ideas/i2/vote']);
+    expect(sentAnswers).toEqual([]);
+    expect(stored()).toEqual([]);
+  });
+
+  it('keeps the order and the rest when the worker finds no network or a gateway error: the browser syncs again later', async () => {
+    const w = world();
+    const outbox = page(w.deps(true, true));
+    w.goOffline();
+    await outbox.submit('idea-vote', vote('i1'));
+    await outbox.submit('idea-vote', vote('i2'));
+    await expect(w.sync()).rejects.toThrow('Failed to fetch');
+    w.goOnline();
+    w.answer(() => new Response('', { status: 503 }));
+    await expect(w.sync()).rejects.toThrow('503');
+    expect(w.attempts.map((a) => a.url)).toEqual(['/api/ideas/i1/vote']); // i2 waits behind i1
+    expect(await w.handed()).toEqual({ handed: 2, answered: 0 });
+  });
+
+  it('sent by the page, an action is withdrawn from the worker, which then sends nothing', async () => {
+    const w = world();
+    const outbox = page(w.deps(true, true));
+    w.goOffline();
+    await outbox.submit('idea-vote', vote('i1'));
+    w.goOnline();
+    await outbox.flush({ now: true });
+    expect(w.attempts).toHaveLength(1);
+    expect(await w.handed()).toEqual({ handed: 0, answered: 0 });
+    await w.sync();
+    expect(w.attempts).toHaveLength(1);
+  });
+
+  it('never hands over an action this device can no longer send as its maker', async () => {
+    const w = world();
+    const outbox = page(w.deps(true, true));
+    localStorage.setItem('authToken', tokenOf('u-ben')); // another account signed in meanwhile
+    w.goOffline();
+    await outbox.submit('idea-vote', vote('i1'));
+    expect(await w.handed()).toEqual({ handed: 0, answered: 0 });
   });
 });

@@ -3,7 +3,10 @@
 // action written here the moment it is tapped, with its own idempotency key,
 // and sent from here, in order, one at a time per device: at once when it can,
 // else when the network is back (the `online` event, a plan's live stream
-// reconnecting, the app starting, a back-off timer). The same key goes with
+// reconnecting, the app starting, a back-off timer), and, where the browser
+// has Background Sync, by the service worker once the network is back even
+// with no tab open (service-worker/background-sync.ts: an action that found
+// no network is handed to it too). The same key goes with
 // every attempt, so the API answers a repeat from its first time instead of
 // toggling twice. An action leaves the outbox only when the server answered:
 // 2xx is applied to the caches, a refusal is put back with the server's
@@ -28,6 +31,16 @@ import { onGuestSecretRefused } from './query-client';
 import { planKeys } from './query-keys';
 import { showErrorMessage, showErrorToast } from './toast';
 import { whenIdle } from './when-idle';
+import {
+  handOver,
+  type HandedAction,
+  keptAnswer,
+  SEND_TIMEOUT_MS,
+  SENDER_LOCK,
+  SYNC_TAG,
+  TRANSIENT_STATUSES,
+  withdraw,
+} from '../service-worker/background-sync';
 
 /** Who an action is made as: sent as that member or guest, or not at all. */
 export type ActionIdentity =
@@ -109,23 +122,24 @@ export interface OutboxDeps {
   randomKey: () => string;
   setTimer: (callback: () => void, ms: number) => unknown;
   clearTimer: (timer: unknown) => void;
+  /** The service worker's Background Sync (null where the browser has none). */
+  handOff: OutboxHandOff | null;
+}
+
+/** What the outbox asks of the service worker (service-worker/background-sync.ts). */
+export interface OutboxHandOff {
+  /** Gives it an action to send once the network is back, even with no tab open. */
+  handOver(action: HandedAction): Promise<void>;
+  /** Its answer to an action it sent, as the Response a send would have had; null when none. */
+  answerOf(key: string): Promise<Response | null>;
+  /** The action is done here: it neither sends it nor keeps its answer. */
+  withdraw(key: string): Promise<void>;
 }
 
 const LEASE_KEY = 'offlineActionsLease';
-const LOCK_NAME = 'hangplan-offline-actions';
-/** A request with no answer after this long counts as lost (it is sent again with its key). */
-export const ATTEMPT_TIMEOUT_MS = 15_000;
 /** How long a tab without Web Locks keeps the right to send. */
 const LEASE_MS = 30_000;
 const MAX_BACKOFF_MS = 60_000;
-/**
- * Answers that say the request did not get through to Hangplan, or not in
- * time (the platform's gateway, a cold or overloaded function): kept and sent
- * again. Any other answer is the server's word on the action, a 500 too
- * (sent again it would most likely fail the same way): it is final.
- */
-const TRANSIENT_STATUSES = new Set([408, 502, 503, 504]);
-
 /** The wait before attempt n + 1 after n failed ones: 1, 2, 4 … 60 s. */
 export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempts - 1));
@@ -216,6 +230,21 @@ function randomKey(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
+/** Background Sync where the browser has it and a service worker runs the app (not the dev server's bare page). */
+function browserHandOff(): OutboxHandOff | null {
+  if (typeof window === 'undefined' || !('SyncManager' in window) || typeof caches === 'undefined' || !navigator.serviceWorker) return null;
+  return {
+    async handOver(action) {
+      if (!navigator.serviceWorker.controller) return;
+      await handOver(caches, action);
+      const registration = (await navigator.serviceWorker.ready) as ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } };
+      await registration.sync?.register(SYNC_TAG);
+    },
+    answerOf: (key) => keptAnswer(caches, key),
+    withdraw: (key) => withdraw(caches, key),
+  };
+}
+
 function browserDeps(): OutboxDeps {
   return {
     storage: localStorage,
@@ -226,6 +255,7 @@ function browserDeps(): OutboxDeps {
     randomKey,
     setTimer: (callback, ms) => setTimeout(callback, ms),
     clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+    handOff: browserHandOff(),
   };
 }
 
@@ -431,7 +461,7 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
 
   async function withSenderLock(send: () => Promise<void>): Promise<void> {
     if (deps.locks) {
-      await deps.locks.request(LOCK_NAME, send);
+      await deps.locks.request(SENDER_LOCK, send);
       return;
     }
     if (!takeLease()) {
@@ -467,6 +497,9 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
     schedule(retryAt);
   }
 
+  /** The POST that sends `action`, as the page sends it and as it is handed to the worker. */
+  const bodyOf = (action: OfflineAction) => (action.body === undefined ? null : JSON.stringify(action.body));
+
   async function attempt(action: OfflineAction, headers: Headers): Promise<Response> {
     const controller = new AbortController();
     let timeout: unknown;
@@ -474,14 +507,14 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
       timeout = deps.setTimer(() => {
         controller.abort();
         reject(new AttemptTimeout());
-      }, ATTEMPT_TIMEOUT_MS);
+      }, SEND_TIMEOUT_MS);
     });
     try {
       return await Promise.race([
         deps.fetch(apiUrl(action.path), {
           method: 'POST',
           headers,
-          body: action.body === undefined ? undefined : JSON.stringify(action.body),
+          body: bodyOf(action),
           credentials: 'include',
           signal: controller.signal,
         }),
@@ -490,6 +523,51 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
     } finally {
       deps.clearTimer(timeout);
     }
+  }
+
+  // ---- Background Sync: what waits is handed to the service worker too, so
+  // it goes out once the network is back even if every tab is closed; what
+  // it sent is answered here from its kept answer, not sent again.
+
+  /** Actions this tab handed over already (a reload hands them again, with the credentials of now). */
+  const handed = new Set<string>();
+
+  /** Hands every waiting action to the worker, as its maker. Never fails: the page still sends them. */
+  async function handOverWaiting(): Promise<void> {
+    const handOff = deps.handOff;
+    if (!handOff) return;
+    for (const action of read()) {
+      if (handed.has(action.key)) continue;
+      const headers = credentialsFor(action);
+      if (!headers) continue; // dropped when its turn comes, never sent as someone else
+      handed.add(action.key);
+      const { key, at, seq } = action;
+      try {
+        await handOff.handOver({ key, url: apiUrl(action.path), headers: [...headers.entries()], body: bodyOf(action), at, seq });
+      } catch {
+        handed.delete(key);
+      }
+    }
+  }
+
+  /** The worker's answer to `action`, if it sent it. */
+  async function answerFromWorker(action: OfflineAction): Promise<Response | null> {
+    try {
+      return (await deps.handOff?.answerOf(action.key)) ?? null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Leaves the outbox: the worker's copy first (under the sender lock, so it cannot send it meanwhile). */
+  async function removeDone(action: OfflineAction): Promise<void> {
+    handed.delete(action.key);
+    try {
+      await deps.handOff?.withdraw(action.key);
+    } catch {
+      // Its copy stays: sent again, the key makes it a repeat.
+    }
+    remove(action);
   }
 
   async function readAnswer(res: Response): Promise<unknown> {
@@ -537,42 +615,51 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
       actions = null;
       const head = read()[0];
       if (!head) return;
-      if (!deps.online()) {
-        // No network at all: nothing is tried until the `online` event.
-        for (const action of read()) if (!action.waiting) write({ ...action, waiting: true });
-        settleQueued();
-        return;
-      }
-      if (!force && head.retryAt > deps.now()) {
-        schedule(head.retryAt);
-        settleQueued();
-        return;
-      }
-      const headers = credentialsFor(head);
-      if (!headers) {
-        remove(head);
-        dropped(head);
-        continue;
-      }
-      if (!deps.locks) takeLease(); // renewed for each request
-      setSending(head.key);
-      let res: Response;
-      try {
-        res = await attempt(head, headers);
-      } catch {
-        if (gen !== generation) return;
-        // No answer (no network, a lost answer, a timeout): the same request, with its key, later.
-        setSending(null);
-        retryLater(head);
-        settleQueued();
-        return;
-      }
+      // Sent by the service worker meanwhile: its answer is this action's.
+      const kept = await answerFromWorker(head);
       if (gen !== generation) return;
-      setSending(null);
+      let res: Response;
+      if (kept) {
+        res = kept;
+      } else {
+        if (!deps.online()) {
+          // No network at all: nothing is tried until the `online` event.
+          for (const action of read()) if (!action.waiting) write({ ...action, waiting: true });
+          await handOverWaiting();
+          settleQueued();
+          return;
+        }
+        if (!force && head.retryAt > deps.now()) {
+          schedule(head.retryAt);
+          settleQueued();
+          return;
+        }
+        const headers = credentialsFor(head);
+        if (!headers) {
+          await removeDone(head);
+          dropped(head);
+          continue;
+        }
+        if (!deps.locks) takeLease(); // renewed for each request
+        setSending(head.key);
+        try {
+          res = await attempt(head, headers);
+        } catch {
+          if (gen !== generation) return;
+          // No answer (no network, a lost answer, a timeout): the same request, with its key, later.
+          setSending(null);
+          retryLater(head);
+          await handOverWaiting();
+          settleQueued();
+          return;
+        }
+        if (gen !== generation) return;
+        setSending(null);
+      }
       if (res.ok) {
         const answer = await readAnswer(res);
         if (gen !== generation) return;
-        remove(head);
+        await removeDone(head);
         delivered(head, answer);
         force = true; // the network works: the next ones need not wait for their timers
         continue;
@@ -580,12 +667,13 @@ export function createOfflineOutbox(deps: OutboxDeps = browserDeps()) {
       if (TRANSIENT_STATUSES.has(res.status)) {
         void res.body?.cancel().catch(() => {});
         retryLater(head);
+        await handOverWaiting();
         settleQueued();
         return;
       }
       const error = await apiErrorOf(res);
       if (gen !== generation) return;
-      remove(head);
+      await removeDone(head);
       refused(head, error);
     }
   }

@@ -7,6 +7,7 @@
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { READS_CACHE, SAVED_AT_HEADER } from '../service-worker/offline';
+import { forgetHandedActions } from '../service-worker/background-sync';
 
 /** Query hash → when its saved answer was saved (ms since the epoch). */
 const saved = new Map<string, number>();
@@ -68,10 +69,14 @@ export function useShowingSavedSince(): number | null {
   );
 }
 
-/** Deletes the answers the service worker saved on this device (signing out). Never fails. */
-export async function forgetSavedReads(): Promise<void> {
+/**
+ * Deletes what the service worker keeps for this device's visitor (signing
+ * out): the answers it saved, and the votes and comments handed to it for
+ * Background Sync, with their credentials. Never fails.
+ */
+export async function forgetOfflineCopies(): Promise<void> {
   try {
-    if (typeof caches !== 'undefined') await caches.delete(READS_CACHE);
+    if (typeof caches !== 'undefined') await Promise.all([caches.delete(READS_CACHE), forgetHandedActions(caches)]);
   } catch {
     // Storage blocked: nothing was saved.
   }

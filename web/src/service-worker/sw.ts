@@ -10,6 +10,8 @@
 //     and reloads.
 //   - Web Push (docs/notifications.md "In the browser"): each message is shown
 //     as a notification, and a tap opens its page.
+//   - Background Sync (background-sync.ts): votes and comments made with no
+//     network are sent once it is back, even with every tab closed.
 import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
 import {
   ACTIVE_BUILD_KEY,
@@ -25,6 +27,7 @@ import {
   TAKE_OVER_MESSAGE,
 } from './offline';
 import { notificationOf, windowToFocus } from './open-page';
+import { SENDER_LOCK, sendHandedActions, SYNC_TAG } from './background-sync';
 
 declare const self: ServiceWorkerGlobalScope;
 /** Put in by the build (service-worker-build.ts). */
@@ -176,4 +179,21 @@ self.addEventListener('notificationclick', (event) => {
   const data: unknown = event.notification.data;
   const url = data && typeof data === 'object' && 'url' in data && typeof data.url === 'string' ? data.url : '/';
   event.waitUntil(openPage(url));
+});
+
+// ---- Background Sync -------------------------------------------------------
+
+/** The event the browser fires once the network is back (not in TypeScript's worker types). */
+interface SyncEvent extends ExtendableEvent {
+  readonly tag: string;
+}
+
+// Under the pages' sender lock: an action is never on its way twice at once.
+// A rejection (no network yet, a gateway's 5xx) has the browser try again later.
+self.addEventListener('sync', (event) => {
+  const { tag } = event as SyncEvent;
+  if (tag !== SYNC_TAG) return;
+  const send = () => sendHandedActions(caches, (url, init) => fetch(url, init), () => Date.now());
+  const locks = self.navigator?.locks;
+  (event as SyncEvent).waitUntil(locks ? locks.request(SENDER_LOCK, send) : send());
 });

@@ -4,19 +4,19 @@ import { apiPaths } from '../../lib/api-paths';
 import { removeAuthToken } from '../../lib/auth-token';
 import { forgetMemberPush } from '../../lib/device-push';
 import { reloadAt } from '../../lib/browser-location';
-import { forgetSavedReads } from '../../lib/offline-reads';
+import { forgetOfflineCopies } from '../../lib/offline-reads';
 
 /** How long signing out waits for the server before forgetting the token anyway. */
 const SIGN_OUT_WAIT_MS = 5000;
 
 /**
- * Forget the token, the cached data and the answers this device saved for
+ * Forget the token, the cached data and what the service worker keeps for
  * offline (docs/web-app.md "Offline"), and start afresh at / (spec §2).
  */
 export async function signOutLocally(queryClient: QueryClient): Promise<void> {
   removeAuthToken();
   queryClient.clear();
-  await forgetSavedReads();
+  await forgetOfflineCopies();
   reloadAt('/');
 }
 
