@@ -1,0 +1,92 @@
+// The visitor's own calendar in their availability (docs/web-app.md "Your
+// calendar in your availability", decision 0073): what an imported .ics file
+// leaves behind, the busy hours of each local day, and how they are said.
+// This file has no iCalendar parser: busy-calendar-parse.ts (ical.js) is
+// loaded only when a file is picked.
+
+/** Minutes after the day's local midnight, [start, end): 0–1440. */
+export type BusyRange = readonly [start: number, end: number];
+
+/** The busy ranges of each local day ('YYYY-MM-DD'), sorted and merged; only days with some. */
+export type BusyDays = Readonly<Record<string, readonly BusyRange[]>>;
+
+export const MINUTES_PER_DAY = 1440;
+
+/** What the device keeps for a plan after an import: no event, title or place, only busy hours. */
+export interface CalendarImport {
+  fileName: string;
+  /** ISO timestamp. */
+  importedAt: string;
+  /** The window the busy days were computed for, 'YYYY-MM-DD' both ends. */
+  from: string;
+  to: string;
+  days: BusyDays;
+}
+
+/** Sorted, overlapping or touching ranges joined, empty ones dropped, clamped to the day. */
+export function mergeRanges(ranges: readonly BusyRange[]): BusyRange[] {
+  const sorted = ranges
+    .map(([start, end]) => [Math.max(0, start), Math.min(MINUTES_PER_DAY, end)] as const)
+    .filter(([start, end]) => end > start)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged: [number, number][] = [];
+  for (const [start, end] of sorted) {
+    const last = merged.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
+
+export const isAllDay = (ranges: readonly BusyRange[]) =>
+  ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === MINUTES_PER_DAY;
+
+/** '7 PM', '7:30 PM', '12 AM' (midnight), '12 PM' (noon). */
+export function clockLabel(minutes: number): string {
+  const hour24 = Math.floor(minutes / 60) % 24;
+  const minute = minutes % 60;
+  const hour = hour24 % 12 === 0 ? 12 : hour24 % 12;
+  return `${hour}${minute ? `:${String(minute).padStart(2, '0')}` : ''} ${hour24 < 12 ? 'AM' : 'PM'}`;
+}
+
+function rangeLabel([start, end]: BusyRange): string {
+  if (start === 0) return `until ${clockLabel(end)}`;
+  if (end === MINUTES_PER_DAY) return `from ${clockLabel(start)}`;
+  return `${clockLabel(start)}–${clockLabel(end)}`;
+}
+
+const joinList = (items: string[]) =>
+  items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+
+/**
+ * How a day's busy hours are said in its accessible name: 'busy all day',
+ * 'busy 9 AM–5 PM', 'busy until 1 AM and 7 PM–9 PM', 'busy from 10 PM'
+ * (a range that runs past midnight is cut at it, so each day says its own).
+ */
+export function busyLabel(ranges: readonly BusyRange[]): string {
+  if (ranges.length === 0) return '';
+  if (isAllDay(ranges)) return 'busy all day';
+  return `busy ${joinList(ranges.map(rangeLabel))}`;
+}
+
+const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** Busy days in [from, to] of an import. */
+export function busyDayCount(days: BusyDays, from: string, to: string): number {
+  return Object.keys(days).filter((date) => date >= from && date <= to).length;
+}
+
+/**
+ * The summary after an import: 'From work.ics: 3 busy days in the next 2
+ * weeks, 41 in the next year.' ('no busy days in the next year' when none).
+ */
+export function importSummary(
+  calendar: Pick<CalendarImport, 'fileName' | 'days'>,
+  { today, twoWeeksEnd, yearEnd }: { today: string; twoWeeksEnd: string; yearEnd: string },
+): string {
+  const soon = busyDayCount(calendar.days, today, twoWeeksEnd);
+  const year = busyDayCount(calendar.days, today, yearEnd);
+  if (year === 0) return `From ${calendar.fileName}: no busy days in the next year.`;
+  const soonText = soon === 0 ? 'no busy days in the next 2 weeks' : `${count(soon, 'busy day', 'busy days')} in the next 2 weeks`;
+  return `From ${calendar.fileName}: ${soonText}, ${year} in the next year.`;
+}

@@ -1,0 +1,93 @@
+// Wall-clock time in a named time zone, with the browser's own time-zone data
+// (Intl): the calendar import (busy-calendar-parse.ts) reads events whose TZID
+// the file does not define, and places every event on the days of the device's
+// zone. Pure; the zone is always passed in, so tests pin it.
+
+export interface WallClock {
+  year: number;
+  /** 1–12 */
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(timeZone: string): Intl.DateTimeFormat {
+  let format = formatters.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
+    });
+    formatters.set(timeZone, format);
+  }
+  return format;
+}
+
+/** Whether the browser knows `name` as an IANA time zone ("Europe/Berlin", "UTC"). */
+export function isKnownTimeZone(name: string): boolean {
+  try {
+    formatter(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The device's own time zone, in which the visitor's days are counted. */
+export function deviceTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
+/** The wall clock in `timeZone` at the instant `epochMs`. */
+export function wallClockAt(epochMs: number, timeZone: string): WallClock {
+  const parts: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};
+  for (const part of formatter(timeZone).formatToParts(new Date(epochMs))) {
+    if (part.type !== 'literal') parts[part.type] = Number(part.value);
+  }
+  return {
+    year: parts.year!,
+    month: parts.month!,
+    day: parts.day!,
+    hour: parts.hour! % 24,
+    minute: parts.minute!,
+    second: parts.second!,
+  };
+}
+
+const asUtc = (clock: WallClock) =>
+  Date.UTC(clock.year, clock.month - 1, clock.day, clock.hour, clock.minute, clock.second);
+
+/** How far `timeZone` is ahead of UTC at the instant `epochMs`, in ms. */
+function offsetAt(epochMs: number, timeZone: string): number {
+  return asUtc(wallClockAt(epochMs, timeZone)) - Math.floor(epochMs / 1000) * 1000;
+}
+
+/**
+ * The instant the wall clock in `timeZone` reads `clock`. A time the clocks
+ * skip (spring forward) is read with the offset before the change, so it lands
+ * an hour later, as calendar apps place it; a time they pass twice (fall back)
+ * is the first of the two.
+ */
+export function instantOf(clock: WallClock, timeZone: string): number {
+  const guess = asUtc(clock);
+  // The offsets a day either side: the instant lies between them, and a zone
+  // changes its offset at most once in two days.
+  const before = offsetAt(guess - 86_400_000, timeZone);
+  const after = offsetAt(guess + 86_400_000, timeZone);
+  for (const offset of before === after ? [before] : [Math.max(before, after), Math.min(before, after)]) {
+    const instant = guess - offset;
+    if (asUtc(wallClockAt(instant, timeZone)) === guess) return instant;
+  }
+  // In a gap: the offset in force before it.
+  return guess - before;
+}
