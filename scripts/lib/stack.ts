@@ -48,6 +48,13 @@ export interface StackOptions {
 
 export interface RunningStack {
   urls: { web: string; api: string; mail: string; db: string };
+  /**
+   * The folder `vite preview` serves the build from (web: 'preview' only;
+   * deleted when the stack stops). It is read afresh on every request, so a
+   * file written into it is served at once: e2e/update.spec.ts deploys a new
+   * build into it (e2e/global-setup.ts hands it to the specs as E2E_WEB_DIR).
+   */
+  webDir?: string;
   /** Resolves with a sentence if a service ends while the stack runs (not during stop). */
   died: Promise<string>;
   stop: () => Promise<void>;
@@ -227,11 +234,13 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
       apiLog(`Scheduler runs every ${schedulerSeconds} s (deliveries, reminders, deadlines)`);
     }
 
+    let webDir: string | undefined;
     if (opts.web !== 'none') {
       started = performance.now();
       const webLog = log('web');
       webLog(opts.web === 'dev' ? `Starting Vite on port ${opts.ports.web}...` : `Building the web app, then serving it on port ${opts.ports.web}...`);
       const web = await startWeb(opts, webLog);
+      webDir = web.dir;
       stops.push(web.stop);
       running.push(web);
       webLog(`web app ready in ${seconds(started)}`);
@@ -251,6 +260,7 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
         mail: `http://localhost:${opts.ports.mail}`,
         db: redact(dbUrl),
       },
+      webDir,
       died,
       stop,
     };
@@ -263,7 +273,8 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
   }
 }
 
-async function startWeb(opts: StackOptions, log: Log): Promise<Service> {
+/** The web app's server; `dir`: the build it serves (`vite preview` only). */
+async function startWeb(opts: StackOptions, log: Log): Promise<Service & { dir?: string }> {
   const vite = path.join(ROOT, 'node_modules/.bin/vite');
   const config = path.join(ROOT, 'web/vite.config.ts');
   const env = {
@@ -300,6 +311,7 @@ async function startWeb(opts: StackOptions, log: Log): Promise<Service> {
     const web = await serve(['preview', '--config', config, '--outDir', outDir], [outDir]);
     return {
       ...web,
+      dir: outDir,
       stop: async () => {
         await web.stop();
         removeOutDir();
