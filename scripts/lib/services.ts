@@ -350,7 +350,7 @@ export interface ApiEnv {
  * whole suite. The per-participant, per-plan and per-user ones stay as they are.
  */
 export const TEST_RATE_LIMITS =
-  'otp-ip=100000/1h,otp-global=100000/1h,otp-guess-ip=100000/1h,otp-guess-global=100000/1h,guest-ip=100000/1h,guest-name=100000/1h';
+  'otp-ip=100000/1h,otp-global=100000/1h,otp-guess-ip=100000/1h,otp-guess-global=100000/1h,guest-ip=100000/1h,guest-name=100000/1h,calendar-feed-miss=100000/1h';
 
 /**
  * The API tests' shared server also lets one account write faster than a

@@ -46,6 +46,12 @@ create table app.plans (
   deadline_closed_at    timestamptz,
   -- The host's last "Remind them" (app.remind_unanswered: one per window).
   reminded_at           timestamptz,
+  -- The calendar event's revision (the calendar feed's domain): the SEQUENCE
+  -- of every .ics of the plan and of the personal feed, and when the event
+  -- last changed. Raised by the trigger plans_bump_calendar_sequence whenever
+  -- the event's title, idea, date, time or place changes; never by a client.
+  calendar_sequence     integer not null default 0,
+  calendar_changed_at   timestamptz not null default now(),
   created_at            timestamptz not null default now(),
   updated_at            timestamptz not null default now(),
 
@@ -65,7 +71,8 @@ create table app.plans (
   constraint plans_locked_status_has_date check (
     status = 'planning' or locked_time_slot_date is not null),
   constraint plans_completed_has_time check (
-    status <> 'completed' or (locked_time_slot_id is not null and event_time is not null))
+    status <> 'completed' or (locked_time_slot_id is not null and event_time is not null)),
+  constraint plans_calendar_sequence_not_negative check (calendar_sequence >= 0)
 );
 comment on table app.plans is
   'A gathering. Readable by link holders (claim plan_id/plan_slug) and participants; written by its host.';
@@ -80,7 +87,7 @@ create trigger plans_set_updated_at
 
 grant select on app.plans to anon, authenticated;
 grant insert, delete on app.plans to authenticated;
--- id, slug and timestamps are not editable.
+-- id, slug, timestamps and the calendar sequence are not editable.
 grant update (title, description, is_open_invite, status, host_id, location, event_time,
               locked_idea_id, locked_time_slot_id, locked_time_slot_date,
               deadline, auto_lock, deadline_reminded_at, deadline_closed_at, reminded_at)

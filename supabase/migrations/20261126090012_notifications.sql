@@ -206,7 +206,9 @@ as $$
     'date', p_plan.locked_time_slot_date,
     'eventTime', p_plan.event_time,
     'period', (select ts.period from app.time_slots ts where ts.id = p_plan.locked_time_slot_id),
-    'location', p_plan.location)
+    'location', p_plan.location,
+    -- The .ics of the time's e-mail carries it (the calendar feed's domain).
+    'calendarSequence', p_plan.calendar_sequence)
 $$;
 revoke all on function private.plan_notice_detail(app.plans) from public;
 

@@ -4,8 +4,9 @@
 // characters mixed in, over-long text, wrong JSON types, broken JSON, huge
 // bodies and numbers, impossible dates and times, malformed ids, forged,
 // expired, foreign-key and revoked tokens, missing, forged and foreign guest
-// secrets, malformed Idempotency-Keys). For every one: no 5xx, a 4xx whose body is one readable sentence,
-// and afterwards the database is exactly as before (every table's rows).
+// secrets, malformed Idempotency-Keys, malformed calendar feed links). For
+// every one: no 5xx, a 4xx whose body is one readable sentence, and
+// afterwards the database is exactly as before (every table's rows).
 //
 // It runs against its own instance of the function on its own database (a
 // clone of the migrated template), so the other test files writing at the
@@ -262,6 +263,8 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['GET', `/api/unsubscribe/${id}`, {}],
     ['POST', `/api/unsubscribe/${id}`, { rawBody: 'List-Unsubscribe=One-Click' }],
     ['DELETE', `/api/unsubscribe/${id}`, {}],
+    ['GET', `/api/calendar/feed/${id}.ics`, {}],
+    ['GET', `/api/calendar/feed/${id}`, {}],
   ];
 }
 
@@ -297,6 +300,8 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['POST', `/api/plans/${w.planA.id}/deadline`, { body: { deadline: null } }],
     ['POST', '/api/push/subscriptions', { body: { subscription: { endpoint: pushEndpoint(), keys: pushKeys() } } }],
     ['DELETE', '/api/push/subscriptions', { body: { endpoint: pushEndpoint() } }],
+    ['GET', '/api/calendar/feed', {}],
+    ['POST', '/api/calendar/feed/rotate', {}],
   ];
 }
 

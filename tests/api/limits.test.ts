@@ -22,6 +22,8 @@ const LIMITS = [
   'vote=3/60',
   'plan=2/1d',
   'event-time-mail=1/600',
+  'calendar-feed=2/1h',
+  'calendar-feed-miss=2/1h',
 ].join(',');
 
 let server: Awaited<ReturnType<typeof startSecondApi>>;
@@ -230,6 +232,45 @@ describe('new plans per user per day', () => {
     expectTooMany(await create(), /^Too many new plans today, please try again in (2[34] hours|an hour|\d+ hours)$/, 86_400);
     const [{ n }] = await owner`select count(*)::int as n from app.plans where host_id = ${user.id}`;
     expect(n).toBe(2);
+  });
+});
+
+describe('the calendar feed: bodies per feed, unknown links per network', () => {
+  const feedPath = async (user: User) => {
+    const res = await limited<{ url: string }>('GET', '/api/calendar/feed', { token: user.token });
+    expect(res.status, res.text).toBe(200);
+    return new URL(res.json.url).pathname;
+  };
+
+  it('the third answer with a body in an hour is 429; unchanged polls (304) count nothing; another feed is not affected', async () => {
+    const [member, other] = [await newUser('Fiona'), await newUser('Felix')];
+    const path = await feedPath(member);
+    const first = await limited('GET', path);
+    expect(first.status).toBe(200);
+    const etag = first.headers.get('etag')!;
+    for (let i = 0; i < 5; i++) expect((await limited('GET', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await limited('GET', path)).status).toBe(200);
+    expectTooMany(await limited('GET', path), 'This calendar was fetched too often, please try again in an hour', 3600);
+    // Still answered when unchanged, and the other member's feed is its own.
+    expect((await limited('GET', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await limited('GET', await feedPath(other))).status).toBe(200);
+  });
+
+  it('the third unknown link from one network is 429; a valid link from that network still works; other networks are not affected', async () => {
+    const ip = randomIp();
+    const unknown = () => `/api/calendar/feed/${randomUUID().replaceAll('-', '')}${'x'.repeat(11)}.ics`;
+    expect((await limited('GET', unknown(), { ip })).status).toBe(404);
+    expect((await limited('GET', unknown(), { ip })).status).toBe(404);
+    expectTooMany(
+      await limited('GET', unknown(), { ip }),
+      'Too many calendar links that are not valid were tried from your network, please try again in an hour',
+      3600,
+    );
+    // Calendar services poll for many people from one network: a right link is not refused.
+    expect((await limited('GET', await feedPath(await newUser('Vera')), { ip })).status).toBe(200);
+    expect((await limited('GET', unknown(), { ip: randomIp() })).status).toBe(404);
+    // A malformed link is refused before anything is counted or looked up.
+    expect((await limited('GET', '/api/calendar/feed/short.ics', { ip })).status).toBe(404);
   });
 });
 

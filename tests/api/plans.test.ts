@@ -152,6 +152,7 @@ describe('POST /api/plans', () => {
       deadline: null,
       autoLock: false,
       remindedAt: null,
+      calendarSequence: 0,
     });
 
     const [plan] = await owner`select title, host_id, slug from app.plans where id = ${res.json.id}`;
@@ -275,6 +276,8 @@ describe('GET /api/plans/{id} and /api/plans/slug/{slug}', () => {
         lockedTimeSlot: { id: slotId, date: '2026-12-31', period: '23:30' },
         lockedTimeSlotDate: '2026-12-31',
         participantCount: 1,
+        // The idea, the date and time, and the place: each raised the event's revision.
+        calendarSequence: 3,
       });
     }
   });

@@ -119,6 +119,7 @@ export const PLAN_KEYS = [
   'deadline',
   'autoLock',
   'remindedAt',
+  'calendarSequence',
 ].sort();
 
 /**

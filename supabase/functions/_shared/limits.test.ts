@@ -23,6 +23,8 @@ describe('the limits', () => {
       plan: '50/86400',
       'event-time-mail': '1/600',
       remind: '1/43200',
+      'calendar-feed': '120/3600',
+      'calendar-feed-miss': '60/3600',
     });
   });
 

@@ -75,6 +75,20 @@ export const DEFAULT_LIMITS = {
    * used; app.remind_unanswered keeps the time in plans.reminded_at).
    */
   remind: { max: 1, windowSeconds: REMIND_WINDOW_SECONDS, message: 'Everyone who has not answered was reminded less than 12 hours ago' },
+  /**
+   * The personal calendar feed, per feed (its member): answers with a body.
+   * An unchanged poll (304) counts nothing; calendar apps poll each
+   * subscription about hourly, so a member subscribed on a few devices and
+   * services stays far below this (private.calendar_feed counts it).
+   */
+  'calendar-feed': { max: 120, windowSeconds: 3600, message: 'This calendar was fetched too often' },
+  /**
+   * Feed links that find no feed (wrong, or reset), per client network. Only
+   * misses count, and a full network is refused only for misses: calendar
+   * services poll for many people from few addresses, and one person's old
+   * links must not stop everyone else's feed.
+   */
+  'calendar-feed-miss': { max: 60, windowSeconds: 3600, message: 'Too many calendar links that are not valid were tried from your network' },
 } satisfies Record<string, RateLimit>;
 
 /**
@@ -168,14 +182,14 @@ function scope(): string {
   return value ? `${value}/` : '';
 }
 
+/** One element of private.enforce_rate_limits' argument: `{key, max, window, message}`. */
+export function limitEntry({ limit, key }: LimitHit, limits = rateLimits()): { key: string; max: number; window: number; message: string } {
+  const { max, windowSeconds, message } = limits[limit];
+  // Keys are at most 200 characters in the table; ours are far shorter.
+  return { key: `${scope()}${limit}:${key}`.slice(0, 200), max, window: windowSeconds, message };
+}
+
 /** The argument of private.enforce_rate_limits. */
 export function limitsJson(hits: LimitHit[], limits = rateLimits()): string {
-  const prefix = scope();
-  return JSON.stringify(
-    hits.map(({ limit, key }) => {
-      const { max, windowSeconds, message } = limits[limit];
-      // Keys are at most 200 characters in the table; ours are far shorter.
-      return { key: `${prefix}${limit}:${key}`.slice(0, 200), max, window: windowSeconds, message };
-    }),
-  );
+  return JSON.stringify(hits.map((hit) => limitEntry(hit, limits)));
 }

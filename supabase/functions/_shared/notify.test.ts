@@ -162,6 +162,15 @@ describe('noticeMail', () => {
     expect(mail.attachments?.[0].content).toContain('DTSTART:20260314T190000\r\n');
   });
 
+  it('the .ics carries the plan\'s one UID and the calendar sequence of the moment the time was set', () => {
+    const mail = noticeMail(member({ kind: 'time_changed', detail: { ...member().detail, calendarSequence: 5 } }), ORIGIN, links);
+    const ics = mail.attachments?.[0].content ?? '';
+    expect(ics).toContain(`UID:plan-${details().planId}@hangplan\r\n`);
+    expect(ics).toContain('SEQUENCE:5\r\n');
+    // An outbox row written before the sequence existed: no SEQUENCE, still the UID.
+    expect(noticeMail(member({ kind: 'time_set' }), ORIGIN, links).attachments?.[0].content).not.toContain('SEQUENCE');
+  });
+
   it('other kinds: the plan, the line, the link to the plan (home when it is gone)', () => {
     const mail = noticeMail(member({ kind: 'unlocked' }), ORIGIN, links);
     expect(mail.subject).toBe('Friday hangout: Voting is open again: vote for a new date');

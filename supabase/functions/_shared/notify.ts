@@ -5,7 +5,7 @@
 //
 // The "time is set" e-mail keeps its own full form (what / when / where, with
 // an .ics attached: docs/api.md "Time slots and the lock flow").
-import { buildCalendarEvent, type CalendarEvent, icsFileName, toIcs } from './contract/calendar.ts';
+import { buildCalendarEvent, type CalendarEvent, icsFileName, planEventUid, toIcs } from './contract/calendar.ts';
 import { readEnv } from './env.ts';
 import { escapeHtml, type MailAttachment, type MailMessage } from './mail.ts';
 import { formatLongDate, formatPeriod } from './contract/periods.ts';
@@ -25,6 +25,8 @@ export interface EventTimeDetails {
   eventTime: string | null;
   /** The locked slot's period ('19:00'), used only when eventTime is missing. */
   period: string | null;
+  /** The plan's calendar sequence when the time was set: the .ics's SEQUENCE (absent in older outbox rows). */
+  calendarSequence?: number | null;
 }
 
 export interface Recipient {
@@ -73,7 +75,12 @@ export function icsAttachment(details: EventTimeDetails, origin: string, timesta
     const event = eventOf(details, origin);
     return {
       filename: icsFileName(event),
-      content: toIcs(event, { uid: `plan-${details.planId}@hangplan`, timestamp }),
+      // The plan's one UID and its revision: the feed and a later e-mail update this event.
+      content: toIcs(event, {
+        uid: planEventUid(details.planId),
+        timestamp,
+        ...(typeof details.calendarSequence === 'number' ? { sequence: details.calendarSequence } : {}),
+      }),
       contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
     };
   } catch (error) {
@@ -183,6 +190,7 @@ export interface NoticeDetail {
   autoLock?: boolean;
   ideaVotes?: number | null;
   dateVotes?: number | null;
+  calendarSequence?: number | null;
 }
 
 function count(n: number, one: string): string {
@@ -303,6 +311,7 @@ export function noticeMail(
       date: delivery.detail.date,
       eventTime: delivery.detail.eventTime ?? null,
       period: delivery.detail.period ?? null,
+      calendarSequence: delivery.detail.calendarSequence ?? null,
     };
     const mail = eventTimeSetMail(details, { email: delivery.email ?? '', name: delivery.name }, origin);
     const attachment = icsAttachment(details, origin, timestamp);

@@ -67,7 +67,8 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
                            from app.time_slots ts where ts.id = ${p}.locked_time_slot_id),
       'deadline', ${p}.deadline,
       'autoLock', ${p}.auto_lock,
-      'remindedAt', ${p}.reminded_at
+      'remindedAt', ${p}.reminded_at,
+      'calendarSequence', ${p}.calendar_sequence
     )`;
 }
 

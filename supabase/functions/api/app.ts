@@ -11,6 +11,7 @@ import { allowedOrigins } from '../_shared/env.ts';
 import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
 import { securityHeaders } from '../_shared/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
+import { calendarRoutes } from './routes/calendar.ts';
 import { guestRoutes } from './routes/guests.ts';
 import { healthRoutes } from './routes/health.ts';
 import { ideaRoutes } from './routes/ideas.ts';
@@ -97,6 +98,7 @@ app.route('/users/me/interests', myInterestRoutes);
 app.route('/push', pushRoutes);
 app.route('/scheduler', schedulerRoutes);
 app.route('/unsubscribe', unsubscribeRoutes);
+app.route('/calendar', calendarRoutes);
 
 app.notFound(() => textResponse(404, messages.notFound));
 app.onError((error, c) => toErrorResponse(error, `${c.req.method} ${c.req.path}`));

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { buildCalendarEvent, type CalendarEventInput, googleCalendarUrl, icsDateTime, icsFileName, toIcs } from './calendar.ts';
+import {
+  buildCalendarEvent,
+  type CalendarEventInput,
+  googleCalendarUrl,
+  icsDateTime,
+  icsFileName,
+  planEventUid,
+  toIcs,
+} from './calendar.ts';
 
 const PLAN_URL = 'https://hangplan.example/plan/0b6f2a4e-8c1d-4e5f-9a7b-3c2d1e0f9a8b';
 
@@ -178,5 +186,44 @@ describe('googleCalendarUrl and icsFileName', () => {
   it('names the file after the title', () => {
     expect(icsFileName(event)).toBe('bowling-night.ics');
     expect(icsFileName({ ...event, title: '🎳🎳' })).toBe('hangplan-event.ics');
+  });
+});
+
+describe('the personal feed\'s rules (issue 24)', () => {
+  it('titles the event with the plan and the picked idea, else the plan', () => {
+    const feed = (extra: Partial<CalendarEventInput>) => buildCalendarEvent(input({ title: 'plan-and-idea', ...extra })).title;
+    expect(feed({ ideaText: 'Bowling' })).toBe('Friday hangout: Bowling');
+    expect(feed({ ideaText: null })).toBe('Friday hangout');
+    expect(feed({ ideaText: 'Friday hangout' })).toBe('Friday hangout');
+  });
+
+  it('a date without a time or period is all day; a time keeps the 2-hour rule', () => {
+    const allDay = buildCalendarEvent(input({ allDayWithoutTime: true }));
+    expect(allDay.allDay).toBe(true);
+    expect(allDay.start.date).toEqual({ year: 2026, month: 3, day: 14 });
+    expect(allDay.end.date).toEqual({ year: 2026, month: 3, day: 15 });
+    const timed = buildCalendarEvent(input({ allDayWithoutTime: true, eventTime: '7:30 PM' }));
+    expect(timed.allDay).toBe(false);
+    expect(`${icsDateTime(timed.start)}-${icsDateTime(timed.end)}`).toBe('20260314T193000-20260314T213000');
+    // Without the option the spec's default hours stay (the e-mail and the download).
+    expect(buildCalendarEvent(input()).allDay).toBe(false);
+    // The last day of a year ends on the next year's first.
+    expect(buildCalendarEvent(input({ allDayWithoutTime: true, date: '2026-12-31' })).end.date).toEqual({ year: 2027, month: 1, day: 1 });
+  });
+
+  it('an all-day event is written as DATE values and links Google with whole days', () => {
+    const event = buildCalendarEvent(input({ allDayWithoutTime: true }));
+    const { event: props } = parseIcs(toIcs(event, { uid: 'x' }));
+    expect(props.DTSTART).toEqual({ params: 'VALUE=DATE', value: '20260314' });
+    expect(props.DTEND).toEqual({ params: 'VALUE=DATE', value: '20260315' });
+    expect(props.TRANSP.value).toBe('TRANSPARENT');
+    expect(new URL(googleCalendarUrl(event)).searchParams.get('dates')).toBe('20260314/20260315');
+  });
+
+  it('writes the plan\'s sequence as SEQUENCE', () => {
+    const event = buildCalendarEvent(input({ eventTime: '7:00 PM' }));
+    expect(parseIcs(toIcs(event, { uid: planEventUid('p1'), sequence: 4 })).event.SEQUENCE.value).toBe('4');
+    expect(parseIcs(toIcs(event, { uid: planEventUid('p1') })).event.SEQUENCE).toBeUndefined();
+    expect(planEventUid('p1')).toBe('plan-p1@hangplan');
   });
 });

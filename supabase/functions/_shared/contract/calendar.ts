@@ -7,8 +7,13 @@
 //
 // Times are FLOATING local times: DTSTART:20260314T190000 with no 'Z' and no
 // TZID, i.e. "7 PM wherever the group is". The plan stores a calendar date and
-// a clock time with no time zone, so any conversion would only invent a shift.
-import { createEvent } from 'ics';
+// a clock time with no time zone, so any conversion would only invent a shift
+// (docs/decisions/0072-calendar-feed.md keeps this for the personal feed too).
+//
+// One event per plan everywhere: the e-mailed invite, the download and the
+// personal feed (toIcsFeed) all carry UID plan-{id}@hangplan and the plan's
+// calendar sequence, so a calendar updates the event it already has.
+import { createEvents, type EventAttributes } from 'ics';
 import {
   type CalendarDate,
   type ClockTime,
@@ -33,6 +38,11 @@ export interface CalendarEvent {
   location: string | null;
   /** The plan's page. */
   url: string;
+  /**
+   * A whole day (the feed's plan with a locked date and no time): `start` is
+   * the day at 00:00 and `end` the next day at 00:00, written as DATE values.
+   */
+  allDay: boolean;
   start: LocalDateTime;
   end: LocalDateTime;
 }
@@ -50,6 +60,17 @@ export interface CalendarEventInput {
   eventTime?: string | null;
   /** The locked slot's period (named, 'H:mm', or null); used when there is no eventTime. */
   period?: string | null;
+  /**
+   * The title: 'idea' (default, docs/api.md "Dates, times and calendar"): the
+   * picked idea's text, else the plan title; 'plan-and-idea' (the personal
+   * feed, issue 24): 'Friday night: Bowling', else the plan title.
+   */
+  title?: 'idea' | 'plan-and-idea';
+  /**
+   * With neither an event time nor a period: an all-day event (the personal
+   * feed, issue 24) instead of spec §9's default 9-12.
+   */
+  allDayWithoutTime?: boolean;
 }
 
 /** Minutes from 00:00 of `date` (may be >= 24 h) → a date and time, the day moved as needed. */
@@ -62,14 +83,17 @@ function at(date: CalendarDate, time: ClockTime): LocalDateTime {
 
 /**
  * The event of a plan (docs/api.md "Dates, times and calendar"): title = the picked idea's text, else the
- * plan title; description names the plan and links to it; location = the
- * plan's location; hours: the event time for 2 hours, else the period's hours.
+ * plan title (or both, `title: 'plan-and-idea'`); description names the plan and links to it; location = the
+ * plan's location; hours: the event time for 2 hours, else the period's hours
+ * (else the whole day, with `allDayWithoutTime`).
  * Throws on a date that is not 'YYYY-MM-DD' (a plan's locked date always is).
  */
 export function buildCalendarEvent(input: CalendarEventInput): CalendarEvent {
   const date = parseCalendarDate(input.date);
   if (!date) throw new Error(`Not a calendar date: ${input.date}`);
-  const hours = input.eventTime?.trim() ? eventTimeHours(input.eventTime) : periodHours(input.period);
+  const hasTime = Boolean(input.eventTime?.trim());
+  const allDay = Boolean(input.allDayWithoutTime) && !hasTime && !input.period?.trim();
+  const hours = hasTime ? eventTimeHours(input.eventTime) : periodHours(input.period);
   // User text on one line, with no CR or other control character (the `ics`
   // package escapes only \n; a bare CR would start a new property for some
   // readers) and no invisible bidi or zero-width character (./text.ts).
@@ -77,13 +101,15 @@ export function buildCalendarEvent(input: CalendarEventInput): CalendarEvent {
   const idea = input.ideaText ? plainText(input.ideaText) : '';
   const location = input.location ? plainText(input.location) : '';
   const planUrl = plainText(input.planUrl);
+  const midnight: ClockTime = { hour: 0, minute: 0 };
   return {
-    title: idea || planTitle,
+    title: input.title === 'plan-and-idea' ? (idea && idea !== planTitle ? `${planTitle}: ${idea}` : planTitle) : idea || planTitle,
     description: `Plan: ${planTitle}\nSee the plan on Hangplan: ${planUrl}`,
     location: location || null,
     url: planUrl,
-    start: at(date, hours.start),
-    end: at(date, hours.end),
+    allDay,
+    start: allDay ? { date, time: midnight } : at(date, hours.start),
+    end: allDay ? { date: addDays(date, 1), time: midnight } : at(date, hours.end),
   };
 }
 
@@ -91,14 +117,58 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** '20260314T190000': the iCalendar floating DATE-TIME form (no 'Z', no TZID). */
 export function icsDateTime({ date, time }: LocalDateTime): string {
-  return `${formatIsoDate(date).replaceAll('-', '')}T${pad(time.hour)}${pad(time.minute)}00`;
+  return `${icsDate({ date, time })}T${pad(time.hour)}${pad(time.minute)}00`;
+}
+
+/** '20260314': the iCalendar DATE form (an all-day event's start and end). */
+export function icsDate({ date }: LocalDateTime): string {
+  return formatIsoDate(date).replaceAll('-', '');
+}
+
+/** The plan's one UID, in every calendar file and feed (a calendar updates the event it has). */
+export function planEventUid(planId: string): string {
+  return `plan-${planId}@hangplan`;
 }
 
 interface IcsOptions {
-  /** Stable per plan, so a calendar can recognise a later update of the same event. */
+  /** Stable per plan (planEventUid), so a calendar can recognise a later update of the same event. */
   uid?: string;
   /** DTSTAMP, ms since the epoch (default now). */
   timestamp?: number;
+  /**
+   * SEQUENCE: the plan's calendar sequence (app.plans.calendar_sequence),
+   * which rises with every change of the event, so that a calendar holding
+   * an older copy takes this one.
+   */
+  sequence?: number;
+  /** LAST-MODIFIED, ms since the epoch (the feed: when the event last changed). */
+  lastModified?: number;
+}
+
+const PRODUCT_ID = 'hangplan/calendar';
+
+/** The `ics` attributes of one event. Start and end are ready-made strings (or a date's parts), never a time to convert. */
+function eventAttributes(event: CalendarEvent, options: IcsOptions): EventAttributes {
+  // Keys are only set when defined: `ics` merges its defaults (uid, DTSTAMP)
+  // with Object.assign, so an explicit `undefined` would erase the default.
+  const day = ({ date }: LocalDateTime): [number, number, number] => [date.year, date.month, date.day];
+  return {
+    productId: PRODUCT_ID,
+    ...(options.uid ? { uid: options.uid } : {}),
+    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
+    ...(options.sequence !== undefined ? { sequence: options.sequence } : {}),
+    ...(options.lastModified !== undefined ? { lastModified: options.lastModified } : {}),
+    title: event.title,
+    description: event.description,
+    ...(event.location ? { location: event.location } : {}),
+    url: event.url,
+    // `ics` writes a date's three parts as VALUE=DATE (an all-day event).
+    start: event.allDay ? day(event.start) : icsDateTime(event.start),
+    end: event.allDay ? day(event.end) : icsDateTime(event.end),
+    status: 'CONFIRMED',
+    // A day with a plan but no time yet does not block the day's hours.
+    ...(event.allDay ? { transp: 'TRANSPARENT' as const, busyStatus: 'FREE' as const } : { busyStatus: 'BUSY' as const }),
+  } as EventAttributes;
 }
 
 /**
@@ -107,31 +177,53 @@ interface IcsOptions {
  * runtime's time zone can never shift them.
  */
 export function toIcs(event: CalendarEvent, options: IcsOptions = {}): string {
-  // Keys are only set when defined: `ics` merges its defaults (uid, DTSTAMP)
-  // with Object.assign, so an explicit `undefined` would erase the default.
-  const { error, value } = createEvent({
-    productId: 'hangplan/calendar',
-    ...(options.uid ? { uid: options.uid } : {}),
-    ...(options.timestamp !== undefined ? { timestamp: options.timestamp } : {}),
-    title: event.title,
-    description: event.description,
-    ...(event.location ? { location: event.location } : {}),
-    url: event.url,
-    start: icsDateTime(event.start),
-    end: icsDateTime(event.end),
-    status: 'CONFIRMED',
-    busyStatus: 'BUSY',
-  });
+  const { error, value } = createEvents([eventAttributes(event, options)]);
   if (error || !value) throw error ?? new Error('The calendar file could not be built');
   return value;
 }
 
+/** One event of the personal feed: the plan's UID, its sequence, and when it last changed (DTSTAMP, LAST-MODIFIED). */
+export interface FeedEntry {
+  event: CalendarEvent;
+  uid: string;
+  sequence: number;
+  changedAt: number;
+}
+
+/** How often a calendar should fetch the feed again: the hint in REFRESH-INTERVAL and X-PUBLISHED-TTL. */
+export const FEED_REFRESH = 'PT1H';
+/** The calendar's name in the subscribing app (X-WR-CALNAME). */
+export const FEED_NAME = 'Hangplan';
+
+/**
+ * The personal feed (docs/api.md "Calendar feed"): a VCALENDAR named
+ * Hangplan, with the refresh hints of RFC 7986 (REFRESH-INTERVAL) and of
+ * Outlook and Google (X-PUBLISHED-TTL), and one VEVENT per entry. Nothing but
+ * the entries' own text: no ORGANIZER or ATTENDEE, so no one's e-mail address.
+ * Given the same entries it answers the same text (no "now" in it), which is
+ * what lets the feed's ETag come from the database.
+ */
+export function toIcsFeed(entries: FeedEntry[]): string {
+  const { error, value } = createEvents(
+    entries.map(({ event, uid, sequence, changedAt }) => eventAttributes(event, { uid, sequence, timestamp: changedAt, lastModified: changedAt })),
+    { productId: PRODUCT_ID, method: 'PUBLISH', calName: FEED_NAME },
+  );
+  if (error || !value) throw error ?? new Error('The calendar feed could not be built');
+  const header = value.indexOf('BEGIN:VEVENT');
+  const head = header < 0 ? value.slice(0, value.lastIndexOf('END:VCALENDAR')) : value.slice(0, header);
+  const rest = value.slice(head.length);
+  // `ics` writes X-PUBLISHED-TTL:PT1H itself; the standard hint goes next to it.
+  const hints = head.replace(/X-PUBLISHED-TTL:[^\r\n]*\r\n/, '') + `X-PUBLISHED-TTL:${FEED_REFRESH}\r\nREFRESH-INTERVAL;VALUE=DURATION:${FEED_REFRESH}\r\n`;
+  return hints + rest;
+}
+
 /** A Google Calendar "add event" link for the same event (floating times, as in the .ics). */
 export function googleCalendarUrl(event: CalendarEvent): string {
+  const dates = event.allDay ? `${icsDate(event.start)}/${icsDate(event.end)}` : `${icsDateTime(event.start)}/${icsDateTime(event.end)}`;
   const params = new URLSearchParams({
     action: 'TEMPLATE',
     text: event.title,
-    dates: `${icsDateTime(event.start)}/${icsDateTime(event.end)}`,
+    dates,
     details: event.description,
   });
   if (event.location) params.set('location', event.location);

@@ -45,6 +45,12 @@ const planShape = () => ({
   autoLock: z.optional(z.boolean()),
   /** When the host last reminded who has not answered (one per 12 hours). */
   remindedAt: z.nullish(z.string()),
+  /**
+   * The calendar event's revision: the SEQUENCE of the plan's .ics, which
+   * rises whenever the event changes (docs/api.md "Calendar feed"). Optional:
+   * a copy kept from before it existed still reads.
+   */
+  calendarSequence: z.optional(z.number()),
 });
 
 /** GET /api/plans/{id}, /slug/{slug}, POST /api/plans and the host's writes. */

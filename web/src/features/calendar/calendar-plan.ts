@@ -15,4 +15,6 @@ export interface CalendarPlan {
   /** 'YYYY-MM-DD', a calendar day with no time zone. */
   lockedTimeSlotDate?: string | null;
   lockedTimeSlot?: { date: string; period?: string | null } | null;
+  /** The calendar event's revision: the .ics's SEQUENCE. */
+  calendarSequence?: number;
 }

@@ -83,6 +83,13 @@ describe('the calendar event of a plan (spec §3, §9)', () => {
     expect(lines.filter((line) => /^DT(START|END)/.test(line)).every((line) => !line.endsWith('Z') && !line.includes('TZID'))).toBe(true);
   });
 
+  it('carries the plan\'s calendar sequence, so the feed or a later e-mail updates the downloaded event', () => {
+    const plan = locked('19:30', { eventTime: '7:30 PM', calendarSequence: 7 });
+    const lines = icsLines(planIcs(plan, planCalendarEvent(plan, ORIGIN)!));
+    expect(lines).toContain('UID:plan-p1@hangplan');
+    expect(lines).toContain('SEQUENCE:7');
+  });
+
   it('links to Google Calendar with the same floating times', () => {
     const event = planCalendarEvent(locked('Evening', { location: 'Home' }), ORIGIN)!;
     const url = new URL(googleCalendarUrl(event));

@@ -8,6 +8,7 @@ import {
   type CalendarEvent,
   googleCalendarUrl,
   icsFileName,
+  planEventUid,
   toIcs,
 } from '../../../../supabase/functions/_shared/contract/calendar.ts';
 import type { CalendarPlan } from './calendar-plan';
@@ -39,9 +40,16 @@ export function planCalendarEvent(plan: CalendarPlan, origin: string): CalendarE
   });
 }
 
-/** The same UID as the e-mailed invite, so a calendar updates one event. */
-export function planIcs(plan: Pick<CalendarPlan, 'id'>, event: CalendarEvent): string {
-  return toIcs(event, { uid: `plan-${plan.id}@hangplan` });
+/**
+ * The same UID as the e-mailed invite and the personal feed, with the plan's
+ * current calendar sequence, so a calendar updates one event (and a later
+ * e-mail or the feed updates the one downloaded here).
+ */
+export function planIcs(plan: Pick<CalendarPlan, 'id' | 'calendarSequence'>, event: CalendarEvent): string {
+  return toIcs(event, {
+    uid: planEventUid(plan.id),
+    ...(typeof plan.calendarSequence === 'number' ? { sequence: plan.calendarSequence } : {}),
+  });
 }
 
 /** Saves the .ics through a Blob link (works in every browser, no server round trip). */

@@ -1,0 +1,176 @@
+// The personal calendar feed (docs/api.md "Calendar feed";
+// docs/decisions/0072-calendar-feed.md): the secret of a member's feed URL,
+// the URL, and one poll of a feed.
+//
+// The secret is base64url(HMAC-SHA-256(key, "{user id}:{nonce}")): 256 bits
+// that look random to anyone without the key. The database keeps the nonce
+// (16 random bytes, new on every reset) and the secret's SHA-256, so the API
+// can show the same URL again while neither column reveals it. The key is
+// derived from JWT_SECRET with a label of its own, as the unsubscribe links'
+// is: no other secret to configure, and a different key for a different
+// purpose.
+import { toBase64url } from './bytes.ts';
+import { buildCalendarEvent, type FeedEntry, planEventUid, toIcsFeed } from './contract/calendar.ts';
+import { sha256Hex, type Tx } from './db.ts';
+import { jwtSecret } from './env.ts';
+import { limitEntry } from './limits.ts';
+import { appOrigin } from './notify.ts';
+
+const encoder = new TextEncoder();
+let cachedKey: { secret: string; key: Promise<CryptoKey> } | undefined;
+
+/** The HMAC key of feed secrets: HMAC(JWT_SECRET, label), imported once per secret and instance. */
+function feedKey(): Promise<CryptoKey> {
+  const secret = jwtSecret();
+  if (cachedKey?.secret !== secret) {
+    const key = (async () => {
+      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+      const derived = await crypto.subtle.sign('HMAC', base, encoder.encode('hangplan/calendar-feed/v1'));
+      return await crypto.subtle.importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    })();
+    key.catch(() => (cachedKey = undefined));
+    cachedKey = { secret, key };
+  }
+  return cachedKey.key;
+}
+
+/** A new nonce: 16 random bytes, base64url (22 characters, as app.calendar_feeds checks). */
+export function newFeedNonce(): string {
+  return toBase64url(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/** The secret of the member's feed with this nonce: 43 base64url characters. */
+export async function feedSecret(userId: string, nonce: string): Promise<string> {
+  const mac = await crypto.subtle.sign('HMAC', await feedKey(), encoder.encode(`${userId.toLowerCase()}:${nonce}`));
+  return toBase64url(new Uint8Array(mac));
+}
+
+/** A nonce with its secret and the secret's hash, ready to be stored. */
+export async function newFeedCredential(userId: string): Promise<{ nonce: string; secret: string; secretHash: string }> {
+  const nonce = newFeedNonce();
+  const secret = await feedSecret(userId, nonce);
+  return { nonce, secret, secretHash: await sha256Hex(secret) };
+}
+
+/** The feed's URL on the app's origin (which routes /api/* to the function): https://…/api/calendar/feed/{secret}.ics. */
+export function feedUrl(secret: string): string {
+  return `${appOrigin()}/api/calendar/feed/${secret}.ics`;
+}
+
+/** A row of app.calendar_feeds as the issuing and resetting functions answer it. */
+export interface FeedRow {
+  nonce: string;
+  secretHash: string;
+}
+
+/** private.issue_calendar_feed: the member's feed, issued with this credential when there is none. */
+export function issueFeed(tx: Tx, credential: { nonce: string; secretHash: string }) {
+  return tx<FeedRow[]>`
+    select f.nonce, f.secret_hash as "secretHash"
+      from private.issue_calendar_feed(${credential.nonce}, ${credential.secretHash}) f`;
+}
+
+/** private.reset_calendar_feed: a new secret (only while `replacing` is current, when given). */
+export function resetFeed(tx: Tx, credential: { nonce: string; secretHash: string }, replacing: string | null = null) {
+  return tx<FeedRow[]>`
+    select f.nonce, f.secret_hash as "secretHash"
+      from private.reset_calendar_feed(${credential.nonce}, ${credential.secretHash}, ${replacing}::text) f`;
+}
+
+// ---------------------------------------------------------------------------
+// A poll
+// ---------------------------------------------------------------------------
+
+/**
+ * What the body is made of besides the database: this file's format (raise
+ * it when the text a feed is written as changes, so that every client's copy
+ * is replaced) and the app's origin (the events' links).
+ */
+const FEED_FORMAT = 'ics-1';
+
+/** One plan of the feed, as private.calendar_feed answers it. */
+interface FeedEvent {
+  planId: string;
+  slug: string;
+  title: string;
+  ideaText: string | null;
+  location: string | null;
+  date: string;
+  eventTime: string | null;
+  period: string | null;
+  sequence: number;
+  /** Seconds since the epoch. */
+  changedAt: number;
+}
+
+/** null: no such feed; `events` absent: the caller's copy is current. */
+export type FeedPoll = { tag: string; events?: FeedEvent[] } | null;
+
+/** The one statement of a poll (private.calendar_feed), with the limits it counts. */
+export function pollFeed(tx: Tx, secretHash: string, known: string | null, network: string) {
+  const limits = JSON.stringify({
+    miss: limitEntry({ limit: 'calendar-feed-miss', key: network }),
+    // The function adds the feed's member to the key.
+    feed: limitEntry({ limit: 'calendar-feed', key: '' }),
+  });
+  return tx<{ feed: FeedPoll }[]>`
+    select private.calendar_feed(${secretHash}, ${known}::text, ${`${FEED_FORMAT}|${appOrigin()}`}, ${limits}::text::jsonb) as feed`;
+}
+
+/** The events' link: the plan's public /l/{slug}, as the "Add to Calendar" download (docs/api.md "Dates, times and calendar"). */
+function planLink(slug: string): string {
+  return `${appOrigin()}/l/${encodeURIComponent(slug)}`;
+}
+
+/** The feed's text (text/calendar): one event per plan, by the feed's rules (issue 24). */
+export function feedBody(events: FeedEvent[]): string {
+  const entries: FeedEntry[] = [];
+  for (const e of events) {
+    try {
+      entries.push({
+        event: buildCalendarEvent({
+          planTitle: e.title,
+          ideaText: e.ideaText,
+          location: e.location,
+          planUrl: planLink(e.slug),
+          date: e.date,
+          eventTime: e.eventTime,
+          period: e.period,
+          title: 'plan-and-idea',
+          allDayWithoutTime: true,
+        }),
+        uid: planEventUid(e.planId),
+        sequence: e.sequence,
+        changedAt: e.changedAt * 1000,
+      });
+    } catch (error) {
+      // A plan whose event cannot be built is left out, not the whole feed.
+      console.error(`Building the calendar event of plan ${e.planId} failed:`, error);
+    }
+  }
+  try {
+    return toIcsFeed(entries);
+  } catch {
+    // `ics` refused one of them: the feed without the ones it refuses alone.
+    return toIcsFeed(entries.filter((entry) => {
+      try {
+        toIcsFeed([entry]);
+        return true;
+      } catch (error) {
+        console.error(`Writing the calendar event ${entry.uid} failed:`, error);
+        return false;
+      }
+    }));
+  }
+}
+
+/** W/"c{tag}": the feed's ETag. */
+export function feedEtag(tag: string): string {
+  return `W/"c${tag}"`;
+}
+
+/** The tag the client holds, from If-None-Match, or null. */
+export function knownFeedTag(ifNoneMatch: string | undefined): string | null {
+  const match = ifNoneMatch && /(?:^|,)\s*(?:W\/)?"c([0-9a-f]{32})"/.exec(ifNoneMatch);
+  return match ? match[1] : null;
+}
