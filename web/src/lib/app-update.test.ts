@@ -98,4 +98,27 @@ describe('watchForUpdates', () => {
     expect(reload).not.toHaveBeenCalled();
     expect(worker.told).toEqual([]);
   });
+  it("a worker another tab let in while this page was asking it is no longer waiting: this page reloads at its next change of screen", async () => {
+    const { updates, reload, install, takeOver } = setUp();
+    /** Answers "is this file yours?" only when told to. */
+    class SlowWorker extends FakeWorker {
+      answer: (() => void) | null = null;
+      override postMessage(data: unknown, ports: MessagePort[] = []) {
+        if (typeof data === 'object' && data && (data as { type: string }).type === HAS_FILE_MESSAGE) this.answer = () => super.postMessage(data, ports);
+        else super.postMessage(data, ports);
+      }
+    }
+    const worker = new SlowWorker('installing', ['/', '/assets/index-new.js']);
+    install(worker);
+    worker.become('installed');
+    // Before it answers, another tab lets it take over.
+    worker.become('activated');
+    takeOver();
+    worker.answer!();
+    await settle();
+
+    updates.screenChanged();
+    expect(worker.told).toEqual([]);
+    expect(reload).toHaveBeenCalledTimes(1);
+  });
 });

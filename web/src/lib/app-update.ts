@@ -56,6 +56,8 @@ export function watchForUpdates(registration: ServiceWorkerRegistration, env: Up
 
   const takeOverAndReload = () => {
     if (takingOver || isBusy()) return;
+    // Only a worker still waiting can take over (another tab may have let it in).
+    if (waiting && waiting.state !== 'installed') waiting = null;
     if (waiting) {
       takingOver = true;
       waiting.postMessage(TAKE_OVER_MESSAGE);
@@ -67,7 +69,10 @@ export function watchForUpdates(registration: ServiceWorkerRegistration, env: Up
   const found = async (worker: ServiceWorker) => {
     // The first worker of this browser is not an update: it takes over by itself.
     if (!env.container.controller) return;
-    if (env.entryScript && (await isOfBuild(worker, env.entryScript))) {
+    const ofBuild = env.entryScript ? await isOfBuild(worker, env.entryScript) : false;
+    // Let in (or replaced) while it answered: the controllerchange has said what to do.
+    if (worker.state !== 'installed') return;
+    if (ofBuild) {
       ofNewBuild = true;
       worker.postMessage(TAKE_OVER_MESSAGE);
       return;
