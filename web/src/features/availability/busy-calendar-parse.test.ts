@@ -3,7 +3,7 @@ import apple from './test-calendars/apple.ics?raw';
 import google from './test-calendars/google.ics?raw';
 import meetup from './test-calendars/meetup.ics?raw';
 import outlook from './test-calendars/outlook.ics?raw';
-import { busyDaysFromIcs, CalendarFileError, ianaZoneOf, NOT_A_CALENDAR, UNREADABLE_CALENDAR } from './busy-calendar-parse';
+import { busyDaysFromIcs, CalendarFileError, ianaZoneOf, mergeRanges, NOT_A_CALENDAR, UNREADABLE_CALENDAR } from './busy-calendar-parse';
 
 // Every call names the device's zone, so the results do not depend on the
 // machine's: the same file is read on a phone in Berlin, New York, Los
@@ -261,6 +261,27 @@ describe('busyDaysFromIcs', () => {
     expect(() => busyDaysFromIcs('BEGIN:VCALENDAR\r\nthis is not a property line\r\n', { ...december, timeZone: 'UTC' })).toThrow(
       CalendarFileError,
     );
+  });
+});
+
+describe('mergeRanges', () => {
+  it('merges overlapping and touching ranges, drops empty ones, clamps to the day', () => {
+    expect(
+      mergeRanges([
+        [h(18), h(19)],
+        [h(9), h(10)],
+        [h(9, 30), h(11)],
+        [h(11), h(12)],
+        [h(14), h(14)],
+        [-30, h(1)],
+        [h(23), 1500],
+      ]),
+    ).toEqual([
+      [0, h(1)],
+      [h(9), h(12)],
+      [h(18), h(19)],
+      [h(23), 1440],
+    ]);
   });
 });
 

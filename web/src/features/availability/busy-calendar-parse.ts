@@ -5,7 +5,7 @@
 // import().
 import ICAL from 'ical.js';
 import { addDays, formatIsoDate, parseCalendarDate, type CalendarDate } from '../../lib/shared-periods';
-import { mergeRanges, MINUTES_PER_DAY, type BusyDays, type BusyRange } from './busy-calendar';
+import { MINUTES_PER_DAY, type BusyDays, type BusyRange } from './busy-calendar';
 import { WINDOWS_TIME_ZONES } from './windows-zones';
 import { instantOf, isKnownTimeZone, wallClockAt, type WallClock } from './zoned-time';
 
@@ -65,6 +65,21 @@ const clockOf = (time: Time): WallClock => ({
   minute: time.minute,
   second: time.second,
 });
+
+/** Sorted, overlapping or touching ranges joined, empty ones dropped, clamped to the day. */
+export function mergeRanges(ranges: readonly BusyRange[]): BusyRange[] {
+  const sorted = ranges
+    .map(([start, end]) => [Math.max(0, start), Math.min(MINUTES_PER_DAY, end)] as const)
+    .filter(([start, end]) => end > start)
+    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  const merged: [number, number][] = [];
+  for (const [start, end] of sorted) {
+    const last = merged.at(-1);
+    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return merged;
+}
 
 /** Days and minutes collected before merging. */
 class BusyCollector {

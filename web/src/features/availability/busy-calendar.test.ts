@@ -1,28 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { busyLabel, clockLabel, importSummary, mergeRanges } from './busy-calendar';
+import { busyLabel, clockLabel, importSummary } from './busy-calendar';
 
 const h = (hour: number, minute = 0) => hour * 60 + minute;
 
 describe('busy calendar', () => {
-  it('merges overlapping and touching ranges, drops empty ones, clamps to the day', () => {
-    expect(
-      mergeRanges([
-        [h(18), h(19)],
-        [h(9), h(10)],
-        [h(9, 30), h(11)],
-        [h(11), h(12)],
-        [h(14), h(14)],
-        [-30, h(1)],
-        [h(23), 1500],
-      ]),
-    ).toEqual([
-      [0, h(1)],
-      [h(9), h(12)],
-      [h(18), h(19)],
-      [h(23), 1440],
-    ]);
-  });
-
   it('says the clock the way the app does', () => {
     expect(clockLabel(0)).toBe('12 AM');
     expect(clockLabel(h(9))).toBe('9 AM');

@@ -23,21 +23,6 @@ export interface CalendarImport {
   days: BusyDays;
 }
 
-/** Sorted, overlapping or touching ranges joined, empty ones dropped, clamped to the day. */
-export function mergeRanges(ranges: readonly BusyRange[]): BusyRange[] {
-  const sorted = ranges
-    .map(([start, end]) => [Math.max(0, start), Math.min(MINUTES_PER_DAY, end)] as const)
-    .filter(([start, end]) => end > start)
-    .sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const merged: [number, number][] = [];
-  for (const [start, end] of sorted) {
-    const last = merged.at(-1);
-    if (last && start <= last[1]) last[1] = Math.max(last[1], end);
-    else merged.push([start, end]);
-  }
-  return merged;
-}
-
 export const isAllDay = (ranges: readonly BusyRange[]) =>
   ranges.length === 1 && ranges[0]![0] === 0 && ranges[0]![1] === MINUTES_PER_DAY;
 

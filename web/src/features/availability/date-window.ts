@@ -17,6 +17,11 @@ export function localToday(now: Date = new Date()): string {
   return formatIsoDate({ year: now.getFullYear(), month: now.getMonth() + 1, day: now.getDate() });
 }
 
+/** The device's IANA time zone, whose days localToday() counts. */
+export function deviceTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
+
 /** 'YYYY-MM-DD' `days` after `date` (which must be a real calendar date). */
 export function plusDays(date: string, days: number): string {
   const parts = parseCalendarDate(date);

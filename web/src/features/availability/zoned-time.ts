@@ -43,11 +43,6 @@ export function isKnownTimeZone(name: string): boolean {
   }
 }
 
-/** The device's own time zone, in which the visitor's days are counted. */
-export function deviceTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
-}
-
 /** The wall clock in `timeZone` at the instant `epochMs`. */
 export function wallClockAt(epochMs: number, timeZone: string): WallClock {
   const parts: Partial<Record<Intl.DateTimeFormatPartTypes, number>> = {};

@@ -9,7 +9,9 @@ import { localToday, nextTwoWeeks } from '../date-window';
 import { useMyVotedSlotIds } from '../my-votes';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { timeSlotsQueryOptions } from '../queries';
+import { useCalendarImport } from '../use-calendar-import';
 import { useDateVoting } from '../voting';
+import { CalendarImportControl } from './calendar-import';
 import { DateList } from './date-list';
 import { DatePickerPanel } from './date-picker-panel';
 import { NextTwoWeeks } from './next-two-weeks';
@@ -55,6 +57,7 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
   const lockDate = useLockDate(plan.id);
   const today = localToday();
   const days = useMemo(() => nextTwoWeeks(today), [today]);
+  const calendarImport = useCalendarImport(plan.id);
 
   const slots = slotsQuery.data;
   const wholeDays = useMemo(
@@ -94,6 +97,8 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
       onSuccess: () => showSuccessToast('Date picked!', `${formatLongDate(date)}. Now set the event time.`),
     });
   const locked = isDateLocked(plan) ? plan.lockedTimeSlotDate : null;
+  const busyDays = calendarImport.calendar?.days;
+  const busyOn = (date: string) => busyDays?.[date];
 
   return (
     <Stack gap="md">
@@ -118,8 +123,11 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
         onToggle={(date) => void voteDate(date)}
         waiting={waiting}
         lockedDate={locked}
+        busyOn={busyOn}
+        showBusy={Boolean(busyDays)}
       />
-      <DatePickerPanel today={today} votedDates={votedDates} voteDate={voteDate} />
+      <CalendarImportControl state={calendarImport} today={today} />
+      <DatePickerPanel today={today} votedDates={votedDates} voteDate={voteDate} busyOn={busyOn} />
       <DateList
         planId={plan.id}
         slots={listed}

@@ -4,6 +4,7 @@ import { Button, Card, Collapse, Group, Text, UnstyledButton } from '@mantine/co
 import { DatePicker } from '@mantine/dates';
 import { IconCalendar } from '../../../components/icons';
 import { formatLongDate } from '../../../lib/local-date';
+import { busyLabel, type BusyRange } from '../busy-calendar';
 import { votingWindow } from '../date-window';
 
 interface DatePickerPanelProps {
@@ -12,6 +13,8 @@ interface DatePickerPanelProps {
   votedDates: ReadonlySet<string>;
   /** Votes for one date; resolves false when it failed (the toast is shown). */
   voteDate: (date: string) => Promise<boolean>;
+  /** The visitor's busy hours on a day, from their imported calendar. */
+  busyOn?: (date: string) => readonly BusyRange[] | undefined;
 }
 
 const CALENDAR_LABELS = {
@@ -25,6 +28,18 @@ const CALENDAR_LABELS = {
   yearLevelControl: 'Choose a year',
 };
 
+/** A day of the picker: its number, and 'Busy' under it on a day the visitor's calendar fills. */
+function PickerDay({ date, busy }: { date: string; busy: boolean }) {
+  const day = Number(date.slice(8, 10));
+  if (!busy) return day;
+  return (
+    <span style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', lineHeight: 1 }}>
+      <span>{day}</span>
+      <span style={{ fontSize: 9, fontWeight: 700, marginTop: 2 }}>Busy</span>
+    </span>
+  );
+}
+
 const datesLabel = (count: number) => `${count} ${count === 1 ? 'date' : 'dates'}`;
 
 /**
@@ -33,7 +48,7 @@ const datesLabel = (count: number) => `${count} ${count === 1 ? 'date' : 'dates'
  * stopping at the first failure; 'Cancel' clears the selection. A date the
  * visitor already voted for is skipped, so OK never takes a vote away.
  */
-export function DatePickerPanel({ today, votedDates, voteDate }: DatePickerPanelProps) {
+export function DatePickerPanel({ today, votedDates, voteDate, busyOn }: DatePickerPanelProps) {
   const [opened, setOpened] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [voting, setVoting] = useState(false);
@@ -94,7 +109,11 @@ export function DatePickerPanel({ today, votedDates, voteDate }: DatePickerPanel
             firstDayOfWeek={0}
             locale="en"
             ariaLabels={CALENDAR_LABELS}
-            getDayAriaLabel={(date) => `${formatLongDate(date)}${votedDates.has(date) ? ", you're free" : ''}`}
+            getDayAriaLabel={(date) => {
+              const busy = busyOn?.(date);
+              return `${formatLongDate(date)}${busy ? `, ${busyLabel(busy)}` : ''}${votedDates.has(date) ? ", you're free" : ''}`;
+            }}
+            renderDay={(date) => <PickerDay date={date} busy={Boolean(busyOn?.(date))} />}
             getDayProps={(date) => (votedDates.has(date) ? { style: { fontWeight: 800, textDecoration: 'underline' } } : {})}
           />
         </Group>

@@ -3,6 +3,7 @@ import { formatLongDate, parseLocalDate } from '../../../lib/local-date';
 import { IconCheck, IconClock } from '../../../components/icons';
 import { PendingMark } from '../../../components/pending-mark';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
+import { busyLabel, type BusyRange } from '../busy-calendar';
 import type { PendingDateVote } from '../voting';
 import { votesLabel } from './voter-avatars';
 import classes from './next-two-weeks.module.css';
@@ -19,6 +20,10 @@ interface NextTwoWeeksProps {
   waiting?: boolean;
   /** The date the host locked, marked 'Picked'. */
   lockedDate?: string | null;
+  /** The visitor's busy hours on a day, from their imported calendar (undefined: free, or nothing imported). */
+  busyOn?: (date: string) => readonly BusyRange[] | undefined;
+  /** A calendar is imported: every day keeps a line for 'Busy', so the days line up. */
+  showBusy?: boolean;
 }
 
 const part = (date: string, options: Intl.DateTimeFormatOptions) =>
@@ -29,7 +34,17 @@ const part = (date: string, options: Intl.DateTimeFormatOptions) =>
  * (46 px cells fit a 390 px phone). A tap votes or unvotes the whole day; the
  * cell shows the day's votes and, filled, the visitor's own vote.
  */
-export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, pendingVote, onToggle, waiting = false, lockedDate }: NextTwoWeeksProps) {
+export function NextTwoWeeks({
+  days,
+  slotsByDate,
+  votedSlotIds,
+  pendingVote,
+  onToggle,
+  waiting = false,
+  lockedDate,
+  busyOn,
+  showBusy = false,
+}: NextTwoWeeksProps) {
   const range = `${part(days[0]!, { month: 'short', day: 'numeric' })} – ${part(days.at(-1)!, { month: 'short', day: 'numeric' })}`;
   return (
     <Card withBorder radius="lg" padding="md" component="section" aria-labelledby="next-two-weeks-title">
@@ -58,13 +73,16 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, pendingVote, onT
           const count = slot?.voteCount ?? (unsent ? 1 : 0);
           const mine = slot ? votedSlotIds.has(slot.id) : unsent;
           const picked = lockedDate === date;
-          const label = `${formatLongDate(date)}: ${votesLabel(count)}${mine ? ", you're free" : ''}${picked ? ', picked by the host' : ''}${offline ? ', waiting for connection' : ''}`;
+          const busyRanges = busyOn?.(date);
+          // 'Friday, November 27: busy 7 PM–9 PM, 1 vote, you're free': the busy hours first, where they help decide.
+          const label = `${formatLongDate(date)}: ${busyRanges ? `${busyLabel(busyRanges)}, ` : ''}${votesLabel(count)}${mine ? ", you're free" : ''}${picked ? ', picked by the host' : ''}${offline ? ', waiting for connection' : ''}`;
           return (
             <li key={date}>
               <UnstyledButton
                 className={classes.day}
                 data-mine={mine || undefined}
                 data-picked={picked || undefined}
+                data-busy={busyRanges ? true : undefined}
                 aria-pressed={mine}
                 aria-label={label}
                 aria-busy={busy || undefined}
@@ -96,6 +114,11 @@ export function NextTwoWeeks({ days, slotsByDate, votedSlotIds, pendingVote, onT
                     </Badge>
                   ) : null}
                 </Box>
+                {showBusy && (
+                  <Text component="span" fz={10} fw={700} lh="14px" h={14} className={classes.busy} aria-hidden="true">
+                    {busyRanges ? 'Busy' : ''}
+                  </Text>
+                )}
               </UnstyledButton>
             </li>
           );
