@@ -1,0 +1,137 @@
+// My calendar, in my availability (issue 24 §2): a guest on a plan's
+// Availability tab imports an .ics file from the phone; its busy days show on
+// the days, the file never leaves the phone, the import survives a reload
+// and Clear calendar forgets it. The file is written here with dates in the
+// next 2 weeks (floating times and dates: read in the phone's own zone).
+import { randomUUID } from 'node:crypto';
+import type { Page, Request } from '@playwright/test';
+import { check, phonePage } from './axe.ts';
+import { expect, test } from './fixtures.ts';
+import { apiPost as post, localDate, longDate, signInViaApi, uniqueEmail } from './support.ts';
+
+const compact = (iso: string) => iso.replaceAll('-', '');
+
+/** An Apple-style export: a timed evening, a weekly working day, a weekend away, a cancelled lunch. */
+function calendarFile(marker: string): string {
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Apple Inc.//macOS 15.1//EN',
+    'CALSCALE:GREGORIAN',
+    'X-WR-CALNAME:Home',
+    'BEGIN:VEVENT',
+    `UID:${randomUUID()}`,
+    'DTSTAMP:20260101T000000Z',
+    `DTSTART:${compact(localDate(1))}T190000`,
+    `DTEND:${compact(localDate(1))}T210000`,
+    `SUMMARY:Dentist ${marker}`,
+    `DESCRIPTION:Private notes ${marker}`,
+    'END:VEVENT',
+    'BEGIN:VEVENT',
+    `UID:${randomUUID()}`,
+    'DTSTAMP:20260101T000000Z',
+    `DTSTART:${compact(localDate(2))}T090000`,
+    `DTEND:${compact(localDate(2))}T170000`,
+    'RRULE:FREQ=WEEKLY;COUNT=2',
+    'SUMMARY:Office day',
+    'END:VEVENT',
+    'BEGIN:VEVENT',
+    `UID:${randomUUID()}`,
+    'DTSTAMP:20260101T000000Z',
+    `DTSTART;VALUE=DATE:${compact(localDate(3))}`,
+    `DTEND;VALUE=DATE:${compact(localDate(5))}`,
+    'SUMMARY:Weekend away',
+    'END:VEVENT',
+    'BEGIN:VEVENT',
+    `UID:${randomUUID()}`,
+    'DTSTAMP:20260101T000000Z',
+    `DTSTART:${compact(localDate(6))}T120000`,
+    `DTEND:${compact(localDate(6))}T130000`,
+    'STATUS:CANCELLED',
+    'SUMMARY:Lunch (cancelled)',
+    'END:VEVENT',
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+}
+
+const dayButton = (page: Page, days: number) =>
+  page
+    .getByRole('region', { name: 'Next 2 Weeks' })
+    .getByRole('button', { name: new RegExp(`^${longDate(localDate(days))}:`) });
+
+async function pickFile(page: Page, name: string, content: string) {
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('button', { name: 'Import my calendar (.ics)' }).click();
+  await (await chooser).setFiles({ name, mimeType: 'text/calendar', buffer: Buffer.from(content) });
+}
+
+test('a guest imports their calendar: busy days on the phone only, kept across a reload, cleared', async ({ browser }) => {
+  const hostPage = await phonePage(browser);
+  const hostToken = await signInViaApi(hostPage, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
+  const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Board games', isOpenInvite: true }, hostToken);
+  await post(`/api/plans/${plan.id}/vote-date`, { date: localDate(1) }, hostToken);
+  const guest = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Gail Guest', planId: plan.id });
+
+  const page = await phonePage(browser);
+  await page.addInitScript((session) => {
+    localStorage.setItem('guestSession', JSON.stringify(session));
+  }, { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret });
+  // Every request the page makes, with whatever it carries.
+  const marker = `hp-${randomUUID()}`;
+  const sent: Request[] = [];
+  page.on('request', (request) => void sent.push(request));
+
+  await page.goto(`/l/${plan.slug}/dashboard?tab=availability`);
+  await expect(page.getByRole('heading', { name: 'Your calendar' })).toBeVisible();
+  await check(page, 'availability: calendar not imported', page.getByRole('button', { name: 'Import my calendar (.ics)' }));
+
+  // A file that is no calendar: one sentence, nothing marked.
+  await pickFile(page, 'photo.ics', 'GIF89a not a calendar');
+  await expect(page.getByRole('alert')).toHaveText("That file isn't a calendar (.ics) file.");
+
+  await pickFile(page, 'my-calendar.ics', calendarFile(marker));
+  const summary = page.getByRole('status').filter({ hasText: 'From my-calendar.ics' });
+  await expect(summary).toHaveText('From my-calendar.ics: 5 busy days in the next 2 weeks, 5 in the next year.');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(dayButton(page, 1)).toHaveAccessibleName(`${longDate(localDate(1))}: busy 7 PM–9 PM, 1 vote`);
+  await expect(dayButton(page, 2)).toHaveAccessibleName(`${longDate(localDate(2))}: busy 9 AM–5 PM, 0 votes`);
+  await expect(dayButton(page, 3)).toHaveAccessibleName(`${longDate(localDate(3))}: busy all day, 0 votes`);
+  await expect(dayButton(page, 4)).toHaveAccessibleName(`${longDate(localDate(4))}: busy all day, 0 votes`);
+  await expect(dayButton(page, 5)).toHaveAccessibleName(`${longDate(localDate(5))}: 0 votes`);
+  await expect(dayButton(page, 6)).toHaveAccessibleName(`${longDate(localDate(6))}: 0 votes`);
+  await expect(dayButton(page, 9)).toHaveAccessibleName(`${longDate(localDate(9))}: busy 9 AM–5 PM, 0 votes`);
+  await expect(dayButton(page, 1).getByText('Busy')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Next 2 Weeks' }).getByText('Busy', { exact: true })).toHaveCount(5);
+  // Nothing voted for the visitor.
+  await expect(dayButton(page, 1)).toHaveAttribute('aria-pressed', 'false');
+  await check(page, 'availability: calendar imported', summary);
+
+  // A busy day can still be voted for: the person decides.
+  await dayButton(page, 2).click();
+  await expect(dayButton(page, 2)).toHaveAccessibleName(`${longDate(localDate(2))}: busy 9 AM–5 PM, 1 vote, you're free`);
+
+  // Reload: the busy days are still there, from the device.
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'From my-calendar.ics' })).toBeVisible();
+  await expect(dayButton(page, 1)).toHaveAccessibleName(`${longDate(localDate(1))}: busy 7 PM–9 PM, 1 vote`);
+  const stored = await page.evaluate((id) => localStorage.getItem(`calendarImport:${id}`), plan.id);
+  expect(stored).toContain('my-calendar.ics');
+  expect(stored).not.toContain(marker);
+
+  await page.getByRole('button', { name: 'Clear calendar' }).click();
+  await expect(dayButton(page, 1)).toHaveAccessibleName(`${longDate(localDate(1))}: 1 vote`);
+  await expect(page.getByRole('region', { name: 'Next 2 Weeks' }).getByText('Busy', { exact: true })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Clear calendar' })).toHaveCount(0);
+  expect(await page.evaluate((id) => localStorage.getItem(`calendarImport:${id}`), plan.id)).toBeNull();
+  await page.reload();
+  await expect(dayButton(page, 1)).toHaveAccessibleName(`${longDate(localDate(1))}: 1 vote`);
+
+  // The file never left the phone: no request carried any of it.
+  expect(sent.length).toBeGreaterThan(0);
+  for (const request of sent) {
+    const body = request.postDataBuffer()?.toString('latin1') ?? '';
+    expect(`${request.url()} ${body}`, `${request.method()} ${request.url()}`).not.toContain(marker);
+    expect(body).not.toContain('BEGIN:VCALENDAR');
+  }
+});
