@@ -52,6 +52,10 @@ export const apiPaths = {
    */
   unsubscribe: (token: string) => `/api/unsubscribe/${seg(token)}`,
 
+  /** The member's personal calendar feed: GET its URL, POST `calendarFeedReset` for a new one (docs/api.md "Calendar feed"). */
+  calendarFeed: () => '/api/calendar/feed',
+  calendarFeedReset: () => '/api/calendar/feed/rotate',
+
   /** The live change feed of one plan (docs/live-updates.md). */
   planEvents: (id: string, since?: number) =>
     since === undefined ? `${apiPaths.plan(id)}/events` : `${apiPaths.plan(id)}/events?since=${since}`,

@@ -70,3 +70,8 @@ export const notificationKeys = {
   /** Whether notifications are on for one identity on this device (`member:{id}` or `guest:{id}`). */
   device: (identity: string) => [...notificationKeys.all, 'device', identity] as const,
 };
+
+export const calendarFeedKeys = {
+  /** The signed-in member's personal calendar feed URL. */
+  mine: () => ['calendar-feed', 'mine'] as const,
+};

@@ -7,6 +7,7 @@ import { initials } from '../../../lib/initials';
 import { useCurrentUser } from '../../auth';
 import { AccountSettings } from './account-settings';
 import { AppearanceSettings } from './appearance-settings';
+import { CalendarFeedCard } from './calendar-feed-card';
 import { EmailCodeCard } from './email-code-card';
 import { ProfileForm } from './profile-form';
 
@@ -36,6 +37,7 @@ export function ProfileScreen() {
         {/* Re-mounts with what the server stored (it normalises the e-mail). */}
         <ProfileForm key={`${user.email}|${user.firstName}|${user.lastName}`} user={user} onPendingEmail={setPendingEmail} />
         {pendingEmail && <EmailCodeCard key={pendingEmail} email={pendingEmail} onClose={() => setPendingEmail(null)} />}
+        <CalendarFeedCard />
         <AppearanceSettings />
         <AccountSettings />
         <InstallHint />
