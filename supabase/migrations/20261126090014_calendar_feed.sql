@@ -24,8 +24,9 @@
 --   3. The feed itself, private.calendar_feed: ONE statement per poll. It
 --      finds the member by the secret's hash, sums up the member's plans that
 --      have a date (ids and calendar sequences) in a tag, the ETag, and builds
---      the events only when the tag is not the one the caller already has:
---      an unchanged poll is two indexed lookups and answers 304.
+--      the events only when the tag is not one the caller already has (the
+--      client's copy, or the API instance's): an unchanged poll is two
+--      indexed lookups.
 --
 -- No grants on the table and a deny-all policy: reached only through the
 -- definers below (as app.guest_credentials, app.sessions' credentials).
@@ -164,19 +165,20 @@ grant execute on function private.reset_calendar_feed(text, text, text) to authe
 -- send no credentials: the secret is the credential).
 --
 --   p_secret_hash  SHA-256 (hex) of the URL's secret
---   p_known        the tag the caller holds (If-None-Match), or null
+--   p_known        the tags whose text the caller holds: the client's
+--                  (If-None-Match) and the API instance's copy; may be empty
 --   p_salt         what else the answer depends on (the format, the app's
 --                  origin), folded into the tag
 --   p_limits       {"miss": {key, max, window, message}, "feed": {...}}
 --                  (_shared/limits.ts): "miss" is counted per client network
---                  for a secret that finds no feed; "feed" for each answer
---                  with a body, on the key's end the feed's member
+--                  for a secret that finds no feed; "feed" for each time the
+--                  events are built, on the key's end the feed's member
 --
 -- Answers null for a wrong or old secret (the API's 404: the miss counted, so
--- the transaction must commit), {"tag"} when the caller's copy is current
--- (304, nothing counted), else {"tag", "events"}: the member's plans that
--- have a date, newest date first, at most 500. HP429 when a limit is full.
-create function private.calendar_feed(p_secret_hash text, p_known text, p_salt text, p_limits jsonb)
+-- the transaction must commit), {"tag"} when the tag is one of p_known
+-- (nothing counted), else {"tag", "events"}: the member's plans that have a
+-- date, newest date first, at most 500. HP429 when a limit is full.
+create function private.calendar_feed(p_secret_hash text, p_known text[], p_salt text, p_limits jsonb)
 returns jsonb
 language plpgsql
 volatile
@@ -205,7 +207,7 @@ begin
     from app.participants pa
     join app.plans p on p.id = pa.plan_id
    where pa.user_id = v_user and p.locked_time_slot_date is not null;
-  if v_tag = p_known then
+  if v_tag = any(coalesce(p_known, '{}')) then
     return jsonb_build_object('tag', v_tag);
   end if;
 
@@ -237,7 +239,7 @@ begin
       ) x));
 end;
 $$;
-comment on function private.calendar_feed(text, text, text, jsonb) is
-  'One poll of a calendar feed by its secret''s hash: null (unknown: counted per network), {tag} (unchanged), or {tag, events}. HP429 over a limit.';
-revoke all on function private.calendar_feed(text, text, text, jsonb) from public;
-grant execute on function private.calendar_feed(text, text, text, jsonb) to anon;
+comment on function private.calendar_feed(text, text[], text, jsonb) is
+  'One poll of a calendar feed by its secret''s hash: null (unknown: counted per network), {tag} (a known one), or {tag, events}. HP429 over a limit.';
+revoke all on function private.calendar_feed(text, text[], text, jsonb) from public;
+grant execute on function private.calendar_feed(text, text[], text, jsonb) to anon;

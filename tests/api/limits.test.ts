@@ -242,17 +242,30 @@ describe('the calendar feed: bodies per feed, unknown links per network', () => 
     return new URL(res.json.url).pathname;
   };
 
-  it('the third answer with a body in an hour is 429; unchanged polls (304) count nothing; another feed is not affected', async () => {
+  it('the third build of one feed in an hour is 429; unchanged polls (304, or the instance\'s copy) count nothing; another feed is not affected', async () => {
     const [member, other] = [await newUser('Fiona'), await newUser('Felix')];
+    const planId = await newPlan(member);
+    const post = (action: string, body: object) => limited('POST', `/api/plans/${planId}/${action}`, { body, token: member.token });
+    expect((await post('lock-date', { date: await day(owner, 3) })).status).toBe(200);
     const path = await feedPath(member);
     const first = await limited('GET', path);
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag')!;
-    for (let i = 0; i < 5; i++) expect((await limited('GET', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
-    expect((await limited('GET', path)).status).toBe(200);
+    for (let i = 0; i < 3; i++) {
+      expect((await limited('GET', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+      // A calendar service that never sends If-None-Match: the same text again, not built again.
+      const again = await limited('GET', path);
+      expect(again.status).toBe(200);
+      expect(again.text).toBe(first.text);
+    }
+    // The plan changes: the feed is built again (the second time), and again (refused).
+    expect((await post('location', { location: 'The park' })).status).toBe(200);
+    const second = await limited('GET', path, { headers: { 'if-none-match': etag } });
+    expect(second.status).toBe(200);
+    expect(second.text).toContain('LOCATION:The park');
+    expect((await post('location', { location: 'The beach' })).status).toBe(200);
     expectTooMany(await limited('GET', path), 'This calendar was fetched too often, please try again in an hour', 3600);
-    // Still answered when unchanged, and the other member's feed is its own.
-    expect((await limited('GET', path, { headers: { 'if-none-match': etag } })).status).toBe(304);
+    // The other member's feed is its own.
     expect((await limited('GET', await feedPath(other))).status).toBe(200);
   });
 

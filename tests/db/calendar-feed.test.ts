@@ -32,7 +32,7 @@ function limits(scope: string, max = { miss: 100, feed: 100 }) {
 async function poll(secret: string, known: string | null, scope: string, max?: { miss: number; feed: number }) {
   const [row] = await db.as({ role: 'anon' }, (tx) =>
     tx<{ feed: { tag: string; events?: Record<string, unknown>[] } | null }[]>`
-      select private.calendar_feed(${sha256Hex(secret)}, ${known}, 'salt', ${JSON.stringify(limits(scope, max))}::text::jsonb) as feed`,
+      select private.calendar_feed(${sha256Hex(secret)}, ${known === null ? [] : [known]}::text[], 'salt', ${JSON.stringify(limits(scope, max))}::text::jsonb) as feed`,
   );
   return row.feed;
 }
@@ -142,7 +142,7 @@ describe('app.calendar_feeds is out of the request roles\' reach', () => {
       await expectDenied(db.as(claims, (tx) => tx`select * from private.issue_calendar_feed(${nonce()}, ${sha256Hex('x')})`));
       await expectDenied(db.as(claims, (tx) => tx`select * from private.reset_calendar_feed(${nonce()}, ${sha256Hex('x')}, null)`));
     }
-    await expectDenied(db.as(w.actors.member, (tx) => tx`select private.calendar_feed(${sha256Hex('x')}, null, '', '{}'::jsonb)`));
+    await expectDenied(db.as(w.actors.member, (tx) => tx`select private.calendar_feed(${sha256Hex('x')}, '{}'::text[], '', '{}'::jsonb)`));
   });
 
   it('keeps only a hash and a nonce, of the right shapes', async () => {
@@ -210,6 +210,10 @@ describe('a member\'s feed', () => {
     const empty = await poll(secret, null, 'tag');
     expect(empty?.events).toEqual([]);
     expect(await poll(secret, empty!.tag, 'tag')).toEqual({ tag: empty!.tag });
+    // Any of the tags the caller holds (the client's, the API's copy).
+    const [row] = await db.as({ role: 'anon' }, (tx) => tx`
+      select private.calendar_feed(${sha256Hex(secret)}, ${['0'.repeat(32), empty!.tag]}::text[], 'salt', ${JSON.stringify(limits('tag'))}::text::jsonb) as feed`);
+    expect(row.feed).toEqual({ tag: empty!.tag });
 
     await addMember(db.owner, plan.id, user);
     const joined = await poll(secret, empty!.tag, 'tag');
@@ -227,7 +231,7 @@ describe('a member\'s feed', () => {
     expect(left?.tag).toBe(empty!.tag);
   });
 
-  it('counts a miss per network and a body per feed (not an unchanged poll), HP429 when full', async () => {
+  it('counts a miss per network and a build per feed (not a known tag), HP429 when full', async () => {
     const user = await createUser(db.owner, 'Limit', null);
     const secret = await feedOf(user);
     const max = { miss: 2, feed: 2 };

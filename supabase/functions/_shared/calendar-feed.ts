@@ -15,6 +15,7 @@ import { sha256Hex, type Tx } from './db.ts';
 import { jwtSecret } from './env.ts';
 import { limitEntry } from './limits.ts';
 import { appOrigin } from './notify.ts';
+import { RecentMap } from './recent-map.ts';
 
 const encoder = new TextEncoder();
 let cachedKey: { secret: string; key: Promise<CryptoKey> } | undefined;
@@ -106,15 +107,37 @@ interface FeedEvent {
 /** null: no such feed; `events` absent: the caller's copy is current. */
 export type FeedPoll = { tag: string; events?: FeedEvent[] } | null;
 
-/** The one statement of a poll (private.calendar_feed), with the limits it counts. */
-export function pollFeed(tx: Tx, secretHash: string, known: string | null, network: string) {
+/**
+ * The one statement of a poll (private.calendar_feed), with the limits it
+ * counts: the events come back only when the feed's tag is none of `known`.
+ */
+export function pollFeed(tx: Tx, secretHash: string, known: string[], network: string) {
   const limits = JSON.stringify({
     miss: limitEntry({ limit: 'calendar-feed-miss', key: network }),
     // The function adds the feed's member to the key.
     feed: limitEntry({ limit: 'calendar-feed', key: '' }),
   });
   return tx<{ feed: FeedPoll }[]>`
-    select private.calendar_feed(${secretHash}, ${known}::text, ${`${FEED_FORMAT}|${appOrigin()}`}, ${limits}::text::jsonb) as feed`;
+    select private.calendar_feed(${secretHash}, ${known}::text[], ${`${FEED_FORMAT}|${appOrigin()}`}, ${limits}::text::jsonb) as feed`;
+}
+
+// This instance's copy of each feed's text, by the secret's hash, with its
+// tag: a calendar service that polls without If-None-Match gets the same
+// text again without it being built again (the statement still checks, as
+// ever, that the secret is valid and the tag current). Bounded like the plan
+// read copies (_shared/versioned.ts): 2,000 feeds and 16 MB, none over 256 KB.
+const copies = new RecentMap<string, { tag: string; body: string }>(2000, 16 * 1024 * 1024);
+const LARGEST_COPY_CHARS = 256 * 1024;
+
+/** The copy this instance holds of a feed's text, if any. */
+export function feedCopy(secretHash: string): { tag: string; body: string } | undefined {
+  return copies.get(secretHash);
+}
+
+/** Keep a feed's text for its tag. */
+export function keepFeedCopy(secretHash: string, tag: string, body: string): void {
+  if (body.length <= LARGEST_COPY_CHARS) copies.set(secretHash, { tag, body }, body.length);
+  else copies.delete(secretHash);
 }
 
 /** The events' link: the plan's public /l/{slug}, as the "Add to Calendar" download (docs/api.md "Dates, times and calendar"). */

@@ -76,10 +76,11 @@ export const DEFAULT_LIMITS = {
    */
   remind: { max: 1, windowSeconds: REMIND_WINDOW_SECONDS, message: 'Everyone who has not answered was reminded less than 12 hours ago' },
   /**
-   * The personal calendar feed, per feed (its member): answers with a body.
-   * An unchanged poll (304) counts nothing; calendar apps poll each
-   * subscription about hourly, so a member subscribed on a few devices and
-   * services stays far below this (private.calendar_feed counts it).
+   * The personal calendar feed, per feed (its member): builds of its text.
+   * An unchanged poll (304, or the text the instance kept) counts nothing,
+   * and the text is built again only after a plan in it changed, so a member
+   * subscribed on a few devices and services stays far below this
+   * (private.calendar_feed counts it).
    */
   'calendar-feed': { max: 120, windowSeconds: 3600, message: 'This calendar was fetched too often' },
   /**

@@ -7,7 +7,19 @@
 //                           none) → text/calendar, ETag, 304 when unchanged
 import { Hono } from 'hono';
 import { requireUserId } from '../../_shared/auth.ts';
-import { feedBody, feedEtag, feedSecret, feedUrl, issueFeed, knownFeedTag, newFeedCredential, pollFeed, resetFeed } from '../../_shared/calendar-feed.ts';
+import {
+  feedBody,
+  feedCopy,
+  feedEtag,
+  feedSecret,
+  feedUrl,
+  issueFeed,
+  keepFeedCopy,
+  knownFeedTag,
+  newFeedCredential,
+  pollFeed,
+  resetFeed,
+} from '../../_shared/calendar-feed.ts';
 import { CALENDAR_FEED_FILE, CALENDAR_FEED_NOT_FOUND, type CalendarFeed } from '../../_shared/contract/calendar-feed.ts';
 import { requestNetwork } from '../../_shared/client-ip.ts';
 import { requestRow, sha256Hex } from '../../_shared/db.ts';
@@ -45,18 +57,33 @@ export const calendarRoutes = new Hono()
 
   // The feed. Runs as anon with no claims: the secret (hashed) is all the
   // statement is given; any Authorization header is ignored. A malformed
-  // secret is refused before anything is hashed or looked up.
+  // secret is refused before anything is hashed or looked up. The events are
+  // built only when the feed's tag is neither the client's (304) nor that of
+  // this instance's copy of the text (answered from the copy).
   .get('/feed/:file', async (c) => {
     const match = CALENDAR_FEED_FILE.exec(c.req.param('file'));
     if (!match) throw new HttpError(404, CALENDAR_FEED_NOT_FOUND);
     const secretHash = await sha256Hex(match[1]);
-    const row = await requestRow({}, (tx) => pollFeed(tx, secretHash, knownFeedTag(c.req.header('if-none-match')), requestNetwork(c)));
+    const client = knownFeedTag(c.req.header('if-none-match'));
+    const copy = feedCopy(secretHash);
+    const known = [client, copy?.tag].filter((tag): tag is string => Boolean(tag));
+    const row = await requestRow({}, (tx) => pollFeed(tx, secretHash, known, requestNetwork(c)));
     const feed = row?.feed;
     if (!feed) throw new HttpError(404, CALENDAR_FEED_NOT_FOUND);
     c.header('ETag', feedEtag(feed.tag));
     // Personal: kept by the calendar app, never by a shared cache, and
     // revalidated on every poll (304 when unchanged).
     c.header('Cache-Control', 'private, no-cache');
-    if (!feed.events) return c.body(null, 304);
-    return c.body(feedBody(feed.events), 200, { 'Content-Type': 'text/calendar; charset=utf-8' });
+    if (feed.tag === client) return c.body(null, 304);
+    let body: string;
+    if (feed.events) {
+      body = feedBody(feed.events);
+      keepFeedCopy(secretHash, feed.tag, body);
+    } else if (copy && copy.tag === feed.tag) {
+      body = copy.body;
+    } else {
+      // Not reached: a known tag is the client's or the copy's.
+      throw new Error('calendar feed: a known tag that is neither the client\'s nor the copy\'s');
+    }
+    return c.body(body, 200, { 'Content-Type': 'text/calendar; charset=utf-8' });
   });
