@@ -43,7 +43,7 @@ async function startBaseline(dbUrl: string): Promise<{ service: Service; url: st
   return { service, url: `http://127.0.0.1:${port}` };
 }
 
-function loads(f: Fixture, etag: string): Load[] {
+function loads(f: Fixture, etag: string, feedEtag: string): Load[] {
   const member = { authorization: `Bearer ${f.hostToken}` };
   let turn = 0;
   /** The next guest's body and secret header (each write is a different guest's, in turn). */
@@ -67,6 +67,12 @@ function loads(f: Fixture, etag: string): Load[] {
     { name: 'GET /api/plans (home list, 10 plans)', kind: 'read', path: '/plans', headers: member },
     { name: 'GET ideas, 500 ideas (growth)', kind: 'extra', path: `/plans/${f.bigPlan.id}/ideas`, headers: member },
     { name: 'GET ideas again, unchanged (304)', kind: 'extra', path: `/plans/${f.plan.id}/ideas`, headers: { ...member, 'if-none-match': etag }, expect: 304 },
+    // A calendar app's poll of a member's feed (docs/api.md "Calendar feed"),
+    // unchanged: anon, one statement, two index lookups, no body.
+    { name: 'GET calendar feed, unchanged (304)', kind: 'read', path: f.feedPath, headers: { 'if-none-match': feedEtag }, expect: 304 },
+    // The same poll without If-None-Match (as some calendar services send
+    // it): the whole text of 10 events, from the instance's copy once built.
+    { name: 'GET calendar feed, whole (10 plans)', kind: 'read', path: f.feedPath },
     { name: 'POST /api/ideas/{id}/vote (guest toggle)', kind: 'write', method: 'POST', path: `/ideas/${ideaId}/vote`, body: asGuest(() => ({})) },
     { name: 'POST /api/plans/{id}/vote-date (guest)', kind: 'write', method: 'POST', path: `/plans/${f.plan.id}/vote-date`, body: asGuest((n) => ({ date: f.dates[n % f.dates.length] })) },
     // Each request is another member's, in turn (one person does not send 50 votes at once).
@@ -100,6 +106,7 @@ export async function benchApi(stack: BenchStack): Promise<Measured[]> {
     await stack.owner`vacuum analyze`;
     await stack.owner`checkpoint`;
     const etag = (await fetch(`${stack.api}/plans/${f.plan.id}/ideas`, { headers: { authorization: `Bearer ${f.hostToken}` } })).headers.get('etag') ?? '';
+    const feedEtag = (await fetch(`${stack.api}${f.feedPath}`)).headers.get('etag') ?? '';
 
     const apiGroup = stack.apiService.pid();
     const baseGroup = baseline.service.pid();
@@ -108,7 +115,7 @@ export async function benchApi(stack: BenchStack): Promise<Measured[]> {
     log(`measuring: ${SECONDS} s per row at ${CONNECTIONS} connections, in ${SLICES} slices alternating with the baselines'`);
     if (WARMUP_SECONDS) for (const b of [readBase, writeBase]) await run(b.base, b.load, WARMUP_SECONDS);
     const rows: Measured[] = [];
-    for (const load of loads(f, etag)) {
+    for (const load of loads(f, etag, feedEtag)) {
       if (ONLY && !ONLY.test(load.name)) continue;
       if (stats) await stats`select pg_stat_statements_reset(), pg_stat_reset()`;
       const isWrite = load.kind === 'write';

@@ -102,6 +102,8 @@ export interface Fixture {
   ideaIds: string[];
   slotId: string;
   dates: string[];
+  /** The path of a member's calendar feed (of 10 plans with a date, 5 with a time), under the API's base. */
+  feedPath: string;
 }
 
 /** The next 12 days after the database's today, as `YYYY-MM-DD`. */
@@ -134,5 +136,21 @@ export async function buildFixture(stack: BenchStack): Promise<Fixture> {
     await planWith(stack, hostToken, { title: `Small plan ${i + 1}`, guests: 5, ideas: 3, ideaVotes: 1, dateVotes: 1, dates });
   }
   const slots = await call<Array<{ id: string }>>('GET', `/plans/${main.plan.id}/timeslots`);
-  return { ...main, bigPlan: big.plan, hostToken, memberTokens, slotId: slots[0].id, dates };
+  log('... and a member whose calendar feed has 10 plans with a date, 5 of them with a time');
+  const feedPath = await feedOf(stack, dates);
+  return { ...main, bigPlan: big.plan, hostToken, memberTokens, slotId: slots[0].id, dates, feedPath };
+}
+
+/** A member with 10 dated plans (every other one timed); the path of their feed, /calendar/feed/{secret}.ics. */
+async function feedOf(stack: BenchStack, dates: string[]): Promise<string> {
+  const call = apiCaller(stack.api);
+  const member = { token: await stack.signIn('feed@bench.local', 'Fay', 'Feed') };
+  for (let i = 0; i < 10; i++) {
+    const plan = await call<{ id: string }>('POST', '/plans', { title: `Feed plan ${i + 1}` }, member);
+    await call('POST', `/plans/${plan.id}/location`, { location: `Place ${i + 1}, Main Street` }, member);
+    await call('POST', `/plans/${plan.id}/lock-date`, { date: dates[i % dates.length] }, member);
+    if (i % 2 === 0) await call('POST', `/plans/${plan.id}/set-event-time`, { time: '19:30' }, member);
+  }
+  const { url } = await call<{ url: string }>('GET', '/calendar/feed', undefined, member);
+  return new URL(url).pathname.replace(/^\/api/, '');
 }
