@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { HAS_FILE_MESSAGE, TAKE_OVER_MESSAGE } from '../service-worker/offline';
-import { watchForUpdates } from './app-update';
+import { TAKE_OVER_GRACE_MS, watchForUpdates } from './app-update';
 
 /** A worker of a build with these files: answers "is this file yours?" and records what it was told. */
 class FakeWorker extends EventTarget {
@@ -120,5 +120,23 @@ describe('watchForUpdates', () => {
     updates.screenChanged();
     expect(worker.told).toEqual([]);
     expect(reload).toHaveBeenCalledTimes(1);
+  });
+  it('reloads anyway when the new worker has not taken over after a while (the browser may hold it back), but never while a write is on its way', async () => {
+    vi.useFakeTimers();
+    try {
+      const worker = new FakeWorker('installed', ['/assets/index-new.js']);
+      const { updates, reload, setBusy } = setUp({ waiting: worker });
+      await vi.advanceTimersByTimeAsync(20);
+      updates.screenChanged();
+      expect(worker.told).toEqual([TAKE_OVER_MESSAGE]);
+      setBusy(true);
+      await vi.advanceTimersByTimeAsync(TAKE_OVER_GRACE_MS);
+      expect(reload).not.toHaveBeenCalled();
+      setBusy(false);
+      await vi.advanceTimersByTimeAsync(TAKE_OVER_GRACE_MS);
+      expect(reload).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

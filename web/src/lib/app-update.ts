@@ -32,6 +32,9 @@ export interface AppUpdates {
   screenChanged: () => void;
 }
 
+/** How long a page that let the new worker in waits for it to take over before it reloads anyway. */
+export const TAKE_OVER_GRACE_MS = 3000;
+
 /** Asks a waiting worker whether this page's entry script is of its build. */
 function isOfBuild(worker: ServiceWorker, path: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -61,6 +64,12 @@ export function watchForUpdates(registration: ServiceWorkerRegistration, env: Up
     if (waiting) {
       takingOver = true;
       waiting.postMessage(TAKE_OVER_MESSAGE);
+      // Chromium may hold the new worker back while the old one still answers
+      // this page's requests (seen in e2e/update.spec.ts: the new screen's
+      // first reads). Reloading is as safe as ever once nothing is on its way:
+      // the host gives the new build's page, which lets the new worker in itself.
+      const reloadAnyway = () => (isBusy() ? setTimeout(reloadAnyway, TAKE_OVER_GRACE_MS) : env.reload());
+      setTimeout(reloadAnyway, TAKE_OVER_GRACE_MS);
     } else if (outdated) {
       env.reload();
     }
