@@ -32,8 +32,10 @@ import { planKeys } from './query-keys';
 import { showErrorMessage, showErrorToast } from './toast';
 import { whenIdle } from './when-idle';
 import {
+  byTapOrder,
   handOver,
   type HandedAction,
+  isRecord,
   keptAnswer,
   SEND_TIMEOUT_MS,
   SENDER_LOCK,
@@ -145,12 +147,8 @@ export function backoffMs(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.max(0, attempts - 1));
 }
 
-/** The order actions are sent in: as tapped. */
-export function byTapOrder(a: OfflineAction, b: OfflineAction): number {
-  return a.at - b.at || a.seq - b.seq || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+/** The order actions are sent in: as tapped (one rule for the page and the worker). */
+export { byTapOrder };
 
 function isIdentity(value: unknown): value is ActionIdentity {
   if (!isRecord(value) || typeof value.name !== 'string') return false;

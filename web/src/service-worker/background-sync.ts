@@ -69,7 +69,12 @@ const handedUrl = (key: string) => HANDED + encodeURIComponent(key);
 const answeredUrl = (key: string) => ANSWERED + encodeURIComponent(key);
 const keyOf = (url: string, prefix: string) => decodeURIComponent(new URL(url, 'https://x').pathname.slice(prefix.length));
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+export const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
+/** The order actions are sent in, by the page and by the worker: as tapped (time, the page's tie-breaker, the key). */
+export function byTapOrder(a: Pick<HandedAction, 'at' | 'seq' | 'key'>, b: Pick<HandedAction, 'at' | 'seq' | 'key'>): number {
+  return a.at - b.at || a.seq - b.seq || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
 
 function parseHanded(value: unknown): HandedAction | null {
   if (!isRecord(value)) return null;
@@ -154,7 +159,7 @@ export async function sendHandedActions(
     if (action && action.key === keyOf(request.url, HANDED)) handed.push(action);
     else await cache.delete(request); // not one of ours any more
   }
-  handed.sort((a, b) => a.at - b.at || a.seq - b.seq || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  handed.sort(byTapOrder);
   for (const action of handed) {
     // Answered already (a sync that ended before it could clean up): not again.
     if (await cache.match(answeredUrl(action.key))) {
