@@ -14,26 +14,13 @@ import { buildCalendarEvent, type FeedEntry, planEventUid, toIcsFeed } from './c
 import { sha256Hex, type Tx } from './db.ts';
 import { jwtSecret } from './env.ts';
 import { limitEntry } from './limits.ts';
+import { purposeKey } from './purpose-key.ts';
 import { appOrigin } from './notify.ts';
 import { RecentMap } from './recent-map.ts';
 
 const encoder = new TextEncoder();
-let cachedKey: { secret: string; key: Promise<CryptoKey> } | undefined;
-
-/** The HMAC key of feed secrets: HMAC(JWT_SECRET, label), imported once per secret and instance. */
-function feedKey(): Promise<CryptoKey> {
-  const secret = jwtSecret();
-  if (cachedKey?.secret !== secret) {
-    const key = (async () => {
-      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-      const derived = await crypto.subtle.sign('HMAC', base, encoder.encode('hangplan/calendar-feed/v1'));
-      return await crypto.subtle.importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    })();
-    key.catch(() => (cachedKey = undefined));
-    cachedKey = { secret, key };
-  }
-  return cachedKey.key;
-}
+/** The HMAC key of feed secrets (a purpose of its own under JWT_SECRET). */
+const feedKey = () => purposeKey('hangplan/calendar-feed/v1', jwtSecret());
 
 /** A new nonce: 16 random bytes, base64url (22 characters, as app.calendar_feeds checks). */
 export function newFeedNonce(): string {

@@ -5,24 +5,12 @@
 // server can make a valid one, and a forged or altered one fails the HMAC.
 import { fromBase64url, sameBytes, toBase64url } from './bytes.ts';
 import { jwtSecret } from './env.ts';
+import { purposeKey } from './purpose-key.ts';
 
-const encoder = new TextEncoder();
 const MAC_BYTES = 16;
-let cachedKey: { secret: string; key: Promise<CryptoKey> } | undefined;
 
 /** HMAC key for unsubscribe links only (a different purpose than the tokens' signatures). */
-function macKey(): Promise<CryptoKey> {
-  const secret = jwtSecret();
-  if (cachedKey?.secret !== secret) {
-    const key = (async () => {
-      const base = await crypto.subtle.importKey('raw', encoder.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-      const derived = await crypto.subtle.sign('HMAC', base, encoder.encode('hangplan/unsubscribe-link/v1'));
-      return await crypto.subtle.importKey('raw', derived, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    })();
-    cachedKey = { secret, key };
-  }
-  return cachedKey.key;
-}
+const macKey = () => purposeKey('hangplan/unsubscribe-link/v1', jwtSecret());
 
 function uuidBytes(uuid: string): Uint8Array {
   const hex = uuid.replaceAll('-', '').toLowerCase();
