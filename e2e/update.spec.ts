@@ -214,6 +214,25 @@ async function keepsOldFiles(page: Page, build: Deploy) {
 
 const profileTab = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' });
 
+/** The page runs the old build's files only, and every one of them is still there for it. */
+async function runsOldBuild(page: Page, build: Deploy) {
+  const files = await running(page);
+  expect(files.build).toBeNull();
+  expect(files.entry).toBe(build.old.entry);
+  expect(files.assets.filter((file) => !build.old.files.has(file))).toEqual([]);
+  await keepsOldFiles(page, build);
+}
+
+/** The next change of screen (to Profile) reloads the page, on the screen asked for. */
+async function changeScreenReloading(page: Page) {
+  const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+  await profileTab(page).click();
+  await reloaded;
+  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
+  await expect(page).toHaveURL(/\/profile$/);
+  expect(await isMarked(page)).toBe(false);
+}
+
 test('an open page keeps its build while the new one waits, and at its next change of screen reloads onto the new build', async ({ page }) => {
   await memberOnHome(page);
   await mark(page);
@@ -234,20 +253,11 @@ test('an open page keeps its build while the new one waits, and at its next chan
   // Nothing changed screen: the same page, on the old build's files only.
   expect(await isMarked(page)).toBe(true);
   await expect(page).toHaveURL(/\/home$/);
-  const before = await running(page);
-  expect(before.build).toBeNull();
-  expect(before.entry).toBe(build.old.entry);
-  expect(before.assets.filter((file) => !build.old.files.has(file))).toEqual([]);
   // Every file of the old build is still there for it (its worker stored them), though the host has them no more.
-  await keepsOldFiles(page, build);
+  await runsOldBuild(page, build);
 
   // The next change of screen: the new build takes over and the page reloads, on the screen asked for.
-  const reloaded = page.waitForEvent('load', { timeout: 20_000 });
-  await profileTab(page).click();
-  await reloaded;
-  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
-  await expect(page).toHaveURL(/\/profile$/);
-  expect(await isMarked(page)).toBe(false);
+  await changeScreenReloading(page);
   await expect.poll(() => workers(page)).toEqual({ waiting: null, servedByActive: true });
   expect(await activeBuild(page)).toBe(build.next.version);
   const after = await running(page);
@@ -286,16 +296,8 @@ test('a page loaded after the deploy is of the new build: its worker takes over 
   // replaced, so every old file is still there for it.
   await expect.poll(async () => ({ active: await activeBuild(page), ...(await workers(page)) })).toEqual(servedByNext);
   expect(await isMarked(page)).toBe(true);
-  const before = await running(page);
-  expect(before.build).toBeNull();
-  expect(before.assets.filter((file) => !build.old.files.has(file))).toEqual([]);
-  await keepsOldFiles(page, build);
-  const reloaded = page.waitForEvent('load', { timeout: 20_000 });
-  await profileTab(page).click();
-  await reloaded;
-  await expect(page.getByRole('heading', { name: 'Profile', level: 1 })).toBeVisible();
-  await expect(page).toHaveURL(/\/profile$/);
-  expect(await isMarked(page)).toBe(false);
+  await runsOldBuild(page, build);
+  await changeScreenReloading(page);
   const after = await running(page);
   expect(after.build).toBe(NEXT_BUILD);
   expect(after.assets.filter((file) => !file.includes(`.${NEXT_BUILD}.`))).toEqual([]);
