@@ -4,18 +4,21 @@ import { apiPaths } from '../../lib/api-paths';
 import { removeAuthToken } from '../../lib/auth-token';
 import { forgetMemberPush } from '../../lib/device-push';
 import { reloadAt } from '../../lib/browser-location';
+import { forgetCalendarImports } from '../../lib/calendar-imports';
 import { forgetOfflineCopies } from '../../lib/offline-reads';
 
 /** How long signing out waits for the server before forgetting the token anyway. */
 const SIGN_OUT_WAIT_MS = 5000;
 
 /**
- * Forget the token, the cached data and what the service worker keeps for
- * offline (docs/web-app.md "Offline"), and start afresh at / (spec §2).
+ * Forget the token, the cached data, the calendars imported on this device
+ * (decision 0073) and what the service worker keeps for offline
+ * (docs/web-app.md "Offline"), and start afresh at / (spec §2).
  */
 export async function signOutLocally(queryClient: QueryClient): Promise<void> {
   removeAuthToken();
   queryClient.clear();
+  forgetCalendarImports();
   await forgetOfflineCopies();
   reloadAt('/');
 }

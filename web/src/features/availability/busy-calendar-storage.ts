@@ -2,12 +2,11 @@
 // one item per plan, holding only the busy hours of each day (busy-calendar.ts
 // CalendarImport: no event, title or place), until the visitor clears it.
 // Components read it through useStoredCalendarImport(), which follows changes
-// from this tab and from others.
+// from this tab and from others. Its keys, and forgetting them when a plan is
+// left or at sign-out, are lib/calendar-imports.ts's.
 import { useCallback, useSyncExternalStore } from 'react';
+import { calendarImportKey, isCalendarImportKey } from '../../lib/calendar-imports';
 import { MINUTES_PER_DAY, type BusyDays, type BusyRange, type CalendarImport } from './busy-calendar';
-
-const PREFIX = 'calendarImport:';
-export const calendarImportKey = (planId: string) => `${PREFIX}${planId}`;
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -85,7 +84,7 @@ export function writeCalendarImport(planId: string, value: CalendarImport | null
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key.startsWith(PREFIX)) listener();
+    if (event.key === null || isCalendarImportKey(event.key)) listener();
   };
   window.addEventListener('storage', onStorage);
   return () => {

@@ -174,8 +174,10 @@ describe('plan page', () => {
     expect(screen.queryByRole('button', { name: 'Delete Plan' })).not.toBeInTheDocument();
   });
 
-  it('leaves after confirming, goes home and forgets the plan', async () => {
+  it('leaves after confirming, goes home and forgets the plan and its imported calendar', async () => {
     const left = deferred();
+    localStorage.setItem('calendarImport:p1', '{"fileName":"work.ics"}');
+    localStorage.setItem('calendarImport:p2', '{"fileName":"home.ics"}');
     let plans = [planSummaryJson()];
     const { user, location, calls, queryClient } = openPlan({
       user: ben,
@@ -202,6 +204,8 @@ describe('plan page', () => {
     expect(await screen.findByRole('heading', { name: 'Ready to make plans?' })).toBeInTheDocument();
     expect(queryClient.getQueryData(planKeys.detail('p1'))).toBeUndefined();
     expect(calls('GET', '/api/plans/p1')).toHaveLength(1);
+    expect(localStorage.getItem('calendarImport:p1')).toBeNull();
+    expect(localStorage.getItem('calendarImport:p2')).not.toBeNull();
   });
 
   it('says the plan was deleted when the last participant leaves', async () => {

@@ -154,8 +154,11 @@ describe('profile', () => {
     expect(calls('PATCH', '/api/auth/profile')).toHaveLength(0);
   });
 
-  it('signs out: the server ends the session, then the token and the cache are forgotten and the app reloads at /', async () => {
+  it('signs out: the server ends the session, then the token, the cache and the imported calendars are forgotten and the app reloads at /', async () => {
     const { calls } = mockFetch({ 'GET /api/auth/me': meRoute(ada), 'POST /api/auth/sign-out': noContent });
+    localStorage.setItem('calendarImport:p1', '{"fileName":"work.ics"}');
+    localStorage.setItem('calendarImport:p2', '{"fileName":"home.ics"}');
+    localStorage.setItem('colorScheme', 'dark');
     const { user, queryClient } = renderWithProviders(<AppRoutes />, { route: '/profile' });
     expect(await screen.findByRole('heading', { name: 'Account Settings' })).toBeInTheDocument();
 
@@ -166,6 +169,10 @@ describe('profile', () => {
     expect(calls('POST', '/api/auth/sign-out')[0]!.headers.get('Authorization')).toBe('Bearer test-token');
     expect(localStorage.getItem('authToken')).toBeNull();
     expect(queryClient.getQueryCache().getAll()).toHaveLength(0);
+    expect(localStorage.getItem('calendarImport:p1')).toBeNull();
+    expect(localStorage.getItem('calendarImport:p2')).toBeNull();
+    // What is the device's, not the person's, stays.
+    expect(localStorage.getItem('colorScheme')).toBe('dark');
   });
 
   it('signs out on this device even when the server cannot be reached', async () => {
