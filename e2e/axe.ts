@@ -2,14 +2,15 @@
 // (WCAG 2.1 A/AA) in the light and the dark scheme, with no sideways scroll,
 // once a screen has settled.
 import AxeBuilder from '@axe-core/playwright';
-import type { Browser, Locator, Page } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Locator, Page } from '@playwright/test';
 import { expect } from './fixtures.ts';
 import { settle, trackRequests } from './support.ts';
 
 export const PHONE = { width: 360, height: 780 };
 
-export async function phonePage(browser: Browser): Promise<Page> {
-  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
+/** A new phone-sized page in a context of its own (`options` such as a `timezoneId` for that phone). */
+export async function phonePage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  const page = await (await browser.newContext({ ...options, viewport: PHONE })).newPage();
   trackRequests(page);
   return page;
 }

@@ -1,9 +1,12 @@
 // My calendar, in my availability (issue 24 §2): a guest on a plan's
 // Availability tab imports an .ics file from the phone; its busy days show on
 // the days, the file never leaves the phone, the import survives a reload
-// and Clear calendar forgets it. The file is written here with dates in the
-// next 2 weeks (floating times and dates: read in the phone's own zone).
+// and Clear calendar forgets it. The first test's file is written here with
+// dates in the next 2 weeks (floating times and dates: read in the phone's own
+// zone); the others read real-world exports with time zones on phones in
+// other zones.
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Page, Request } from '@playwright/test';
 import { check, phonePage } from './axe.ts';
 import { expect, test } from './fixtures.ts';
@@ -135,3 +138,105 @@ test('a guest imports their calendar: busy days on the phone only, kept across a
     expect(body).not.toContain('BEGIN:VCALENDAR');
   }
 });
+
+// Real-world exports with time zones (the unit tests' fixtures,
+// web/src/features/availability/test-calendars), read by the browser on a
+// phone in another zone. The phone's clock is set to the fixtures' weeks
+// (Monday, November 23, 2026, mid-morning in each zone; time runs on from
+// there), so "Next 2 Weeks" is November 23 – December 6 whatever day CI runs.
+const FIXTURE_NOW = new Date('2026-11-23T15:00:00Z');
+const fixture = (name: string) =>
+  readFile(new URL(`../web/src/features/availability/test-calendars/${name}`, import.meta.url), 'utf8');
+
+const zonedCases: Array<{
+  file: string;
+  zone: string;
+  why: string;
+  summary: string;
+  /** Each day of the two weeks with its expected busy words ('' when free). */
+  days: Record<string, string>;
+}> = [
+  {
+    file: 'google.ics',
+    zone: 'America/New_York',
+    why: 'a Google export (VTIMEZONE Europe/Berlin, a weekly series with an EXDATE and a moved instance, a night past midnight) on a phone in New York',
+    summary: 'From google.ics: 4 busy days in the next 2 weeks, 12 in the next year.',
+    days: {
+      // Climbing, Tuesdays 18:30–20:00 in Berlin.
+      '2026-11-24': 'busy 12:30 PM–2 PM',
+      // "Focus time" is transparent (free), the lunch cancelled.
+      '2026-11-25': '',
+      '2026-11-26': '',
+      // Dinner, 18:00–20:00 UTC.
+      '2026-11-27': 'busy 1 PM–3 PM',
+      // This Tuesday's climbing moved to 20:00–21:30 Berlin (RECURRENCE-ID).
+      '2026-12-01': 'busy 2 PM–3:30 PM',
+      // The night train, 22:30–01:30 Berlin: one evening in New York.
+      '2026-12-05': 'busy 4:30 PM–7:30 PM',
+      '2026-12-06': '',
+    },
+  },
+  {
+    file: 'outlook.ics',
+    zone: 'Europe/Berlin',
+    why: 'an Outlook export (Windows zone names with their VTIMEZONE, a series with an EXDATE, tentative and free events) on a phone in Berlin',
+    summary: 'From outlook.ics: 4 busy days in the next 2 weeks, 8 in the next year.',
+    days: {
+      // Standup, Mondays and Wednesdays 9:00–9:30 Pacific.
+      '2026-11-23': 'busy 6 PM–6:30 PM',
+      '2026-11-25': 'busy 6 PM–6:30 PM',
+      '2026-11-30': 'busy 6 PM–6:30 PM',
+      // December 2 is excluded.
+      '2026-12-02': '',
+      // Team drinks, December 4 16:00–18:00 Pacific (tentative): the small hours of the 5th in Berlin.
+      '2026-12-04': '',
+      '2026-12-05': 'busy 1 AM–3 AM',
+    },
+  },
+  {
+    file: 'apple.ics',
+    zone: 'Europe/Berlin',
+    why: 'an Apple export (X-WR-TIMEZONE America/New_York, floating times, all-day and daily events) on a phone in Berlin',
+    summary: 'From apple.ics: 6 busy days in the next 2 weeks, 11 in the next year.',
+    days: {
+      // Thanksgiving: an all-day event keeps its date.
+      '2026-11-26': 'busy all day',
+      // Dentist, 9:30–10:30 New York.
+      '2026-11-30': 'busy 3:30 PM–4:30 PM',
+      // Yoga, 7:00 floating, read in the calendar's zone.
+      '2026-12-02': 'busy 1 PM–2 PM',
+      // Physio, daily 8:00–8:45 New York, three times.
+      '2026-12-03': 'busy 2 PM–2:45 PM',
+      '2026-12-05': 'busy 2 PM–2:45 PM',
+      '2026-12-06': '',
+    },
+  },
+];
+
+for (const { file, zone, why, summary, days } of zonedCases) {
+  test(`imports ${why}`, async ({ browser }) => {
+    const hostToken = await signInViaApi(await phonePage(browser), uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
+    const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Dinner', isOpenInvite: true }, hostToken);
+    const guest = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Zoe Zone', planId: plan.id });
+
+    const page = await phonePage(browser, { timezoneId: zone });
+    await page.clock.install({ time: FIXTURE_NOW });
+    await page.addInitScript((session) => {
+      localStorage.setItem('guestSession', JSON.stringify(session));
+    }, { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret });
+    await page.goto(`/l/${plan.slug}/dashboard?tab=availability`);
+    // The phone is where the case says, on the fixtures' Monday.
+    expect(await page.evaluate(() => [Intl.DateTimeFormat().resolvedOptions().timeZone, new Date().getDay()])).toEqual([zone, 1]);
+
+    await pickFile(page, file, await fixture(file));
+    await expect(page.getByRole('status').filter({ hasText: `From ${file}` })).toHaveText(summary);
+    const grid = page.getByRole('region', { name: 'Next 2 Weeks' });
+    for (const [date, busy] of Object.entries(days)) {
+      await expect(grid.getByRole('button', { name: new RegExp(`^${longDate(date)}:`) })).toHaveAccessibleName(
+        `${longDate(date)}: ${busy ? `${busy}, ` : ''}0 votes`,
+      );
+    }
+    const busyCount = Number(/(\d+) busy days in the next 2 weeks/.exec(summary)![1]);
+    await expect(grid.getByText('Busy', { exact: true })).toHaveCount(busyCount);
+  });
+}
