@@ -1,4 +1,4 @@
-// Votes and comments made with no network are not lost (docs/web-app.md
+// Votes and comments made with no network are not lost (docs/offline.md
 // "Offline votes and comments"): a guest in a dead zone votes on an idea and
 // a date and comments; each shows at once, marked "Waiting for connection",
 // and arrives once when the phone is back online, as the host sees through

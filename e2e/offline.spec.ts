@@ -1,4 +1,4 @@
-// Offline (docs/web-app.md "Offline"), on the production build as a static
+// Offline (docs/offline.md "Offline"), on the production build as a static
 // host serves it (`vite preview` under web/public/_headers): the service
 // worker stores the app's shell and the API's last answers, so a plan opened
 // before opens with no network and says so; a page never opened says it

@@ -1,5 +1,5 @@
 // A deploy never leaves a phone on a broken mix of two builds' files
-// (docs/web-app.md "Offline and updates"; lib/app-update.ts, the service
+// (docs/offline.md "Offline and updates"; lib/app-update.ts, the service
 // worker web/src/service-worker/sw.ts). The spec deploys a new build into the
 // folder `vite preview` serves (E2E_WEB_DIR, set by e2e/global-setup.ts) while
 // a phone has the app open:

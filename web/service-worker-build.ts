@@ -1,4 +1,4 @@
-// The service worker (web/src/service-worker/sw.ts; docs/web-app.md
+// The service worker (web/src/service-worker/sw.ts; docs/offline.md
 // "Offline", docs/notifications.md "In the browser") as its own small bundle
 // at /sw.js: a fixed name at the root, so its scope is the whole app, and a
 // classic script (every browser with a service worker runs those). It is

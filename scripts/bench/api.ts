@@ -67,7 +67,7 @@ function loads(f: Fixture, etag: string, feedEtag: string): Load[] {
     { name: 'GET /api/plans (home list, 10 plans)', kind: 'read', path: '/plans', headers: member },
     { name: 'GET ideas, 500 ideas (growth)', kind: 'extra', path: `/plans/${f.bigPlan.id}/ideas`, headers: member },
     { name: 'GET ideas again, unchanged (304)', kind: 'extra', path: `/plans/${f.plan.id}/ideas`, headers: { ...member, 'if-none-match': etag }, expect: 304 },
-    // A calendar app's poll of a member's feed (docs/api.md "Calendar feed"),
+    // A calendar app's poll of a member's feed (docs/calendars.md "Calendar feed"),
     // unchanged: anon, one statement, two index lookups, no body.
     { name: 'GET calendar feed, unchanged (304)', kind: 'read', path: f.feedPath, headers: { 'if-none-match': feedEtag }, expect: 304 },
     // The same poll without If-None-Match (as some calendar services send

@@ -141,7 +141,7 @@ grant execute on function private.enforce_rate_limits(jsonb) to anon, authentica
 -- Limits on failures: refuse while full, count only what failed
 -- -----------------------------------------------------------------------------
 -- Wrong sign-in and e-mail-change codes (docs/security-and-limits.md
--- "Guessing codes"): a request is refused up front while any of its keys is
+-- "Abuse limits", Guessing codes): a request is refused up front while any of its keys is
 -- full (the code is then not even compared, so a right guess cannot slip
 -- through a full limit), and a hit is counted only when the code was wrong.
 -- The same {key, max, window, message} array as private.enforce_rate_limits.

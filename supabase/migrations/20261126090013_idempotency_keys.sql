@@ -4,7 +4,7 @@
 -- retried after a lost answer) takes effect once.
 -- =============================================================================
 --
--- docs/api.md "Idempotency keys"; docs/decisions/0068-idempotency-keys.md.
+-- docs/offline.md "Idempotency keys"; docs/decisions/0068-idempotency-keys.md.
 -- The API sends a request with a key as ONE statement (after the claims
 -- statement, in the request's one round trip; _shared/db.ts requestRow):
 --

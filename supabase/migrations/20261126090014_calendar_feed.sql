@@ -1,7 +1,7 @@
 -- =============================================================================
 -- Domain: the calendar feed. Each plan's calendar event has a revision that
 -- rises whenever the event changes, and each member may have a personal feed
--- of every plan they are in that has a date (docs/api.md "Calendar feed").
+-- of every plan they are in that has a date (docs/calendars.md "Calendar feed").
 -- =============================================================================
 --
 -- docs/decisions/0072-calendar-feed.md. Three parts:

@@ -148,7 +148,7 @@ const ROUTES: Route[] = [
       { body: { guestId: w.guest.id }, token: who.token, headers: { 'x-guest-secret': w.restoredGuestSecret } },
     ],
   },
-  // A member's own feed (docs/api.md "Calendar feed"): signed in is all it takes.
+  // A member's own feed (docs/calendars.md "Calendar feed"): signed in is all it takes.
   { name: 'POST /api/calendar/feed/rotate', request: (_w, who) => ['POST', '/api/calendar/feed/rotate', withGuest(who)] },
   {
     name: "POST /api/auth/transfer-guest-votes (without the guest's secret)",

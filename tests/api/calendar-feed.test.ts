@@ -1,4 +1,4 @@
-// The personal calendar feed over HTTP (docs/api.md "Calendar feed"): the
+// The personal calendar feed over HTTP (docs/calendars.md "Calendar feed"): the
 // member's URL (GET, rotate: members only), and the feed itself, read back
 // with an independent iCalendar parser (ical.js): one event per plan of the
 // member with a date, the plan's one UID and a SEQUENCE that rises, floating

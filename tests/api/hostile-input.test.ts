@@ -324,7 +324,7 @@ function guestWrites(guestId: string): Array<[string, string, ApiOptions]> {
   ];
 }
 
-/** Every route that honours an Idempotency-Key, with an otherwise valid request (docs/api.md "Idempotency keys"). */
+/** Every route that honours an Idempotency-Key, with an otherwise valid request (docs/offline.md "Idempotency keys"). */
 function idempotentRoutes(): Array<[string, string, ApiOptions]> {
   const guest = { headers: guestHeader(w.guest.secret) };
   return [

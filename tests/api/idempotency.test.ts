@@ -1,4 +1,4 @@
-// Idempotency keys over HTTP (docs/api.md "Idempotency keys"): a vote or a
+// Idempotency keys over HTTP (docs/offline.md "Idempotency keys"): a vote or a
 // comment sent again with the same Idempotency-Key takes effect once and
 // answers the same (the repeat says Idempotent-Replayed: true), also when both
 // are sent at once; another key is another action; a key is the caller's own

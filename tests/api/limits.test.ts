@@ -203,7 +203,7 @@ describe('writes per participant per minute', () => {
     expect(n).toBe(1);
   });
 
-  it('votes: a replay of an Idempotency-Key counts like any vote (docs/api.md "Idempotency keys")', async () => {
+  it('votes: a replay of an Idempotency-Key counts like any vote (docs/offline.md "Idempotency keys")', async () => {
     const voter = await newUser('Rey');
     await addMember(planId, voter);
     const [{ id: ideaId }] = await owner`

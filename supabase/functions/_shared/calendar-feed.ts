@@ -1,4 +1,4 @@
-// The personal calendar feed (docs/api.md "Calendar feed";
+// The personal calendar feed (docs/calendars.md "Calendar feed";
 // docs/decisions/0072-calendar-feed.md): the secret of a member's feed URL,
 // the URL, and one poll of a feed.
 //

@@ -291,7 +291,7 @@ export async function requestStatements<const Q extends readonly AnyStatement[]>
 export interface RowRequestOptions extends RequestOptions {
   /**
    * The request's Idempotency-Key (_shared/idempotency.ts idempotencyKeyOf;
-   * docs/api.md "Idempotency keys"): the statement runs only for the first
+   * docs/offline.md "Idempotency keys"): the statement runs only for the first
    * request of the caller with this key, and its answer is stored with the
    * key in the same transaction; a repeat answers the stored row instead,
    * runs nothing else, and the response says `Idempotent-Replayed: true`.

@@ -1,4 +1,4 @@
-// The Idempotency-Key of a request (docs/api.md "Idempotency keys"; decision
+// The Idempotency-Key of a request (docs/offline.md "Idempotency keys"; decision
 // 0068): checked at the edge, and turned into what the database keeps with
 // it, the request's fingerprint (its method, path and body). A route that
 // honours keys passes `idempotencyKey: await idempotencyKeyOf(c)` to

@@ -3,7 +3,7 @@ import { atClock } from '../lib/local-date';
 import { useLiveConnectionDown } from '../lib/live/live-context';
 import { useShowingSavedSince } from '../lib/offline-reads';
 
-/** What the page says while it shows answers the service worker saved (docs/web-app.md "Offline"). */
+/** What the page says while it shows answers the service worker saved (docs/offline.md "Offline"). */
 export const offlineNotice = (savedAt: number, now: Date) => `You're offline: showing what you saw ${atClock(new Date(savedAt), now)}`;
 
 /**

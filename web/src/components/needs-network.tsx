@@ -22,7 +22,7 @@ export function useRetryUntilOnline(retry: () => unknown): void {
 }
 
 /**
- * A screen whose data needs the network, with none (docs/web-app.md
+ * A screen whose data needs the network, with none (docs/offline.md
  * "Offline"): one calm sentence, and the screen loads by itself once the
  * network is back.
  */

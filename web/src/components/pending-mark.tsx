@@ -3,7 +3,7 @@ import { IconClock } from './icons';
 
 /**
  * "Waiting for connection": a vote or comment made with no network, kept on
- * this device and sent when the network is back (docs/web-app.md "Offline
+ * this device and sent when the network is back (docs/offline.md "Offline
  * votes and comments"). Small, muted, no colour of alarm: nothing is wrong.
  * `label` names what waits, for screen readers ("Your vote is waiting for
  * connection").

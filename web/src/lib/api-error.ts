@@ -34,5 +34,5 @@ export function getServerMessage(error: unknown): string | undefined {
  */
 export const isNetworkFailure = (error: unknown): boolean => error instanceof TypeError;
 
-/** A screen whose data needs the network, with none (docs/web-app.md "Offline"). */
+/** A screen whose data needs the network, with none (docs/offline.md "Offline"). */
 export const OFFLINE_PAGE = "You're offline. This page will load when you're back online.";

@@ -52,7 +52,7 @@ export const apiPaths = {
    */
   unsubscribe: (token: string) => `/api/unsubscribe/${seg(token)}`,
 
-  /** The member's personal calendar feed: GET its URL, POST `calendarFeedReset` for a new one (docs/api.md "Calendar feed"). */
+  /** The member's personal calendar feed: GET its URL, POST `calendarFeedReset` for a new one (docs/calendars.md "Calendar feed"). */
   calendarFeed: () => '/api/calendar/feed',
   calendarFeedReset: () => '/api/calendar/feed/rotate',
 

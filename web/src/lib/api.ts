@@ -164,7 +164,7 @@ const wholeAnswersWanted = new Set<string>();
 /**
  * Reads everything on screen again, whole (no If-None-Match), once the
  * service worker serves the page: it saves only the answers it sees, and a
- * 304 carries none (docs/web-app.md "Offline").
+ * 304 carries none (docs/offline.md "Offline").
  */
 export function saveShownReads(client: QueryClient): void {
   const active = client.getQueryCache().findAll({ type: 'active' });

@@ -1,5 +1,5 @@
-// The app's service worker from the page's side (docs/web-app.md "Offline"
-// and "Updates"): registered on every visit of the production build, once the
+// The app's service worker from the page's side (docs/offline.md "Offline
+// and updates"): registered on every visit of the production build, once the
 // page is idle, and a new build taken at a safe moment so that a phone never
 // runs a mix of two builds' files.
 //

@@ -1,5 +1,5 @@
 // "Install Hangplan" where the browser offers it (Chromium's
-// beforeinstallprompt; docs/web-app.md "Installing"): the browser's own
+// beforeinstallprompt; docs/offline.md "Installing"): the browser's own
 // mini-infobar is held back, and the app offers the install on a card
 // instead, once, until installed or dismissed ("Not now", remembered on the
 // device). On iPhone and iPad no browser offers it; the notifications card

@@ -1,4 +1,4 @@
-// The device's outbox of votes and comments (docs/web-app.md "Offline votes
+// The device's outbox of votes and comments (docs/offline.md "Offline votes
 // and comments", decision 0069). Every idea vote, date vote and comment is an
 // action written here the moment it is tapped, with its own idempotency key,
 // and sent from here, in order, one at a time per device: at once when it can,

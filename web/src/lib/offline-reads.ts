@@ -1,6 +1,6 @@
 // Answers the service worker served from its saved copies because the network
 // was gone (web/src/service-worker/offline.ts: SAVED_AT_HEADER), from the
-// page's side (docs/web-app.md "Offline"): which queries show saved data, and
+// page's side (docs/offline.md "Offline"): which queries show saved data, and
 // since when, for "You're offline: showing what you saw at 7:42 PM". They are
 // fetched again as soon as the network is back: the browser's `online` event,
 // or any answer that came from the network.

@@ -34,7 +34,7 @@ export function createQueryClient(): QueryClient {
         staleTime: Infinity,
         retry: false,
         // Asked even when the browser says it is offline: the service worker
-        // may answer with what it saved (docs/web-app.md "Offline"). A query
+        // may answer with what it saved (docs/offline.md "Offline"). A query
         // that failed is asked again when the browser is back online.
         networkMode: 'offlineFirst',
       },

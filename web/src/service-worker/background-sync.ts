@@ -1,4 +1,4 @@
-// Background Sync for the outbox of votes and comments (docs/web-app.md
+// Background Sync for the outbox of votes and comments (docs/offline.md
 // "Offline votes and comments", decision 0071). The page's outbox
 // (lib/offline-actions.ts, in localStorage, which a worker cannot read) stays
 // the record of every tap; an action that found no network is also handed to

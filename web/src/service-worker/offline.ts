@@ -1,4 +1,4 @@
-// What the service worker does with each request (docs/web-app.md "Offline"),
+// What the service worker does with each request (docs/offline.md "Offline"),
 // as pure decisions: sw.ts does the fetching and the caching.
 //   - the app's shell (index.html, the hashed assets of this build, shell.js,
 //     the manifest and icons) is stored when the worker installs, one cache

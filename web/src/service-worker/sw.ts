@@ -2,7 +2,7 @@
 // Hangplan's service worker, built by web/service-worker-build.ts into /sw.js
 // (a classic script: every browser with a service worker runs it); checked by
 // web/src/service-worker/tsconfig.json, since it runs on the worker's types.
-//   - Offline (docs/web-app.md "Offline"): the build's shell is stored on
+//   - Offline (docs/offline.md "Offline"): the build's shell is stored on
 //     install, pages open from it with no network, and the API's last answers
 //     are kept (offline.ts decides what goes where).
 //   - Updates: a new build's worker installs in the background and waits;

@@ -1,4 +1,4 @@
-// The personal calendar feed's answers, sentences and URL forms (docs/api.md
+// The personal calendar feed's answers, sentences and URL forms (docs/calendars.md
 // "Calendar feed"; docs/decisions/0072-calendar-feed.md). Pure, so the web app
 // shows the same links the API makes.
 import { z } from 'zod/mini';

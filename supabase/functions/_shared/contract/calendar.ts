@@ -196,7 +196,7 @@ export const FEED_REFRESH = 'PT1H';
 export const FEED_NAME = 'Hangplan';
 
 /**
- * The personal feed (docs/api.md "Calendar feed"): a VCALENDAR named
+ * The personal feed (docs/calendars.md "Calendar feed"): a VCALENDAR named
  * Hangplan, with the refresh hints of RFC 7986 (REFRESH-INTERVAL) and of
  * Outlook and Google (X-PUBLISHED-TTL), and one VEVENT per entry. Nothing but
  * the entries' own text: no ORGANIZER or ATTENDEE, so no one's e-mail address.

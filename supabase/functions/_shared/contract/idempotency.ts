@@ -1,4 +1,4 @@
-// Idempotency keys (docs/api.md "Idempotency keys"; decision 0068): the
+// Idempotency keys (docs/offline.md "Idempotency keys"; decision 0068): the
 // header the web app sends with a vote or a comment it may have to send again
 // (queued while offline, retried after a lost answer), the header a replayed
 // answer carries, the key's shape and lifetime, and the two refusals. No

@@ -47,7 +47,7 @@ const planShape = () => ({
   remindedAt: z.nullish(z.string()),
   /**
    * The calendar event's revision: the SEQUENCE of the plan's .ics, which
-   * rises whenever the event changes (docs/api.md "Calendar feed"). Optional:
+   * rises whenever the event changes (docs/calendars.md "Calendar feed"). Optional:
    * a copy kept from before it existed still reads.
    */
   calendarSequence: z.optional(z.number()),

@@ -1,4 +1,4 @@
-// /api/calendar: the member's personal calendar feed (docs/api.md "Calendar
+// /api/calendar: the member's personal calendar feed (docs/calendars.md "Calendar
 // feed"; docs/decisions/0072-calendar-feed.md).
 //
 //   GET  /feed              (member) → {url}: the feed's URL, issued on first use

@@ -29,7 +29,7 @@ export const ideaRoutes = new Hono()
   // definer, private.vote_on_idea) checks the rules once, toggles the caller's
   // vote (race-free: unique keys + a per-voter lock) and counts the idea's
   // votes after the toggle. With an Idempotency-Key, a repeat replays the
-  // first answer instead of toggling again (docs/api.md "Idempotency keys").
+  // first answer instead of toggling again (docs/offline.md "Idempotency keys").
   .post('/:id/vote', async (c) => {
     const ideaId = pathId(c.req.param('id'), IDEA_NOT_FOUND);
     const { guestId } = await parseBody(c, voteBody);

@@ -1,6 +1,6 @@
 // POST /api/scheduler/run: the scheduled work (docs/notifications.md
 // "Scheduling"): deadlines (the reminder a day before, the auto-lock),
-// digests, expired Idempotency-Keys (docs/api.md "Idempotency keys"), then
+// digests, expired Idempotency-Keys (docs/offline.md "Idempotency keys"), then
 // every delivery that is due. Called every SCHEDULER_SECONDS by
 // `npm start`'s timer, and by pg_cron through pg_net on Supabase, with
 // `Authorization: Bearer <SCHEDULER_SECRET>`. Any number of runs may overlap:

@@ -13,7 +13,7 @@ const SIGN_OUT_WAIT_MS = 5000;
 /**
  * Forget the token, the cached data, the calendars imported on this device
  * (decision 0073) and what the service worker keeps for offline
- * (docs/web-app.md "Offline"), and start afresh at / (spec §2).
+ * (docs/offline.md "Offline"), and start afresh at / (spec §2).
  */
 export async function signOutLocally(queryClient: QueryClient): Promise<void> {
   removeAuthToken();

@@ -1,4 +1,4 @@
-// The visitor's own calendar in their availability (docs/web-app.md "Your
+// The visitor's own calendar in their availability (docs/calendars.md "Your
 // calendar in your availability", decision 0073): what an imported .ics file
 // leaves behind, the busy hours of each local day, and how they are said.
 // This file has no iCalendar parser: busy-calendar-parse.ts (ical.js) is

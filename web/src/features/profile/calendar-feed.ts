@@ -1,5 +1,5 @@
-// The member's personal calendar feed (docs/api.md "Calendar feed";
-// docs/web-app.md "Subscribe in your calendar"): its URL, and a reset.
+// The member's personal calendar feed (docs/calendars.md "Calendar feed";
+// docs/calendars.md "Your plans in your calendar"): its URL, and a reset.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiGet, apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';

@@ -11,7 +11,7 @@ const importedOn = (iso: string) => {
 };
 
 /**
- * 'Your calendar', under the Next 2 Weeks days (docs/web-app.md "Your
+ * 'Your calendar', under the Next 2 Weeks days (docs/calendars.md "Your
  * calendar in your availability"): 'Import my calendar (.ics)' opens the
  * phone's file picker; the file is read on the device and its busy days
  * marked on the days above and in the Date Picker. After an import, a summary

@@ -12,7 +12,7 @@ import { localToday, plusDays } from '../date-window';
 import { slotJson, votersJson } from '../test-fixtures';
 import { DashboardAvailabilityTab } from './dashboard-availability-tab';
 
-// Date votes made with no network (docs/web-app.md "Offline votes and
+// Date votes made with no network (docs/offline.md "Offline votes and
 // comments"): the day shows the vote at once, marked as waiting, also a first
 // vote on a day nobody chose yet; kept through a reload; sent in order when
 // the network is back.

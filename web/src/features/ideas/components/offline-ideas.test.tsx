@@ -11,7 +11,7 @@ import { ideaJson } from '../test-fixtures';
 import { fakeIdeasServer } from '../test-server';
 import { DashboardIdeasTab } from './dashboard-ideas-tab';
 
-// Votes and comments made with no network (docs/web-app.md "Offline votes and
+// Votes and comments made with no network (docs/offline.md "Offline votes and
 // comments"): shown at once, marked "Waiting for connection", kept on the
 // device across a reload, sent once, in order, with the key of their first
 // attempt, when the network is back. The fake API honours Idempotency-Key as

@@ -17,7 +17,7 @@ async function copyFeedLink(url: string): Promise<void> {
   }
 }
 
-/** Where each calendar app takes the link (docs/web-app.md "Subscribe in your calendar"). */
+/** Where each calendar app takes the link (docs/calendars.md "Your plans in your calendar"). */
 const APPS: Array<{ name: string; how: string }> = [
   { name: 'Apple Calendar', how: 'tap Subscribe.' },
   { name: 'Google Calendar', how: 'in Settings, choose Add calendar, then From URL, and paste the link.' },
