@@ -32,6 +32,10 @@ create table app.plans (
   host_id               uuid not null references app.users (id) on delete restrict,
   location              text,
   event_time            text,
+  -- The IANA zone of the browser that set event_time ('Europe/Berlin'):
+  -- event_time is the host's wall clock there, and every calendar file of the
+  -- plan carries that instant (docs/decisions/0074). Null: a floating time.
+  time_zone             text,
   locked_idea_id        uuid,   -- FK added with app.ideas (ideas_and_comments)
   locked_time_slot_id   uuid,   -- FK added with app.time_slots (dates_and_time_slots)
   locked_time_slot_date date,
@@ -67,6 +71,10 @@ create table app.plans (
   constraint plans_status_valid check (status in ('planning', 'time_range_locked', 'date_locked', 'completed')),
   -- event_time is the 12-hour text the client shows, e.g. '7:00 PM'.
   constraint plans_event_time_format check (event_time is null or event_time ~ '^(1[0-2]|[1-9]):[0-5][0-9] (AM|PM)$'),
+  -- A zone name as contract/zoned-time.ts TIME_ZONE_NAME has it (the API checks that the zone exists),
+  -- and only with a time.
+  constraint plans_time_zone_format check (time_zone is null or time_zone ~ '^[A-Za-z][A-Za-z0-9_+/-]{0,63}$'),
+  constraint plans_time_zone_with_time check (time_zone is null or event_time is not null),
   -- The lock flow's invariants (see app.lock_date / app.set_event_time):
   constraint plans_locked_status_has_date check (
     status = 'planning' or locked_time_slot_date is not null),
@@ -88,7 +96,7 @@ create trigger plans_set_updated_at
 grant select on app.plans to anon, authenticated;
 grant insert, delete on app.plans to authenticated;
 -- id, slug, timestamps and the calendar sequence are not editable.
-grant update (title, description, is_open_invite, status, host_id, location, event_time,
+grant update (title, description, is_open_invite, status, host_id, location, event_time, time_zone,
               locked_idea_id, locked_time_slot_id, locked_time_slot_date,
               deadline, auto_lock, deadline_reminded_at, deadline_closed_at, reminded_at)
   on app.plans to authenticated;

@@ -112,11 +112,13 @@ grant execute on function app.lock_date(uuid, date) to anon, authenticated;
 -- app.set_event_time
 -- -----------------------------------------------------------------------------
 -- p_time is 'HH:mm' 24-hour ('19:30', '7:30' accepted too). Stores event_time
--- as 12-hour text 'h:mm AM/PM' ('7:30 PM') for display, finds or creates the
+-- as 12-hour text 'h:mm AM/PM' ('7:30 PM') for display, and p_time_zone, the
+-- IANA zone of the host's clock (null: floating; the API checks the name
+-- exists, the table its form) as time_zone, finds or creates the
 -- slot (locked date, 'H:mm') so the chosen time is a real slot, points
 -- locked_time_slot_id at it and completes the plan. Mailing participants is
 -- the API's job after this returns (the notice below).
-create function app.set_event_time(p_plan_id uuid, p_time text)
+create function app.set_event_time(p_plan_id uuid, p_time text, p_time_zone text default null)
 returns void
 language plpgsql
 volatile
@@ -141,15 +143,16 @@ begin
   update app.plans p
      -- FM drops the leading zero of the hour only: 07:05 -> '7:05 AM', 00:30 -> '12:30 AM'.
      set event_time = to_char(v_time, 'FMHH12:MI AM'),
+         time_zone = p_time_zone,
          locked_time_slot_id = v_slot_id,
          status = 'completed'
    where p.id = p_plan_id;
 end;
 $$;
-comment on function app.set_event_time(uuid, text) is
-  'Host: sets the event time on the locked date (status completed). HP400 bad time, HP409 no locked date.';
-revoke all on function app.set_event_time(uuid, text) from public;
-grant execute on function app.set_event_time(uuid, text) to anon, authenticated;
+comment on function app.set_event_time(uuid, text, text) is
+  'Host: sets the event time on the locked date, in the host''s time zone (status completed). HP400 bad time, HP409 no locked date.';
+revoke all on function app.set_event_time(uuid, text, text) from public;
+grant execute on function app.set_event_time(uuid, text, text) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
 -- app.set_location
@@ -192,6 +195,7 @@ begin
      set locked_time_slot_date = null,
          locked_time_slot_id = null,
          event_time = null,
+         time_zone = null,
          status = 'planning'
    where p.id = p_plan_id;
 end;

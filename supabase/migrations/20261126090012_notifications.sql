@@ -205,6 +205,7 @@ as $$
     'ideaText', (select i.text from app.ideas i where i.id = p_plan.locked_idea_id),
     'date', p_plan.locked_time_slot_date,
     'eventTime', p_plan.event_time,
+    'timeZone', p_plan.time_zone,
     'period', (select ts.period from app.time_slots ts where ts.id = p_plan.locked_time_slot_id),
     'location', p_plan.location,
     -- The .ics of the time's e-mail carries it (the calendar feed's domain).

@@ -58,10 +58,10 @@ revoke all on function private.bump_calendar_sequence() from public;
 create trigger plans_bump_calendar_sequence
   before update on app.plans
   for each row
-  when ((old.title, old.location, old.event_time, old.locked_idea_id, old.locked_time_slot_id,
+  when ((old.title, old.location, old.event_time, old.time_zone, old.locked_idea_id, old.locked_time_slot_id,
          old.locked_time_slot_date, old.status)
         is distinct from
-        (new.title, new.location, new.event_time, new.locked_idea_id, new.locked_time_slot_id,
+        (new.title, new.location, new.event_time, new.time_zone, new.locked_idea_id, new.locked_time_slot_id,
          new.locked_time_slot_date, new.status))
   execute function private.bump_calendar_sequence();
 
@@ -226,6 +226,7 @@ begin
                  'location', p.location,
                  'date', p.locked_time_slot_date,
                  'eventTime', p.event_time,
+                 'timeZone', p.time_zone,
                  'period', ts.period,
                  'sequence', p.calendar_sequence,
                  'changedAt', extract(epoch from date_trunc('second', p.calendar_changed_at))::bigint) as event

@@ -206,6 +206,15 @@ describe('the feed', () => {
     // The other plan did not change: its SEQUENCE neither.
     expect(parse(moved.text).byUid(second.id)!.sequence).toBe(parse(first.text).byUid(second.id)!.sequence);
 
+    // Set from a phone in Tokyo (UTC+9 all year): the instant 8:15 PM is there, for every calendar.
+    await forgetLastMail(plan.id);
+    expect((await post(plan.id, 'set-event-time', { time: '20:15', timeZone: 'Asia/Tokyo' }, member.token)).status).toBe(200);
+    const zoned = parse((await fetchFeed(url, { 'if-none-match': moved.headers.get('etag')! })).text).byUid(plan.id)!;
+    expect(zoned.startDate.zone?.tzid).toBe('UTC');
+    expect(zoned.startDate.toJSDate().toISOString()).toBe(`${date}T11:15:00.000Z`);
+    expect(zoned.endDate.toJSDate().toISOString()).toBe(`${date}T13:15:00.000Z`);
+    expect(zoned.sequence).toBeGreaterThan(after.sequence);
+
     expect((await post(second.id, 'unlock', {}, member.token)).status).toBe(200);
     const unlocked = parse((await fetchFeed(url)).text);
     expect(unlocked.byUid(second.id)).toBeUndefined();

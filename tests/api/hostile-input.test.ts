@@ -171,6 +171,12 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
     fc.constantFrom('24:00', '7:60', '99:99', '-1:00', 'noon', '7:30 PM', '07:30:00'),
     wrongType,
   );
+  // No zone name starts with anything but a letter; the rest name no zone there is.
+  const badTimeZone = fc.oneof(
+    fc.string({ maxLength: 20 }).map((s) => `+${s}`),
+    fc.constantFrom('Mars/Olympus_Mons', 'Europe/Atlantis', '', ' ', 'Z'.repeat(65), 'Europe/Berlin\u0000', '../../etc/passwd', '+02:00', 'Europe/Berlin; drop table'),
+    wrongType,
+  );
   const badEmail = fc.oneof(
     fc.string({ maxLength: 20 }).filter((s) => !/^[^\s@]+@[^\s@]+$/.test(s.trim())),
     fc.constantFrom('a@b@c', '@x.y', 'x@', `${'a'.repeat(260)}@x.y`, 'a\u0000@x.y', 'a b@x.y'),
@@ -184,6 +190,7 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
     { name: 'vote-date period', bad: fc.oneof(fc.constantFrom('Midnight', '25:00', 'morning!', '7:5'), wrongType), build: (period) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/vote-date`, opts: { body: { date: w.date, period, guestId: w.guest.id }, ...guest } }) },
     { name: 'lock-date date', bad: badDate, build: (date) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/lock-date`, opts: { body: { date }, token: w.host.token } }) },
     { name: 'set-event-time time', bad: badTime, build: (time) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/set-event-time`, opts: { body: { time }, token: w.host.token } }) },
+    { name: 'set-event-time timeZone', bad: badTimeZone, build: (timeZone) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/set-event-time`, opts: { body: { time: '19:30', timeZone }, token: w.host.token } }) },
     { name: 'send-otp email', bad: badEmail, build: (email) => ({ method: 'POST', path: '/api/auth/send-otp', opts: { body: { email } } }) },
     { name: 'verify-otp code', bad: badCode, build: (code) => ({ method: 'POST', path: '/api/auth/verify-otp', opts: { body: { email: 'nobody@example.com', code } } }) },
     { name: 'confirm-email code', bad: badCode, build: (code) => ({ method: 'POST', path: '/api/auth/confirm-email', opts: { body: { code }, token: w.member.token } }) },

@@ -145,6 +145,34 @@ describe('set-event-time', () => {
   });
 });
 
+describe("set-event-time: the zone of the host's clock", () => {
+  it('keeps it with the time, named as the browser names it; none is floating; unlock clears it', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    await lockDate(plan.id, await day(owner, 2), host.token);
+    const set = (body: Record<string, unknown>) => post(plan.id, 'set-event-time', body, host.token);
+    const first = await set({ time: '19:30', timeZone: 'Europe/Berlin' });
+    expect(first.status, first.text).toBe(200);
+    expect(first.json).toMatchObject({ eventTime: '7:30 PM', timeZone: 'Europe/Berlin' });
+    expect((await api('GET', `/api/plans/${plan.id}`)).json).toMatchObject({ timeZone: 'Europe/Berlin' });
+    await forgetLastMail(plan.id);
+    expect((await set({ time: '19:30', timeZone: null })).json).toMatchObject({ eventTime: '7:30 PM', timeZone: null });
+    await forgetLastMail(plan.id);
+    expect((await set({ time: '19:30', timeZone: 'Asia/Kolkata' })).json.timeZone).toBe('Asia/Kolkata');
+    expect((await post(plan.id, 'unlock', {}, host.token)).json).toMatchObject({ eventTime: null, timeZone: null });
+  });
+
+  it('400 with one sentence for what is no time zone, and nothing changes', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    await lockDate(plan.id, await day(owner, 2), host.token);
+    for (const timeZone of ['Mars/Olympus_Mons', '+02:00', '', 'x'.repeat(65), 7, ['UTC'], { zone: 'UTC' }, 'Europe/Berlin\u0000']) {
+      expectText(await post(plan.id, 'set-event-time', { time: '19:30', timeZone }, host.token), 400, 'Time zone must be a time zone name such as Europe/Berlin');
+    }
+    expect((await api('GET', `/api/plans/${plan.id}`)).json).toMatchObject({ status: 'time_range_locked', eventTime: null, timeZone: null });
+  });
+});
+
 describe('location', () => {
   it('trims, clears with an empty string, refuses more than 500 characters', async () => {
     const host = await world.newUser();

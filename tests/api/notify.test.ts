@@ -115,6 +115,22 @@ describe('set-event-time e-mails the participants who have an account', () => {
     expect(props.DTEND).toBe(`${compact(await day(owner, 2))}T013000`);
   });
 
+  it("writes the time as the instant it is in the host's zone, which every calendar shows right", async () => {
+    const host = await world.newUser('Isha');
+    const plan = await world.newPlan(host, 'Chai');
+    const date = await day(owner, 6);
+    expect((await api('POST', `/api/plans/${plan.id}/lock-date`, { body: { date }, token: host.token })).status).toBe(200);
+    // India is UTC+5:30 all year: 7:30 PM there is 14:00 UTC.
+    const res = await api<PlanJson>('POST', `/api/plans/${plan.id}/set-event-time`, { body: { time: '19:30', timeZone: 'Asia/Kolkata' }, token: host.token });
+    expect(res.status, res.text).toBe(200);
+    const caught = await mail.latestMailTo(host.email);
+    // The e-mail says the host's wall clock; the file carries the instant.
+    expect(caught.subject).toMatch(/ at 7:30 PM$/);
+    const props = icsProps((await attachmentText(caught)).text);
+    expect(props.DTSTART).toBe(`${compact(date)}T140000Z`);
+    expect(props.DTEND).toBe(`${compact(date)}T160000Z`);
+  });
+
   it('a member who joined by voting is told too; a new time is sent again once the window allows', async () => {
     const host = await world.newUser('Hope');
     const plan = await world.newPlan(host);

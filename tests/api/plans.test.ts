@@ -98,7 +98,7 @@ async function completeAt(planId: string, date: string, period: string, eventTim
   await owner`
     update app.plans
        set locked_time_slot_date = ${date}::date, locked_time_slot_id = ${id},
-           event_time = ${eventTime}, status = 'completed'
+           event_time = ${eventTime}, time_zone = 'Europe/Paris', status = 'completed'
      where id = ${planId}`;
   return id;
 }
@@ -143,6 +143,7 @@ describe('POST /api/plans', () => {
       hostId: me.id,
       location: null,
       eventTime: null,
+      timeZone: null,
       lockedIdeaId: null,
       lockedIdeaText: null,
       lockedTimeSlotId: null,
@@ -270,6 +271,7 @@ describe('GET /api/plans/{id} and /api/plans/slug/{slug}', () => {
         hostId: host.id,
         location: 'Rooftop',
         eventTime: '11:30 PM',
+        timeZone: 'Europe/Paris',
         lockedIdeaId: ideaId,
         lockedIdeaText: 'Fireworks',
         lockedTimeSlotId: slotId,

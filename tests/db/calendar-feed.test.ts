@@ -56,6 +56,7 @@ describe('the calendar sequence of a plan', () => {
       ['lock a date', () => db.as(hostClaims, (tx) => tx`select app.lock_date(${plan.id}, ${date}::date)`)],
       ['set the time', () => db.as(hostClaims, (tx) => tx`select app.set_event_time(${plan.id}, '19:00')`)],
       ['move the time', () => db.as(hostClaims, (tx) => tx`select app.set_event_time(${plan.id}, '20:30')`)],
+      ['set the same time from another zone', () => db.as(hostClaims, (tx) => tx`select app.set_event_time(${plan.id}, '20:30', 'Asia/Tokyo')`)],
       ['set the place', () => db.as(hostClaims, (tx) => tx`select app.set_location(${plan.id}, 'The Lanes')`)],
       ['rename the plan', () => db.owner`update app.plans set title = 'Seq plan, renamed' where id = ${plan.id}`],
       ['unlock', () => db.as(hostClaims, (tx) => tx`select app.unlock_plan(${plan.id})`)],
@@ -188,15 +189,15 @@ describe('a member\'s feed', () => {
     await db.as(member(mine), (tx) => tx`select app.lock_date(${hosted.id}, ${d1}::date)`);
     await db.as(member(other), async (tx) => {
       await tx`select app.lock_date(${joined.id}, ${d2}::date)`;
-      await tx`select app.set_event_time(${joined.id}, '19:30')`;
+      await tx`select app.set_event_time(${joined.id}, '19:30', 'America/Chicago')`;
       await tx`select app.lock_date(${notMine.id}, ${d2}::date)`;
     });
     void undated;
     const secret = await feedOf(mine);
     const feed = await poll(secret, null, 'mine');
     expect(feed?.events?.map((e) => e.title)).toEqual(['Joined', 'Hosted']);
-    expect(feed?.events?.[0]).toMatchObject({ planId: joined.id, date: d2, eventTime: '7:30 PM', period: '19:30', sequence: 2 });
-    expect(feed?.events?.[1]).toMatchObject({ planId: hosted.id, slug: hosted.slug, date: d1, eventTime: null, period: null, sequence: 1 });
+    expect(feed?.events?.[0]).toMatchObject({ planId: joined.id, date: d2, eventTime: '7:30 PM', timeZone: 'America/Chicago', period: '19:30', sequence: 2 });
+    expect(feed?.events?.[1]).toMatchObject({ planId: hosted.id, slug: hosted.slug, date: d1, eventTime: null, timeZone: null, period: null, sequence: 1 });
     expect(JSON.stringify(feed)).not.toMatch(/@/);
   });
 

@@ -14,7 +14,7 @@ const w = usePlanWorld(db, { each: true });
 const call = (claims: Claims, query: string, ...args: unknown[]) =>
   db.as(claims, (sql) => sql.unsafe(query, args as never[]));
 const plan = async (id = w.planA) =>
-  (await db.owner`select status, locked_time_slot_date::text as date, locked_time_slot_id, event_time, locked_idea_id, location
+  (await db.owner`select status, locked_time_slot_date::text as date, locked_time_slot_id, event_time, time_zone, locked_idea_id, location
                   from app.plans where id = ${id}`)[0];
 const day = (offset: number) => dayFromToday(db.owner, offset);
 
@@ -67,6 +67,25 @@ describe('set_event_time', () => {
     }
   });
 
+  it("keeps the zone of the host's clock with the time; a time set with none is floating", async () => {
+    await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(3));
+    await call(w.actors.host, 'select app.set_event_time($1, $2, $3)', w.planA, '19:30', 'Europe/Berlin');
+    expect(await plan()).toMatchObject({ event_time: '7:30 PM', time_zone: 'Europe/Berlin' });
+    await call(w.actors.host, 'select app.set_event_time($1, $2, $3)', w.planA, '20:00', 'America/New_York');
+    expect(await plan()).toMatchObject({ event_time: '8:00 PM', time_zone: 'America/New_York' });
+    await call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, '20:00');
+    expect(await plan()).toMatchObject({ event_time: '8:00 PM', time_zone: null });
+  });
+
+  it('refuses what is no zone name, and a zone without a time, at the table (23514)', async () => {
+    await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(3));
+    for (const bad of ['+02:00', '', 'Europe/Berlin; drop', `A${'b'.repeat(64)}`]) {
+      await expectPgError(call(w.actors.host, 'select app.set_event_time($1, $2, $3)', w.planA, '19:30', bad), '23514');
+    }
+    await expectPgError(db.owner`update app.plans set time_zone = 'UTC' where id = ${w.planA}`, '23514');
+    expect(await plan()).toMatchObject({ status: 'time_range_locked', event_time: null, time_zone: null });
+  });
+
   it('reuses an existing slot of that time', async () => {
     const d = await day(3);
     await call(w.actors.member, 'select * from app.vote_on_date($1, $2::date, $3)', w.planA, d, '18:00');
@@ -105,7 +124,7 @@ describe('unlock_plan', () => {
     await call(w.actors.host, 'select app.pick_idea($1, $2)', w.planA, w.ideaA);
     await call(w.actors.host, 'select app.set_location($1, $2)', w.planA, 'The park');
     await call(w.actors.host, 'select app.lock_date($1, $2::date)', w.planA, await day(3));
-    await call(w.actors.host, 'select app.set_event_time($1, $2)', w.planA, '20:00');
+    await call(w.actors.host, 'select app.set_event_time($1, $2, $3)', w.planA, '20:00', 'Europe/Berlin');
     const votesBefore = await db.owner`select count(*)::int as n from app.time_slot_votes where plan_id = ${w.planA}`;
     await call(w.actors.host, 'select app.unlock_plan($1)', w.planA);
     expect(await plan()).toEqual({
@@ -113,6 +132,7 @@ describe('unlock_plan', () => {
       date: null,
       locked_time_slot_id: null,
       event_time: null,
+      time_zone: null,
       locked_idea_id: w.ideaA,
       location: 'The park',
     });

@@ -145,7 +145,7 @@ describe("the host's decisions go to the outbox", () => {
 
     await db.as(w.actors.host, async (sql) => {
       await sql`select app.lock_date(${w.planA}, current_date + 3)`;
-      await sql`select app.set_event_time(${w.planA}, '19:00')`;
+      await sql`select app.set_event_time(${w.planA}, '19:00', 'Europe/Lisbon')`;
       await sql`select private.claim_event_time_notice(${w.planA}, 600, 'too soon')`;
     });
     const timed = await outbox(w.planA);
@@ -157,7 +157,7 @@ describe("the host's decisions go to the outbox", () => {
       ['email', w.users.host, null],
     ].sort());
     expect(timed.find((r) => r.kind === 'time_set')?.detail).toMatchObject({
-      ideaText: 'Bowling', eventTime: '7:00 PM', period: '19:00', location: 'The Lanes',
+      ideaText: 'Bowling', eventTime: '7:00 PM', timeZone: 'Europe/Lisbon', period: '19:00', location: 'The Lanes',
     });
     await clearOutbox();
 

@@ -101,7 +101,7 @@ describe('schema hygiene', () => {
       'app.remind_unanswered(p_plan_id uuid, p_window_seconds integer, p_message text) -> integer',
       'app.remove_participant(p_plan_id uuid, p_participant_id uuid) -> void',
       'app.set_deadline(p_plan_id uuid, p_deadline timestamp with time zone, p_auto_lock boolean) -> void',
-      'app.set_event_time(p_plan_id uuid, p_time text) -> void',
+      'app.set_event_time(p_plan_id uuid, p_time text, p_time_zone text) -> void',
       'app.set_location(p_plan_id uuid, p_location text) -> void',
       'app.transfer_guest_votes(p_guest_id uuid) -> TABLE(transferred_idea_votes integer, transferred_time_votes integer)',
       'app.unlock_plan(p_plan_id uuid) -> void',

@@ -120,6 +120,7 @@ export const PLAN_KEYS = [
   'autoLock',
   'remindedAt',
   'calendarSequence',
+  'timeZone',
 ].sort();
 
 /**

@@ -91,6 +91,7 @@ describe('feedBody: the events private.calendar_feed answers, by the feed\'s rul
     location: null,
     date: '2026-03-14',
     eventTime: '7:00 PM',
+    timeZone: null,
     period: '19:00',
     sequence: 2,
     changedAt: Date.UTC(2026, 2, 1) / 1000,
@@ -102,6 +103,28 @@ describe('feedBody: the events private.calendar_feed answers, by the feed\'s rul
     expect(event.summary).toBe('Friday hangout: Bowling');
     expect(event.component.getFirstPropertyValue('url')).toBe('https://hangplan.example/l/abcDEF12');
     expect(event.sequence).toBe(2);
+  });
+
+  it("places a timed event at the host's hour in the host's zone, as an instant every calendar shows right", () => {
+    const text = feedBody([
+      { ...row, planId: 'berlin', timeZone: 'Europe/Berlin' },
+      // Summer time in New York: 7 PM EDT is 23:00 UTC.
+      { ...row, planId: 'new-york', date: '2026-07-04', timeZone: 'America/New_York' },
+      { ...row, planId: 'floating' },
+    ]);
+    const events = new ICAL.Component(ICAL.parse(text)).getAllSubcomponents('vevent').map((c) => new ICAL.Event(c));
+    const byUid = new Map(events.map((e) => [e.uid, e] as const));
+    const berlin = byUid.get('plan-berlin@hangplan')!;
+    expect(berlin.startDate.zone?.tzid).toBe('UTC');
+    expect(berlin.startDate.toJSDate().toISOString()).toBe('2026-03-14T18:00:00.000Z');
+    expect(berlin.endDate.toJSDate().toISOString()).toBe('2026-03-14T20:00:00.000Z');
+    const newYork = byUid.get('plan-new-york@hangplan')!;
+    expect(newYork.startDate.toJSDate().toISOString()).toBe('2026-07-04T23:00:00.000Z');
+    expect(newYork.endDate.toJSDate().toISOString()).toBe('2026-07-05T01:00:00.000Z');
+    // A time set with no zone stays floating: 7 PM wherever the calendar is.
+    const floating = byUid.get('plan-floating@hangplan')!;
+    expect(floating.startDate.zone?.tzid).toBe('floating');
+    expect(floating.startDate.toString()).toBe('2026-03-14T19:00:00');
   });
 
   it('leaves out a plan whose event cannot be built, not the whole feed', () => {

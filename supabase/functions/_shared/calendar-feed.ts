@@ -74,7 +74,7 @@ export function resetFeed(tx: Tx, credential: { nonce: string; secretHash: strin
  * it when the text a feed is written as changes, so that every client's copy
  * is replaced) and the app's origin (the events' links).
  */
-const FEED_FORMAT = 'ics-1';
+const FEED_FORMAT = 'ics-2';
 
 /** One plan of the feed, as private.calendar_feed answers it. */
 interface FeedEvent {
@@ -85,6 +85,8 @@ interface FeedEvent {
   location: string | null;
   date: string;
   eventTime: string | null;
+  /** The plan's timeZone: the events' times are instants in UTC when set. */
+  timeZone: string | null;
   period: string | null;
   sequence: number;
   /** Seconds since the epoch. */
@@ -146,6 +148,7 @@ export function feedBody(events: FeedEvent[]): string {
           date: e.date,
           eventTime: e.eventTime,
           period: e.period,
+          timeZone: e.timeZone,
           title: 'plan-and-idea',
           allDayWithoutTime: true,
         }),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { lockDateBody, setEventTimeBody, setLocationBody, timeSlotVoteBody, voteDateBody } from './contract/dates-requests.ts';
-import { DATE_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_SLOT_NOT_FOUND } from './contract/dates.ts';
+import { DATE_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_SLOT_NOT_FOUND, TIME_ZONE_INVALID } from './contract/dates.ts';
 import { HttpError } from './errors.ts';
 import { rejectionOf } from './validation-test-helpers.ts';
 import { pathId } from './params.ts';
@@ -38,10 +38,20 @@ describe('host bodies', () => {
     expect(rejectionOf(lockDateBody, { date: '2027-02-29' })).toBe(DATE_INVALID);
   });
   it("set-event-time: 'HH:mm' 24-hour, normalised to H:mm", () => {
-    expect(validate(setEventTimeBody, { time: '19:30' })).toEqual({ time: '19:30' });
-    expect(validate(setEventTimeBody, { time: '07:05' })).toEqual({ time: '7:05' });
+    expect(validate(setEventTimeBody, { time: '19:30' }).time).toBe('19:30');
+    expect(validate(setEventTimeBody, { time: '07:05' }).time).toBe('7:05');
     expect(rejectionOf(setEventTimeBody, {})).toBe('Time is required');
     for (const time of ['7:00 PM', '24:00', '19:60', '1930', '', 19]) expect(rejectionOf(setEventTimeBody, { time })).toBe(TIME_INVALID);
+  });
+  it("set-event-time: the host's IANA time zone as the browser names it, or null", () => {
+    expect(validate(setEventTimeBody, { time: '19:30' })).toEqual({ time: '19:30', timeZone: null });
+    expect(validate(setEventTimeBody, { time: '19:30', timeZone: null })).toEqual({ time: '19:30', timeZone: null });
+    expect(validate(setEventTimeBody, { time: '19:30', timeZone: 'Europe/Berlin' })).toEqual({ time: '19:30', timeZone: 'Europe/Berlin' });
+    expect(validate(setEventTimeBody, { time: '19:30', timeZone: ' Asia/Kolkata ' }).timeZone).toBe('Asia/Kolkata');
+    expect(validate(setEventTimeBody, { time: '19:30', timeZone: 'UTC' }).timeZone).toBe('UTC');
+    for (const timeZone of ['Mars/Olympus_Mons', '', 'Europe/Berlin; DROP', '+02:00', 'x'.repeat(65), 5, {}, ['UTC']]) {
+      expect(rejectionOf(setEventTimeBody, { time: '19:30', timeZone })).toBe(TIME_ZONE_INVALID);
+    }
   });
   it('location: trimmed, 0-500, empty or null clears', () => {
     expect(validate(setLocationBody, { location: '  Park  ' })).toEqual({ location: 'Park' });

@@ -25,6 +25,8 @@ export interface EventTimeDetails {
   eventTime: string | null;
   /** The locked slot's period ('19:00'), used only when eventTime is missing. */
   period: string | null;
+  /** The plan's timeZone, in which eventTime is the wall clock (absent or null: floating). */
+  timeZone?: string | null;
   /** The plan's calendar sequence when the time was set: the .ics's SEQUENCE (absent in older outbox rows). */
   calendarSequence?: number | null;
 }
@@ -66,6 +68,7 @@ function eventOf(details: EventTimeDetails, origin: string): CalendarEvent {
     date: details.date,
     eventTime: details.eventTime,
     period: details.period,
+    timeZone: details.timeZone,
   });
 }
 
@@ -183,6 +186,7 @@ export interface NoticeDetail {
   ideaText?: string | null;
   date?: string | null;
   eventTime?: string | null;
+  timeZone?: string | null;
   period?: string | null;
   location?: string | null;
   ideas?: number;
@@ -311,6 +315,7 @@ export function noticeMail(
       date: delivery.detail.date,
       eventTime: delivery.detail.eventTime ?? null,
       period: delivery.detail.period ?? null,
+      timeZone: delivery.detail.timeZone ?? null,
       calendarSequence: delivery.detail.calendarSequence ?? null,
     };
     const mail = eventTimeSetMail(details, { email: delivery.email ?? '', name: delivery.name }, origin);

@@ -56,6 +56,7 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       'hostId', ${p}.host_id,
       'location', ${p}.location,
       'eventTime', ${p}.event_time,
+      'timeZone', ${p}.time_zone,
       'lockedIdeaId', ${p}.locked_idea_id,
       'lockedTimeSlotId', ${p}.locked_time_slot_id,
       'lockedTimeSlotDate', ${p}.locked_time_slot_date,

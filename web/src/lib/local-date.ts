@@ -2,6 +2,8 @@
 // day). `new Date('2026-03-14')` would read them as UTC midnight, which is the
 // previous day west of Greenwich, so they are always built from their parts.
 
+import { TIME_ZONE_NAME } from '../../../supabase/functions/_shared/contract/zoned-time';
+
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The local-midnight Date of 'YYYY-MM-DD', or null when it is not a real date. */
@@ -65,3 +67,17 @@ export const atClock = (moment: Date, now: Date): string => {
   const { day, time } = relativeClock(moment, now);
   return day ? `${day} at ${time}` : `at ${time}`;
 };
+
+/**
+ * The IANA zone of this device's clock ('Europe/Berlin'), sent with the time
+ * the host sets so that calendars place it at the host's hour
+ * (docs/decisions/0074); null when the browser names none.
+ */
+export function deviceTimeZone(): string | null {
+  try {
+    const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    return typeof zone === 'string' && TIME_ZONE_NAME.test(zone) ? zone : null;
+  } catch {
+    return null;
+  }
+}

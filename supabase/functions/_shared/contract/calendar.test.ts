@@ -227,3 +227,54 @@ describe('the personal feed\'s rules (issue 24)', () => {
     expect(planEventUid('p1')).toBe('plan-p1@hangplan');
   });
 });
+
+describe("the host's time zone (docs/decisions/0074)", () => {
+  const at = (extra: Partial<CalendarEventInput>) => {
+    const { event } = parseIcs(toIcs(buildCalendarEvent(input({ eventTime: '7:00 PM', ...extra })), { uid: 'x', timestamp: 0 }));
+    return `${event.DTSTART.params}|${event.DTSTART.value}-${event.DTEND.value}`;
+  };
+
+  it("writes the host's 7 PM as the UTC instant it is there, in winter and in summer time", () => {
+    // Berlin: UTC+1 in March before the change, UTC+2 in July.
+    expect(at({ timeZone: 'Europe/Berlin' })).toBe('|20260314T180000Z-20260314T200000Z');
+    expect(at({ timeZone: 'Europe/Berlin', date: '2026-07-04' })).toBe('|20260704T170000Z-20260704T190000Z');
+    // New York: its own change on March 8, 2026 (EDT, UTC-4).
+    expect(at({ timeZone: 'America/New_York' })).toBe('|20260314T230000Z-20260315T010000Z');
+    // Half-hour zones and the date line.
+    expect(at({ timeZone: 'Asia/Kolkata' })).toBe('|20260314T133000Z-20260314T153000Z');
+    expect(at({ timeZone: 'Pacific/Auckland', date: '2026-01-01', eventTime: '12:30 AM' })).toBe(
+      '|20251231T113000Z-20251231T133000Z',
+    );
+    // The period's hours when there is no time: Evening 18:00–22:00 in Berlin.
+    expect(at({ timeZone: 'Europe/Berlin', eventTime: null, period: 'Evening' })).toBe('|20260314T170000Z-20260314T210000Z');
+  });
+
+  it('keeps a floating time with no zone, or one this runtime does not know', () => {
+    expect(at({})).toBe('|20260314T190000-20260314T210000');
+    expect(at({ timeZone: null })).toBe('|20260314T190000-20260314T210000');
+    expect(at({ timeZone: 'Mars/Olympus_Mons' })).toBe('|20260314T190000-20260314T210000');
+  });
+
+  it('an all-day event stays whole days in any zone', () => {
+    const event = buildCalendarEvent(input({ allDayWithoutTime: true, timeZone: 'Asia/Tokyo' }));
+    expect(event.timeZone).toBeNull();
+    expect(parseIcs(toIcs(event, { uid: 'x' })).event.DTSTART).toEqual({ params: 'VALUE=DATE', value: '20260314' });
+  });
+
+  it('links Google Calendar with the same instants', () => {
+    const event = buildCalendarEvent(input({ eventTime: '7:00 PM', timeZone: 'Europe/Berlin' }));
+    expect(new URL(googleCalendarUrl(event)).searchParams.get('dates')).toBe('20260314T180000Z/20260314T200000Z');
+  });
+
+  it('does not depend on the time zone of the machine that writes it', () => {
+    const event = buildCalendarEvent(input({ eventTime: '7:00 PM', timeZone: 'Europe/Berlin' }));
+    const a = toIcs(event, { uid: 'x', timestamp: 0 });
+    const previous = process.env.TZ;
+    process.env.TZ = 'Pacific/Honolulu';
+    try {
+      expect(toIcs(event, { uid: 'x', timestamp: 0 })).toBe(a);
+    } finally {
+      process.env.TZ = previous;
+    }
+  });
+});

@@ -2,13 +2,16 @@
 // §9 calendar hours; docs/api.md "Dates, times and calendar"), as an .ics
 // file (the `ics` package) or a Google Calendar link.
 //
-// Pure: no Deno, Node or DOM API, only `ics`, ./periods.ts and ./text.ts, so the web app
-// can build the same event for its "Add to Calendar" menu.
+// Pure: no Deno, Node or DOM API, only `ics`, Intl and this folder, so the web
+// app can build the same event for its "Add to Calendar" menu.
 //
-// Times are FLOATING local times: DTSTART:20260314T190000 with no 'Z' and no
-// TZID, i.e. "7 PM wherever the group is". The plan stores a calendar date and
-// a clock time with no time zone, so any conversion would only invent a shift
-// (docs/decisions/0072-calendar-feed.md keeps this for the personal feed too).
+// The plan's time is the host's wall clock ("7:00 PM") in the zone of the
+// browser that set it (the plan's timeZone, docs/decisions/0074): a timed
+// event is written as the UTC instant that is, DTSTART:20260314T180000Z, which
+// every calendar shows at the right hour in its viewer's own zone. A plan
+// whose time came with no zone (an API client that sent none) keeps a
+// FLOATING time, DTSTART:20260314T190000, "7 PM wherever the calendar is". An
+// all-day event is a DATE in every case.
 //
 // One event per plan everywhere: the e-mailed invite, the download and the
 // personal feed (toIcsFeed) all carry UID plan-{id}@hangplan and the plan's
@@ -24,6 +27,7 @@ import {
   periodHours,
 } from './periods.ts';
 import { plainText } from './text.ts';
+import { instantOf, isKnownTimeZone } from './zoned-time.ts';
 
 /** A floating local date and time (no time zone). */
 export interface LocalDateTime {
@@ -45,6 +49,8 @@ export interface CalendarEvent {
   allDay: boolean;
   start: LocalDateTime;
   end: LocalDateTime;
+  /** The IANA zone `start` and `end` are wall-clock times in, or null: floating times. */
+  timeZone: string | null;
 }
 
 export interface CalendarEventInput {
@@ -60,6 +66,12 @@ export interface CalendarEventInput {
   eventTime?: string | null;
   /** The locked slot's period (named, 'H:mm', or null); used when there is no eventTime. */
   period?: string | null;
+  /**
+   * The plan's timeZone: the IANA zone of the browser that set the time, in
+   * which eventTime and period are wall-clock times. Null, absent or unknown
+   * to this runtime: floating times.
+   */
+  timeZone?: string | null;
   /**
    * The title: 'idea' (default, docs/api.md "Dates, times and calendar"): the
    * picked idea's text, else the plan title; 'plan-and-idea' (the personal
@@ -110,6 +122,7 @@ export function buildCalendarEvent(input: CalendarEventInput): CalendarEvent {
     allDay,
     start: allDay ? { date, time: midnight } : at(date, hours.start),
     end: allDay ? { date: addDays(date, 1), time: midnight } : at(date, hours.end),
+    timeZone: !allDay && input.timeZone && isKnownTimeZone(input.timeZone) ? input.timeZone : null,
   };
 }
 
@@ -118,6 +131,18 @@ const pad = (n: number) => String(n).padStart(2, '0');
 /** '20260314T190000': the iCalendar floating DATE-TIME form (no 'Z', no TZID). */
 export function icsDateTime({ date, time }: LocalDateTime): string {
   return `${icsDate({ date, time })}T${pad(time.hour)}${pad(time.minute)}00`;
+}
+
+/**
+ * A timed event's start or end as iCalendar writes it: the UTC form
+ * '20260314T180000Z' of the wall clock `at` in the event's zone, or the
+ * floating form when the event has none.
+ */
+export function icsEventTime(event: Pick<CalendarEvent, 'timeZone'>, at: LocalDateTime): string {
+  if (!event.timeZone) return icsDateTime(at);
+  const { date, time } = at;
+  const instant = new Date(instantOf({ year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute, second: 0 }, event.timeZone));
+  return `${instant.toISOString().slice(0, 19).replace(/[-:]/g, '')}Z`;
 }
 
 /** '20260314': the iCalendar DATE form (an all-day event's start and end). */
@@ -163,8 +188,8 @@ function eventAttributes(event: CalendarEvent, options: IcsOptions): EventAttrib
     ...(event.location ? { location: event.location } : {}),
     url: event.url,
     // `ics` writes a date's three parts as VALUE=DATE (an all-day event).
-    start: event.allDay ? day(event.start) : icsDateTime(event.start),
-    end: event.allDay ? day(event.end) : icsDateTime(event.end),
+    start: event.allDay ? day(event.start) : icsEventTime(event, event.start),
+    end: event.allDay ? day(event.end) : icsEventTime(event, event.end),
     status: 'CONFIRMED',
     // A day with a plan but no time yet does not block the day's hours.
     ...(event.allDay ? { transp: 'TRANSPARENT' as const, busyStatus: 'FREE' as const } : { busyStatus: 'BUSY' as const }),
@@ -174,7 +199,7 @@ function eventAttributes(event: CalendarEvent, options: IcsOptions): EventAttrib
 /**
  * The event as an iCalendar file (text/calendar, METHOD:PUBLISH). Start and
  * end are handed to `ics` as ready-made strings, which it writes verbatim: the
- * runtime's time zone can never shift them.
+ * runtime's own time zone can never shift them.
  */
 export function toIcs(event: CalendarEvent, options: IcsOptions = {}): string {
   const { error, value } = createEvents([eventAttributes(event, options)]);
@@ -217,9 +242,11 @@ export function toIcsFeed(entries: FeedEntry[]): string {
   return hints + rest;
 }
 
-/** A Google Calendar "add event" link for the same event (floating times, as in the .ics). */
+/** A Google Calendar "add event" link for the same event (the same times as the .ics). */
 export function googleCalendarUrl(event: CalendarEvent): string {
-  const dates = event.allDay ? `${icsDate(event.start)}/${icsDate(event.end)}` : `${icsDateTime(event.start)}/${icsDateTime(event.end)}`;
+  const dates = event.allDay
+    ? `${icsDate(event.start)}/${icsDate(event.end)}`
+    : `${icsEventTime(event, event.start)}/${icsEventTime(event, event.end)}`;
   const params = new URLSearchParams({
     action: 'TEMPLATE',
     text: event.title,

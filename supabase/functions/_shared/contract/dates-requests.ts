@@ -2,9 +2,10 @@
 // and the lock flow").
 import { z } from 'zod';
 import { LOCATION_MAX } from './common.ts';
-import { DATE_INVALID, GUEST_ID_INVALID, PERIOD_INVALID, TIME_INVALID } from './dates.ts';
+import { DATE_INVALID, GUEST_ID_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_ZONE_INVALID } from './dates.ts';
 import { body, cleaner, optionalGuestId } from './fields.ts';
 import { isCalendarDate, normalizePeriod, parse24HourTime, toPeriodTime } from './periods.ts';
+import { isTimeZoneName } from './zoned-time.ts';
 
 /** A calendar date 'YYYY-MM-DD' that exists (2026-02-30 does not). */
 function calendarDate() {
@@ -48,13 +49,32 @@ export const lockDateBody = body({ date: calendarDate() });
 /** POST unlock takes no fields: an empty body (or any object; unknown keys are dropped). */
 export const unlockBody = body({});
 
-/** 'HH:mm' (or 'H:mm') 24-hour, normalised to 'H:mm'. */
+/** The longest time zone name taken (the longest IANA name is 30 characters). */
+export const TIME_ZONE_MAX = 64;
+
+/**
+ * 'HH:mm' (or 'H:mm') 24-hour, normalised to 'H:mm', and the IANA time zone
+ * of the host's clock ('Europe/Berlin', as the browser names it; null or
+ * absent: none, the time is floating; docs/decisions/0074).
+ */
 export const setEventTimeBody = body({
   time: z
     .string({ error: (issue) => (issue.input === undefined ? 'Time is required' : TIME_INVALID) })
     .trim()
     .refine((value) => parse24HourTime(value) !== null, TIME_INVALID)
     .transform((value) => toPeriodTime(parse24HourTime(value)!)),
+  timeZone: z
+    .union([z.string(), z.null()], { error: TIME_ZONE_INVALID })
+    .optional()
+    .transform((value, ctx) => {
+      if (value === null || value === undefined) return null;
+      const zone = value.trim();
+      if (zone.length > TIME_ZONE_MAX || !isTimeZoneName(zone)) {
+        ctx.addIssue({ code: 'custom', message: TIME_ZONE_INVALID });
+        return z.NEVER;
+      }
+      return zone;
+    }),
 });
 
 const cleanLocation = cleaner('Location', 'line');

@@ -9,6 +9,7 @@ export const JOIN_FIRST_TO_VOTE = 'Join the plan first to vote';
 export const JOIN_FIRST_TO_SEE_VOTES = 'Join the plan first to see your votes';
 export const DATE_INVALID = 'Date must be a real calendar date (YYYY-MM-DD)';
 export const TIME_INVALID = 'Time must be HH:mm (24-hour)';
+export const TIME_ZONE_INVALID = 'Time zone must be a time zone name such as Europe/Berlin';
 export const PERIOD_INVALID = 'Period must be Morning, Afternoon, Evening, Night or a time like 19:30';
 export const GUEST_ID_INVALID = 'guestId must be a valid id';
 

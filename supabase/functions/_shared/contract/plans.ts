@@ -30,6 +30,11 @@ const planShape = () => ({
   hostId: z.string(),
   location: z.nullish(z.string()),
   eventTime: z.nullish(z.string()),
+  /**
+   * The IANA zone of the host's clock when the time was set ('Europe/Berlin'):
+   * eventTime is the wall clock there. Null: a floating time (docs/decisions/0074).
+   */
+  timeZone: z.nullish(z.string()),
   lockedIdeaId: z.nullish(z.string()),
   lockedTimeSlotId: z.nullish(z.string()),
   /** 'YYYY-MM-DD' exactly as stored (no time zone). */

@@ -38,16 +38,17 @@ export const planLockRoutes = new Hono()
     return c.json(plan);
   })
 
-  // Host: set the time on the locked date (status completed). Everyone is
+  // Host: set the time on the locked date, in the zone of the host's clock
+  // (status completed). Everyone is
   // told (members also by e-mail with an .ics) when the date or time changed,
   // at most once per window (429 when too soon): private.claim_event_time_notice.
   .post('/:id/set-event-time', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
-    const { time } = await parseBody(c, setEventTimeBody);
+    const { time, timeZone } = await parseBody(c, setEventTimeBody);
     const notice = rateLimits()['event-time-mail'];
     const plan = await hostAction(userId, planId, async (tx) => {
-      await tx`select app.set_event_time(${planId}::uuid, ${time})`;
+      await tx`select app.set_event_time(${planId}::uuid, ${time}, ${timeZone})`;
       await tx`select private.claim_event_time_notice(${planId}::uuid, ${notice.windowSeconds}, ${notice.message})`;
     });
     return c.json(plan);

@@ -7,7 +7,7 @@ import ICAL from 'ical.js';
 import { addDays, formatIsoDate, parseCalendarDate, type CalendarDate } from '../../lib/shared-periods';
 import { MINUTES_PER_DAY, type BusyDays, type BusyRange } from './busy-calendar';
 import { WINDOWS_TIME_ZONES } from './windows-zones';
-import { instantOf, isKnownTimeZone, wallClockAt, type WallClock } from './zoned-time';
+import { instantOf, isKnownTimeZone, wallClockAt, type WallClock } from '../../../../supabase/functions/_shared/contract/zoned-time.ts';
 
 type Time = InstanceType<typeof ICAL.Time>;
 type Component = InstanceType<typeof ICAL.Component>;

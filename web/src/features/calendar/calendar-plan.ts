@@ -9,6 +9,8 @@ export interface CalendarPlan {
   title: string;
   location?: string | null;
   eventTime?: string | null;
+  /** The IANA zone eventTime is the host's wall clock in; null: floating. */
+  timeZone?: string | null;
   lockedIdeaId?: string | null;
   lockedIdeaText?: string | null;
   lockedTimeSlotId?: string | null;

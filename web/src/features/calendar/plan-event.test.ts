@@ -83,6 +83,16 @@ describe('the calendar event of a plan (spec §3, §9)', () => {
     expect(lines.filter((line) => /^DT(START|END)/.test(line)).every((line) => !line.endsWith('Z') && !line.includes('TZID'))).toBe(true);
   });
 
+  it("with the host's time zone, the download carries the instant: the same as the e-mail and the feed", () => {
+    // Set in Berlin (UTC+1 in March): 7:30 PM there is 18:30 UTC, whatever the zone of the phone that downloads it.
+    const plan = locked('19:30', { eventTime: '7:30 PM', timeZone: 'Europe/Berlin' });
+    const event = planCalendarEvent(plan, ORIGIN)!;
+    const lines = icsLines(planIcs(plan, event));
+    expect(lines).toContain('DTSTART:20260314T183000Z');
+    expect(lines).toContain('DTEND:20260314T203000Z');
+    expect(new URL(googleCalendarUrl(event)).searchParams.get('dates')).toBe('20260314T183000Z/20260314T203000Z');
+  });
+
   it('carries the plan\'s calendar sequence, so the feed or a later e-mail updates the downloaded event', () => {
     const plan = locked('19:30', { eventTime: '7:30 PM', calendarSequence: 7 });
     const lines = icsLines(planIcs(plan, planCalendarEvent(plan, ORIGIN)!));

@@ -37,6 +37,7 @@ export function planCalendarEvent(plan: CalendarPlan, origin: string): CalendarE
     date,
     eventTime: plan.eventTime,
     period: plan.lockedTimeSlot?.period ?? null,
+    timeZone: plan.timeZone,
   });
 }
 

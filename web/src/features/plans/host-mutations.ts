@@ -5,6 +5,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
+import { deviceTimeZone } from '../../lib/local-date';
 import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { reminderSentText } from './deadline';
@@ -76,9 +77,18 @@ export function useLockDate(planId: string | undefined) {
   return useHostAction(planId, 'lock-date', (date: string) => ({ date }), 'Failed to lock date');
 }
 
-/** POST set-event-time {time: 'HH:mm'}: status completed, members e-mailed. */
+/**
+ * POST set-event-time {time: 'HH:mm', timeZone}: the host's wall clock in this
+ * device's zone; status completed, members e-mailed.
+ */
 export function useSetEventTime(planId: string | undefined, onDone?: (plan: Plan) => void) {
-  return useHostAction(planId, 'set-event-time', (time: string) => ({ time }), 'Failed to set event time', onDone);
+  return useHostAction(
+    planId,
+    'set-event-time',
+    (time: string) => ({ time, timeZone: deviceTimeZone() }),
+    'Failed to set event time',
+    onDone,
+  );
 }
 
 /** POST unlock: back to planning; votes, the picked idea and the location stay. */

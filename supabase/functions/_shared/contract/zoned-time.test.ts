@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { instantOf, isKnownTimeZone, wallClockAt } from './zoned-time';
+import { instantOf, isKnownTimeZone, wallClockAt } from './zoned-time.ts';
 
 const clock = (year: number, month: number, day: number, hour = 0, minute = 0) => ({ year, month, day, hour, minute, second: 0 });
 

@@ -1,7 +1,10 @@
-// Wall-clock time in a named time zone, with the browser's own time-zone data
-// (Intl): the calendar import (busy-calendar-parse.ts) reads events whose TZID
-// the file does not define, and places every event on the days of the device's
-// zone. Pure; the zone is always passed in, so tests pin it.
+// Wall-clock time in a named time zone, with the runtime's own time-zone data
+// (Intl, in the browser and in Deno alike): a plan's calendar event turns the
+// host's "7:00 PM" in the host's zone into an instant (calendar.ts), and the
+// web's calendar import reads events whose TZID the file does not define and
+// places every event on the days of the device's zone
+// (web/src/features/availability/busy-calendar-parse.ts). Pure; the zone is
+// always passed in, so tests pin it.
 
 export interface WallClock {
   year: number;
@@ -33,7 +36,7 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return format;
 }
 
-/** Whether the browser knows `name` as an IANA time zone ("Europe/Berlin", "UTC"). */
+/** Whether the runtime knows `name` as an IANA time zone ("Europe/Berlin", "UTC"). */
 export function isKnownTimeZone(name: string): boolean {
   try {
     formatter(name);
@@ -41,6 +44,18 @@ export function isKnownTimeZone(name: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What an IANA zone name looks like ('UTC', 'America/Port-au-Prince', 'Etc/GMT+5'); an offset such as '+02:00' is none. */
+export const TIME_ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+/-]{0,63}$/;
+
+/**
+ * Whether `name` is the name of an IANA zone this runtime knows, as a browser
+ * names its own ('Asia/Kolkata'; kept as given: runtimes differ in which of a
+ * zone's names they call canonical, Deno's ICU says 'Asia/Calcutta').
+ */
+export function isTimeZoneName(name: string): boolean {
+  return TIME_ZONE_NAME.test(name) && isKnownTimeZone(name);
 }
 
 /** The wall clock in `timeZone` at the instant `epochMs`. */
