@@ -3,7 +3,7 @@
 // 7:30 PM, everyone sees the confirmed time, the .ics downloads and parses,
 // the member gets the e-mail, and unlocking returns to voting.
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
 
@@ -13,11 +13,14 @@ function longDate(iso: string): string {
   return new Date(y!, m! - 1, d!).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
 }
 
+/** The day after 'YYYY-MM-DD', as 'YYYYMMDD'. */
+const nextDay = (iso: string) => new Date(Date.parse(`${iso}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10).replaceAll('-', '');
+
 const dayButton = (page: Page, iso: string) =>
   page.getByRole('region', { name: 'Next 2 Weeks' }).getByRole('button', { name: new RegExp(`^${longDate(iso)}:`) });
 
-async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
+async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  return (await browser.newContext(options)).newPage();
 }
 
 interface MaildevMail {
@@ -30,7 +33,8 @@ test('guest and member vote, the host locks a date and sets the time, then unloc
   const later = localDate(20);
 
   // The host's plan with a picked idea, by API.
-  const hostPage = await newPage(browser);
+  // The host's phone is in São Paulo (UTC-3 all year): the calendar files carry the instant the host meant.
+  const hostPage = await newPage(browser, { timezoneId: 'America/Sao_Paulo' });
   const hostToken = await signInViaApi(hostPage, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
   const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Bowling night', isOpenInvite: true }, hostToken);
   const idea = await post<{ id: string }>(`/api/plans/${plan.id}/ideas`, { text: 'Strike City lanes' }, hostToken);
@@ -108,11 +112,11 @@ test('guest and member vote, the host locks a date and sets the time, then unloc
   await expect(confirmed).toContainText('7:30PM');
   await expect(confirmed).toContainText('The host has set the final event time. See you there!');
 
-  // The .ics from the plan page's header: floating 19:30 for 2 hours.
+  // The .ics from the plan page's header: 7:30 PM in São Paulo, 22:30 UTC, for 2 hours.
   await hostPage.getByRole('button', { name: 'Add to Calendar' }).click();
   await expect(hostPage.getByRole('menuitem', { name: 'Google Calendar' })).toHaveAttribute(
     'href',
-    new RegExp(`dates=${tomorrow.replaceAll('-', '')}T193000%2F${tomorrow.replaceAll('-', '')}T213000`),
+    new RegExp(`dates=${tomorrow.replaceAll('-', '')}T223000Z%2F${nextDay(tomorrow)}T003000Z`),
   );
   const [download] = await Promise.all([
     hostPage.waitForEvent('download'),
@@ -122,8 +126,8 @@ test('guest and member vote, the host locks a date and sets the time, then unloc
   const ics = (await readFile(await download.path())).toString('utf8').replace(/\r\n[ \t]/g, '');
   const lines = ics.split('\r\n');
   expect(lines[0]).toBe('BEGIN:VCALENDAR');
-  expect(lines).toContain(`DTSTART:${tomorrow.replaceAll('-', '')}T193000`);
-  expect(lines).toContain(`DTEND:${tomorrow.replaceAll('-', '')}T213000`);
+  expect(lines).toContain(`DTSTART:${tomorrow.replaceAll('-', '')}T223000Z`);
+  expect(lines).toContain(`DTEND:${nextDay(tomorrow)}T003000Z`);
   expect(lines).toContain('SUMMARY:Strike City lanes');
   expect(lines).toContain(`UID:plan-${plan.id}@hangplan`);
   expect(lines).toContain('END:VEVENT');

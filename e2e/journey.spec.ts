@@ -8,7 +8,7 @@
 // own addresses and plan title.
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import { check, phonePage } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import {
@@ -24,8 +24,8 @@ import {
 
 const api = (path: string) => `${process.env.E2E_WEB_URL}${path}`;
 
-async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext()).newPage();
+async function newPage(browser: Browser, options: BrowserContextOptions = {}): Promise<Page> {
+  return (await browser.newContext(options)).newPage();
 }
 
 /** Types the six digits into the code step (it submits by itself on the sixth). */
@@ -55,7 +55,8 @@ test('the whole story: sign up, share, join, vote, lock, confirm, sign up as a g
   const memberEmail = uniqueEmail('journey-member');
   const blakeEmail = uniqueEmail('journey-blake');
 
-  const host = await newPage(browser);
+  // The host's phone is in India (UTC+5:30 all year): the calendars get the instant the host meant.
+  const host = await newPage(browser, { timezoneId: 'Asia/Kolkata' });
   const alex = await newPage(browser);
   const blake = await newPage(browser);
   const member = await newPage(browser);
@@ -290,8 +291,9 @@ test('the whole story: sign up, share, join, vote, lock, confirm, sign up as a g
     const ics = mail.attachments?.find((a) => /\.ics$/.test(a.generatedFileName ?? a.fileName ?? ''));
     expect(ics, 'an .ics attachment').toBeTruthy();
     const lines = icsLines(await mailAttachment(mail, ics!.generatedFileName ?? ics!.fileName!));
-    expect(lines).toContain(`DTSTART:${ymd}T183000`);
-    expect(lines).toContain(`DTEND:${ymd}T203000`);
+    // 6:30 PM in the host's zone is 13:00 UTC.
+    expect(lines).toContain(`DTSTART:${ymd}T130000Z`);
+    expect(lines).toContain(`DTEND:${ymd}T150000Z`);
     expect(lines).toContain(`SUMMARY:${picnic}`);
     expect(lines).toContain(`UID:plan-${planId}@hangplan`);
     // Guests have no address; the host, who has an account, is told too.
@@ -348,7 +350,7 @@ test('the whole story: sign up, share, join, vote, lock, confirm, sign up as a g
     await member.getByRole('button', { name: 'Add to Calendar' }).first().click();
     await expect(member.getByRole('menuitem', { name: 'Google Calendar' })).toHaveAttribute(
       'href',
-      new RegExp(`dates=${ymd}T183000%2F${ymd}T203000`),
+      new RegExp(`dates=${ymd}T130000Z%2F${ymd}T150000Z`),
     );
     const [download] = await Promise.all([
       member.waitForEvent('download'),
@@ -357,7 +359,7 @@ test('the whole story: sign up, share, join, vote, lock, confirm, sign up as a g
     expect(download.suggestedFilename()).toMatch(/\.ics$/);
     const lines = icsLines((await readFile(await download.path())).toString('utf8'));
     expect(lines[0]).toBe('BEGIN:VCALENDAR');
-    expect(lines).toContain(`DTSTART:${ymd}T183000`);
+    expect(lines).toContain(`DTSTART:${ymd}T130000Z`);
     expect(lines).toContain(`SUMMARY:${picnic}`);
     expect(lines.find((l) => l.startsWith('LOCATION:'))).toContain('Dolores Park');
     await member.keyboard.press('Escape');
