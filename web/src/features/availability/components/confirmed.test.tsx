@@ -5,6 +5,7 @@ import { clearGuest, setGuestSession } from '../../../lib/guest-storage';
 import { json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ben, planJson } from '../../plans/test-fixtures';
+import { setDeviceTimeZone } from '../../../test/device-zone';
 import { DashboardAvailabilityTab } from './dashboard-availability-tab';
 
 const completed = planJson({
@@ -33,6 +34,26 @@ describe('confirmed states', () => {
     expect(calls('GET', '/api/plans/p1/timeslots')).toHaveLength(0);
     await user.click(await screen.findByRole('button', { name: 'Add to Calendar' }));
     expect(await screen.findByRole('menuitem', { name: 'Download .ics' })).toBeInTheDocument();
+  });
+
+  it("says the guest's own time under the host's when their phone's clock reads another", async () => {
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
+    mockFetch({ 'GET /api/auth/me': () => text('Not signed in', 401) });
+    setDeviceTimeZone('America/New_York');
+    renderWithProviders(<DashboardAvailabilityTab plan={{ ...completed, timeZone: 'Europe/Berlin' }} />);
+    expect(screen.getByRole('region', { name: 'Event Time Confirmed!' })).toHaveTextContent(
+      '7:30 PM Berlin time is 2:30 PM where you are.',
+    );
+  });
+
+  it("says nothing more to a guest in the host's zone", async () => {
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
+    mockFetch({ 'GET /api/auth/me': () => text('Not signed in', 401) });
+    setDeviceTimeZone('Europe/Berlin');
+    renderWithProviders(<DashboardAvailabilityTab plan={{ ...completed, timeZone: 'Europe/Berlin' }} />);
+    const card = screen.getByRole('region', { name: 'Event Time Confirmed!' });
+    expect(card).toHaveTextContent('7:30PM');
+    expect(card).not.toHaveTextContent('where you are');
   });
 
   it("the dashboard tab votes while the time is not set", async () => {

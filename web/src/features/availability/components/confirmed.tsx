@@ -1,6 +1,7 @@
 import { Suspense } from 'react';
 import { Button, Card, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router-dom';
+import { HostTimeNote } from '../../../components/host-time-note';
 import { IconCheck, IconClock } from '../../../components/icons';
 import { formatLongDate } from '../../../lib/local-date';
 import { formatPeriod } from '../../../lib/shared-periods';
@@ -43,6 +44,7 @@ export function EventTimeConfirmedCard({ plan }: { plan: Plan }) {
             {time.period}
           </Text>
         )}
+        <HostTimeNote plan={plan} />
         <Text c="dimmed" fz="sm">
           The host has set the final event time. See you there!
         </Text>
@@ -70,6 +72,7 @@ export function EventConfirmedPanel({ plan, backTo }: { plan: Plan; backTo: stri
             Time Set!
           </Title>
           <Text fw={600}>See you on {when(time)}!</Text>
+          <HostTimeNote plan={plan} />
           <Group gap={6} c="dimmed" justify="center">
             <IconClock size={16} />
             <Text fz="sm">Final time confirmed by host</Text>

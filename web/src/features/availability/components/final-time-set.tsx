@@ -1,4 +1,5 @@
 import { Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { HostTimeNote } from '../../../components/host-time-note';
 import { IconCheck, IconShare } from '../../../components/icons';
 import { copyText } from '../../../lib/clipboard';
 import { showErrorMessage, showSuccessToast } from '../../../lib/toast';
@@ -47,6 +48,7 @@ export function FinalTimeSet({ plan }: { plan: Plan }) {
               {time.date}
               {time.period && ` at ${time.period}`}
             </Text>
+            <HostTimeNote plan={plan} />
           </div>
         </Group>
         <Text fz="sm" c="dimmed">

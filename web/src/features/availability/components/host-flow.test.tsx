@@ -1,5 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { describe, expect, it, onTestFinished, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { setDeviceTimeZone } from '../../../test/device-zone';
 import { formatLongDate } from '../../../lib/local-date';
 import { deferred, json, text, type Routes } from '../../../test/mock-fetch';
 import { ada, ben, planJson } from '../../plans/test-fixtures';
@@ -86,13 +87,7 @@ describe('host: Pick Date', () => {
 
 describe('host: Set Event Time', () => {
   it("sends 'HH:mm' with the phone's time zone, shows it in 12-hour form, and then 'Final Time Set'", async () => {
-    // The device's zone, as Node takes TZ while running.
-    const previousZone = process.env.TZ;
-    process.env.TZ = 'America/Denver';
-    onTestFinished(() => {
-      if (previousZone === undefined) delete process.env.TZ;
-      else process.env.TZ = previousZone;
-    });
+    setDeviceTimeZone('America/Denver');
     const answer = deferred();
     const { user, calls } = openPlan(dateLocked, { routes: { 'POST /api/plans/p1/set-event-time': () => answer.promise } });
     const panel = within(await screen.findByRole('region', { name: 'Set Event Time' }));

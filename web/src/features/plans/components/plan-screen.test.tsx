@@ -2,6 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
 import { deferred, json, meRoute, mockFetch, noContent, text, type Routes } from '../../../test/mock-fetch';
+import { setDeviceTimeZone } from '../../../test/device-zone';
 import { renderWithProviders } from '../../../test/test-utils';
 import { planKeys } from '../queries';
 import { ada, ben, participantJson, planJson, planSummaryJson } from '../test-fixtures';
@@ -75,6 +76,23 @@ describe('plan page', () => {
     expect(map).toHaveAttribute('target', '_blank');
     expect(map).toHaveAttribute('rel', 'noopener noreferrer');
     expect(definition(card, "Who's coming")).toHaveTextContent('3 people joined');
+  });
+
+  it("says a member's own time under the host's when their phone is in another zone", async () => {
+    setDeviceTimeZone('Asia/Tokyo');
+    const plan = planJson({
+      status: 'completed',
+      lockedIdeaId: 'i1',
+      lockedTimeSlotId: 's1',
+      lockedTimeSlotDate: '2026-03-14',
+      eventTime: '7:00 PM',
+      timeZone: 'America/Chicago',
+    });
+    openPlan({ plan, routes: { 'GET /api/plans': () => json([planSummaryJson(plan)]) } });
+    const when = definition(await statusCard(), "When we're meeting");
+    // Chicago is on summer time (UTC-5) on March 14: 7 PM there is 9 AM the next day in Tokyo.
+    expect(when).toHaveTextContent('Saturday, March 14, 2026 at 7:00 PM');
+    expect(when).toHaveTextContent('7:00 PM Chicago time is 9:00 AM on Sun, Mar 15 where you are.');
   });
 
   it("stacks 6 avatars then '+N more', and lists everyone with guests marked on tap", async () => {

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { Box, Card, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { IconBulb, IconClock, IconHourglass, IconMapPin, IconUsers } from '../../../components/icons';
+import { HostTimeNote } from '../../../components/host-time-note';
 import { LinkifiedText } from '../../../components/linkified-text';
 import { isVotingOpen } from '../deadline';
 import { formatMeetingTime } from '../plan-time';
@@ -87,6 +88,7 @@ export function PlanStatusCard({ plan, isHost = false }: { plan: Plan; isHost?: 
         </StatusRow>
         <StatusRow icon={<IconClock size={18} />} label="When we're meeting">
           {when ?? <Undecided />}
+          {when && <HostTimeNote plan={plan} />}
         </StatusRow>
         {showDeadline && (
           <StatusRow icon={<IconHourglass size={18} />} label="Decide by">
