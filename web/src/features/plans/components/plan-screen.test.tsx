@@ -34,6 +34,16 @@ function openPlan({ plan = planJson(), user = ada, routes = {} }: { plan?: Plan;
   return { ...network, ...renderWithProviders(<AppRoutes />, { route: '/plan/p1' }) };
 }
 
+/** A plan with its idea picked and its time set: 7:00 PM on Saturday, March 14, 2026. */
+const timedPlan = (extra: Partial<Plan> = {}) =>
+  planJson({
+    status: 'completed',
+    lockedIdeaId: 'i1',
+    lockedTimeSlotId: 's1',
+    lockedTimeSlotDate: '2026-03-14',
+    eventTime: '7:00 PM',
+    ...extra,
+  });
 const statusCard = async () => within(await screen.findByRole('region', { name: 'Plan Status' }));
 const definition = (card: ReturnType<typeof within>, term: string) =>
   card.getByText(term, { selector: 'dt' }).nextElementSibling as HTMLElement;
@@ -53,15 +63,7 @@ describe('plan page', () => {
   });
 
   it('shows the picked idea, the locked time and a linked location', async () => {
-    const plan = planJson({
-      status: 'completed',
-      lockedIdeaId: 'i1',
-      lockedTimeSlotId: 's1',
-      lockedTimeSlotDate: '2026-03-14',
-      eventTime: '7:00 PM',
-      location: 'Ada’s place, map: https://maps.example.com/ada?z=1.',
-      participantCount: 3,
-    });
+    const plan = timedPlan({ location: 'Ada’s place, map: https://maps.example.com/ada?z=1.', participantCount: 3 });
     openPlan({
       plan,
       routes: { 'GET /api/plans': () => json([planSummaryJson({ ...plan, lockedIdeaText: 'Board games' })]) },
@@ -80,14 +82,7 @@ describe('plan page', () => {
 
   it("says a member's own time under the host's when their phone is in another zone", async () => {
     setDeviceTimeZone('Asia/Tokyo');
-    const plan = planJson({
-      status: 'completed',
-      lockedIdeaId: 'i1',
-      lockedTimeSlotId: 's1',
-      lockedTimeSlotDate: '2026-03-14',
-      eventTime: '7:00 PM',
-      timeZone: 'America/Chicago',
-    });
+    const plan = timedPlan({ timeZone: 'America/Chicago' });
     openPlan({ plan, routes: { 'GET /api/plans': () => json([planSummaryJson(plan)]) } });
     const when = definition(await statusCard(), "When we're meeting");
     // Chicago is on summer time (UTC-5) on March 14: 7 PM there is 9 AM the next day in Tokyo.
