@@ -16,11 +16,16 @@ export interface WallClock {
   second: number;
 }
 
+// One formatter per zone name, kept: building one costs far more than using
+// it. Bounded, since names arrive from requests (every letter-case variant of
+// a zone is a valid name to Intl).
 const formatters = new Map<string, Intl.DateTimeFormat>();
+const MAX_FORMATTERS = 1000;
 
 function formatter(timeZone: string): Intl.DateTimeFormat {
   let format = formatters.get(timeZone);
   if (!format) {
+    if (formatters.size >= MAX_FORMATTERS) formatters.clear();
     format = new Intl.DateTimeFormat('en-US', {
       timeZone,
       hourCycle: 'h23',
