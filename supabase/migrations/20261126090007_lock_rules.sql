@@ -235,9 +235,11 @@ create trigger plans_remove_previous_locked_slot
 -- again (docs/security-and-limits.md "Abuse limits"). Each plan remembers the
 -- date and time it last announced:
 --
---   * the same date and time again (e.g. unlock, pick the same date, set the
---     same time) sends nothing;
---   * a different date or time sends the e-mail, unless the last one went out
+--   * the same date and time again in the same zone (e.g. unlock, pick the
+--     same date, set the same time) sends nothing;
+--   * a different date, time or zone (the same "7 PM" set from a phone in
+--     another zone is another instant, and the attached .ics moves the
+--     members' event) sends the e-mail, unless the last one went out
 --     less than the window ago (10 minutes; the API passes it): then the
 --     request is refused (HP429, DETAIL = seconds to wait) and rolls back, so
 --     what the members were told is never silently out of date.
@@ -247,10 +249,12 @@ create table app.event_time_notices (
   date       date not null,
   -- As app.plans.event_time: 'h:mm AM/PM'.
   event_time text not null,
+  -- As app.plans.time_zone: the zone of the host's clock, or null.
+  time_zone  text,
   sent_at    timestamptz not null default now()
 );
 comment on table app.event_time_notices is
-  'The date and time last e-mailed to a plan''s members, and when. Reached only through private.claim_event_time_notice.';
+  'The date, time and zone last e-mailed to a plan''s members, and when. Reached only through private.claim_event_time_notice.';
 
 -- Called by the API right after app.set_event_time, in the same transaction
 -- (the plan row is still locked by it, so two of these never race for a plan).
@@ -278,16 +282,17 @@ begin
 
   select * into v_notice from app.event_time_notices n where n.plan_id = p_plan_id for update;
   if found then
-    if v_notice.date = v_plan.locked_time_slot_date and v_notice.event_time = v_plan.event_time then
+    if v_notice.date = v_plan.locked_time_slot_date and v_notice.event_time = v_plan.event_time
+       and v_notice.time_zone is not distinct from v_plan.time_zone then
       return false;
     end if;
     perform private.refuse_within_window(v_notice.sent_at, p_window_seconds, p_message);
   end if;
 
-  insert into app.event_time_notices as n (plan_id, date, event_time, sent_at)
-  values (p_plan_id, v_plan.locked_time_slot_date, v_plan.event_time, now())
+  insert into app.event_time_notices as n (plan_id, date, event_time, time_zone, sent_at)
+  values (p_plan_id, v_plan.locked_time_slot_date, v_plan.event_time, v_plan.time_zone, now())
   on conflict (plan_id) do update
-     set date = excluded.date, event_time = excluded.event_time, sent_at = excluded.sent_at;
+     set date = excluded.date, event_time = excluded.event_time, time_zone = excluded.time_zone, sent_at = excluded.sent_at;
   perform private.enqueue_notification(p_plan_id, case when v_notice.plan_id is null then 'time_set' else 'time_changed' end,
                                        private.plan_notice_detail(v_plan), 'everyone', true);
   return true;

@@ -187,13 +187,13 @@ describe('the "time is set" e-mail, once per change', () => {
    * set_event_time then the claim, in one transaction, as the API does. With
    * `days`, the host first unlocks and locks that date (the UI's "Change Date").
    */
-  const setTime = (claims: Claims, planId: string, time: string, days?: number) =>
+  const setTime = (claims: Claims, planId: string, time: string, days?: number, timeZone: string | null = null) =>
     db.as(claims, async (sql) => {
       if (days !== undefined) {
         await sql`select app.unlock_plan(${planId})`;
         await sql`select app.lock_date(${planId}, current_date + ${days}::int)`;
       }
-      await sql`select app.set_event_time(${planId}, ${time})`;
+      await sql`select app.set_event_time(${planId}, ${time}, ${timeZone})`;
       const [{ send }] = await sql`select private.claim_event_time_notice(${planId}, 600, ${MESSAGE}) as send`;
       return send as boolean;
     });
@@ -227,6 +227,17 @@ describe('the "time is set" e-mail, once per change', () => {
       expect(await setTime(p.host, p.planId, '20:00')).toBe(true);
       const [notice] = await db.owner`select event_time from app.event_time_notices where plan_id = ${p.planId}`;
       expect(notice.event_time).toBe('8:00 PM');
+    });
+
+    it('the same time set in another zone is another instant: sent again, after the window', async () => {
+      const p = await plan();
+      expect(await setTime(p.host, p.planId, '19:00', 4, 'Europe/Berlin')).toBe(true);
+      expect(await setTime(p.host, p.planId, '19:00', undefined, 'Europe/Berlin')).toBe(false);
+      await expectPgError(setTime(p.host, p.planId, '19:00', undefined, 'America/New_York'), 'HP429', MESSAGE);
+      await db.owner`update app.event_time_notices set sent_at = now() - interval '601 seconds' where plan_id = ${p.planId}`;
+      expect(await setTime(p.host, p.planId, '19:00', undefined, 'America/New_York')).toBe(true);
+      const [notice] = await db.owner`select event_time, time_zone from app.event_time_notices where plan_id = ${p.planId}`;
+      expect(notice).toEqual({ event_time: '7:00 PM', time_zone: 'America/New_York' });
     });
 
     it('not completed: nothing to send; not the host: HP403', async () => {
