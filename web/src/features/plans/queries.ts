@@ -2,7 +2,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { planKeys } from '../../lib/query-keys';
-import { participantListSchema, planSchema, planSummaryListSchema } from '../../../../supabase/functions/_shared/contract/plans';
+import { participantListSchema, type Plan, planSchema, planSummaryListSchema } from '../../../../supabase/functions/_shared/contract/plans';
 
 // Keys live in lib/query-keys (the live updates reach them too): everything
 // about one plan sits under `planKeys.plan(id)`.
@@ -30,11 +30,18 @@ export function planParticipantsQueryOptions(id: string) {
   });
 }
 
+/**
+ * A plan read by its public link: its slug is that link's. (Read by id, a
+ * plan whose invitations are closed shows its slug only to the host:
+ * docs/api.md "Plans".)
+ */
+export type LinkedPlan = Plan & { slug: string };
+
 /** The plan a public link names (GET /api/plans/slug/{slug}); 404 → error "404: Plan not found". */
 export function planBySlugQueryOptions(slug: string) {
   return queryOptions({
     queryKey: planKeys.bySlug(slug),
-    queryFn: apiGet(apiPaths.planBySlug(slug), (body) => planSchema.parse(body)),
+    queryFn: apiGet(apiPaths.planBySlug(slug), (body): LinkedPlan => ({ ...planSchema.parse(body), slug })),
   });
 }
 
@@ -43,10 +50,10 @@ export function planBySlugQueryOptions(slug: string) {
  * participants, the visitor's flags on ideas and dates), its read by slug,
  * and the home list.
  */
-export function refreshPlanMembership(queryClient: QueryClient, plan: { id: string; slug: string }) {
+export function refreshPlanMembership(queryClient: QueryClient, plan: Pick<Plan, 'id' | 'slug'>) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: planKeys.list() }),
     queryClient.invalidateQueries({ queryKey: planKeys.plan(plan.id) }),
-    queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
+    plan.slug ? queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }) : undefined,
   ]);
 }

@@ -3,7 +3,7 @@ import { Button, Stack } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { clearGuest } from '../../../lib/guest-storage';
-import type { Plan } from '../../plans';
+import type { LinkedPlan } from '../../plans';
 import { useCheckGuest, useCreateGuest, useRestoreGuest } from '../mutations';
 import type { ExistingGuest } from '../mutations';
 import { FullNameForm } from './full-name-form';
@@ -23,7 +23,7 @@ type Step = { name: 'name' } | { name: 'confirm'; guest: ExistingGuest } | { nam
  * you?" and one tap gets the device a new secret; if the guest is gone, the
  * old session is forgotten and the name form is filled in.
  */
-export function GuestJoin({ plan, restoreName }: { plan: Plan; restoreName?: string }) {
+export function GuestJoin({ plan, restoreName }: { plan: LinkedPlan; restoreName?: string }) {
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>({ name: 'name' });
   const [name, setName] = useState(restoreName ?? '');
