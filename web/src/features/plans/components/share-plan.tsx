@@ -68,7 +68,7 @@ function ResetLink({ planId }: { planId: string }) {
   const reset = useResetPlanLink(planId);
   return (
     <>
-      <Button variant="subtle" color="red.9" onClick={() => setConfirming(true)} disabled={reset.isPending}>
+      <Button variant="subtle" color="red" onClick={() => setConfirming(true)} disabled={reset.isPending}>
         Reset link
       </Button>
       <ConfirmDialog
