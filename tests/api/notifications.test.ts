@@ -217,14 +217,20 @@ describe('when the push service fails', () => {
     expect(await push.receivedBy(g.phones.guest.endpoint)).toHaveLength(1);
   });
 
-  it('410 Gone: the subscription is deleted; 400: the message is dropped, the subscription kept', async () => {
+  it('any 4xx but 429 (410 Gone, 400, 403): the subscription fails for good and is deleted; 429 keeps it', async () => {
     const g = await group();
+    const memberSecondPhone = await phoneOf(g.member);
+    const guestSecondPhone = await phoneOf({ guestId: g.guest.id });
     await push.expire(g.phones.member.endpoint);
     await push.failNext(g.phones.guest.endpoint, 400);
+    await push.failNext(memberSecondPhone.endpoint, 403);
+    await push.failNext(guestSecondPhone.endpoint, 429);
     await api('POST', `/api/plans/${g.plan.id}/location`, { body: { location: 'Here' }, token: g.host.token });
-    await expect.poll(async () => (await owner`select 1 from app.push_subscriptions where endpoint = ${g.phones.member.endpoint}`).length).toBe(0);
-    await expect.poll(async () => (await owner`select 1 from app.notification_events where plan_id = ${g.plan.id}`).length).toBe(0);
-    expect(await owner`select 1 from app.push_subscriptions where endpoint = ${g.phones.guest.endpoint}`).toHaveLength(1);
+    const subscribed = async (phone: PushSubscriptionJson) =>
+      (await owner`select 1 from app.push_subscriptions where endpoint = ${phone.endpoint}`).length;
+    for (const gone of [g.phones.member, g.phones.guest, memberSecondPhone]) await expect.poll(() => subscribed(gone)).toBe(0);
+    await expect.poll(() => push.requests(guestSecondPhone.endpoint)).toBe(1);
+    expect(await subscribed(guestSecondPhone)).toBe(1);
   });
 
   it('two instances delivering at once send each message once', async () => {
