@@ -8,6 +8,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { api, apiDatabaseAsOwner, runScheduler, startApiWithDeadSmtp, testMailbox } from '../support/api.ts';
 import { pushServiceClient, type PushSubscriptionJson, type ReceivedPush } from '../support/push-client.ts';
 import { datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
+import { NOTIFICATION_LIMITS } from '../../supabase/functions/_shared/limits.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);
@@ -148,6 +149,34 @@ describe('POST and DELETE /api/push/subscriptions', () => {
     await push.waitFor(g.phones.guest.endpoint);
     await push.expectNothing(g.phones.member.endpoint);
     await push.expectNothing(laptop.endpoint);
+  });
+});
+
+describe('subscriptions per guest (docs/decisions/0084-caps-per-participant.md)', () => {
+  it("a guest continued on many devices keeps at most its share, the joining device's always; the plan keeps room for the others", async () => {
+    const host = await world.newUser('Hana');
+    const plan = await world.newPlan(host);
+    const gus = await world.newGuest(plan.id, 'Gus');
+    const { subscriptionsPerIdentity: perDevice, subscriptionsPerGuest: perGuest } = NOTIFICATION_LIMITS;
+    const joined = [await phoneOf({ guestId: gus.id }), await phoneOf({ guestId: gus.id })];
+    // Devices that continued as Gus by name, each turning notifications on as often as a device may.
+    const devices = Math.ceil(perGuest / perDevice) + 1;
+    for (let d = 0; d < devices; d++) {
+      const restored = await api<{ secret: string }>('POST', '/api/guest-session/restore', { body: { planId: plan.id, name: 'Gus' } });
+      expect(restored.status, restored.text).toBe(200);
+      for (let i = 0; i < perDevice; i++) {
+        const res = await api('POST', '/api/push/subscriptions', {
+          body: { subscription: await push.subscribe(), guestId: gus.id },
+          guestSecret: restored.json.secret,
+        });
+        expect(res.status, res.text).toBe(201);
+      }
+    }
+    const kept = (await owner`select endpoint from app.push_subscriptions where guest_id = ${gus.id}`).map((r) => r.endpoint);
+    expect(kept).toHaveLength(perGuest);
+    expect(kept).toEqual(expect.arrayContaining(joined.map((phone) => phone.endpoint)));
+    // Another guest of the plan still turns notifications on.
+    await phoneOf({ guestId: (await world.newGuest(plan.id, 'Ann')).id });
   });
 });
 
