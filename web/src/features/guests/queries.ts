@@ -5,6 +5,7 @@ import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { guestKeys } from '../../lib/query-keys';
 import { guestSessionReadSchema } from '../../../../supabase/functions/_shared/contract/guests';
+import { REMOVED_FROM_PLAN } from '../../../../supabase/functions/_shared/contract/plans';
 
 
 /**
@@ -21,6 +22,10 @@ export function guestSessionQueryOptions(guestId: string) {
 
 /** The error of a guest that no longer exists (moved to an account, or left). */
 export const isGuestGone = (error: unknown) => error instanceof Error && error.message.startsWith('404:');
+
+/** The host removed the guest from its plan (docs/decisions/0083-removal-holds.md). */
+export const isGuestRemoved = (error: unknown) =>
+  error instanceof ApiError && error.status === 403 && error.serverText === REMOVED_FROM_PLAN;
 
 /** The server no longer takes this device's secret for the guest (or it had none): confirm the name again. */
 export const isGuestSecretRefused = (error: unknown) =>
