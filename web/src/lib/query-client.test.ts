@@ -1,7 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { GUEST_SECRET_MISSING } from '../../../supabase/functions/_shared/contract/guest-secret';
+import { GUEST_SECRET_MISSING, REMOVED_FROM_PLAN } from '../../../supabase/functions/_shared/contract/guest-secret';
 import { ApiError } from './api-error';
-import { REMOVED_FROM_PLAN } from '../../../supabase/functions/_shared/contract/plans';
 import { clearGuest, getGuestSession, getRemovedGuestSecret, setGuestSession } from './guest-storage';
 import { createQueryClient } from './query-client';
 

@@ -1,7 +1,6 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query';
-import { isGuestSecretRefusal } from '../../../supabase/functions/_shared/contract/guest-secret';
+import { isGuestSecretRefusal, REMOVED_FROM_PLAN } from '../../../supabase/functions/_shared/contract/guest-secret';
 import { GUEST_NOT_FOUND } from '../../../supabase/functions/_shared/contract/guests';
-import { REMOVED_FROM_PLAN } from '../../../supabase/functions/_shared/contract/plans';
 import { ApiError } from './api-error';
 import { getAuthToken } from './auth-token';
 import { clearGuest, forgetGuestSecret, markGuestRemoved } from './guest-storage';

@@ -7,12 +7,7 @@ export { PLAN_NOT_FOUND, type PlanStatus, TITLE_MAX } from './common.ts';
 export const ONLY_HOST_CAN_DELETE = 'Only the host can delete this plan';
 /** DELETE /api/plans/{id}/participants/{participantId} of someone not in the plan (or a malformed id). */
 export const PARTICIPANT_NOT_FOUND = 'This person is not in the plan';
-/**
- * 403 to a person the host removed (docs/decisions/0083-removal-holds.md):
- * a member joining or writing, a removed guest's device (its secret), and a
- * device holding such a secret creating a new guest. Raised by the database.
- */
-export const REMOVED_FROM_PLAN = 'The host removed you from this plan';
+export { REMOVED_FROM_PLAN } from './guest-secret.ts';
 /** DELETE /api/plans/{id}/removals/{removalId} of a removal that is not the plan's (or was undone, or a malformed id). */
 export const REMOVAL_NOT_FOUND = 'This person was not removed from the plan';
 

@@ -1,11 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { isGuestSecretRefusal } from '../../../../supabase/functions/_shared/contract/guest-secret';
+import { isGuestSecretRefusal, REMOVED_FROM_PLAN } from '../../../../supabase/functions/_shared/contract/guest-secret';
 import { ApiError } from '../../lib/api-error';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { guestKeys } from '../../lib/query-keys';
 import { guestSessionReadSchema } from '../../../../supabase/functions/_shared/contract/guests';
-import { REMOVED_FROM_PLAN } from '../../../../supabase/functions/_shared/contract/plans';
 
 
 /**

@@ -3,7 +3,7 @@ import { Alert, Button, Stack } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { clearGuest, useRemovedFrom } from '../../../lib/guest-storage';
-import { REMOVED_FROM_PLAN } from '../../../../../supabase/functions/_shared/contract/plans';
+import { REMOVED_FROM_PLAN } from '../../../../../supabase/functions/_shared/contract/guest-secret';
 import type { Plan } from '../../plans';
 import { useCheckGuest, useCreateGuest, useRestoreGuest } from '../mutations';
 import type { ExistingGuest } from '../mutations';

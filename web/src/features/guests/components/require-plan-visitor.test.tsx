@@ -1,9 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../../../../supabase/functions/_shared/contract/guest-secret';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG, REMOVED_FROM_PLAN } from '../../../../../supabase/functions/_shared/contract/guest-secret';
 import { clearGuest, getGuestSession, getRemovedGuestSecret, setGuestSession } from '../../../lib/guest-storage';
-import { REMOVED_FROM_PLAN } from '../../../../../supabase/functions/_shared/contract/plans';
 import { json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson } from '../../plans/test-fixtures';
