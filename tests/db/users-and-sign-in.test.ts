@@ -572,9 +572,11 @@ describe('verified e-mail change', () => {
     expect(stored).toEqual({ old_email: before, days: 6 });
     // The thief starts another change; the undo takes that away too.
     await request(me, `again-${crypto.randomUUID()}@example.test`);
+    await db.owner`insert into app.sign_in_devices (user_id, device_hash) values (${user}, ${LAPTOP})`;
     expect(await undo(undoHash)).toEqual({ outcome: 'undone', email: before });
     expect(await emailOf(user)).toBe(before);
     expect(await sessionsOf(db.owner, user)).toEqual([]);
+    expect(await db.owner`select 1 from app.sign_in_devices where user_id = ${user}`).toHaveLength(0);
     expect(await sessionsOf(db.owner, user)).not.toContain(laptop);
     expect(await db.owner`select 1 from app.email_changes where user_id = ${user}`).toHaveLength(0);
     expect(await undo(undoHash)).toEqual({ outcome: 'invalid', email: null });
