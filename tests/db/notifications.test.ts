@@ -3,7 +3,7 @@
 // and the claims of the deliverers (docs/notifications.md). The sending
 // itself is the API's (tests/api/notifications*.test.ts).
 import { randomBytes } from 'node:crypto';
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
 import { addGuest, addIdea, addMember, addSlot, asGuest, createPlan, createUser } from '../support/plan-fixture.ts';
@@ -59,7 +59,7 @@ const WINDOW = 600;
  * A host's change as the API makes it: the change, then, in the same
  * transaction, the plan's notice if its budget allows one now.
  */
-const hostDoes = (planId: string, change: (sql: Sql) => Promise<unknown>, claims: Claims = w.actors.host) =>
+const hostDoes = (planId: string, change: (sql: TransactionSql) => Promise<unknown>, claims: Claims = w.actors.host) =>
   db.as(claims, async (sql) => {
     await change(sql);
     await sql`select private.send_plan_notices(${planId}, ${WINDOW})`;
