@@ -220,9 +220,10 @@ revoke all on function private.plan_notice_detail(app.plans) from public;
 -- -----------------------------------------------------------------------------
 -- p_to: 'everyone' (the plan's participants but p_caused_by, the member who
 -- caused it; null: nobody is left out), 'host', or 'unanswered' (who has not
--- voted on anything yet; never the host). Push goes to every device of each recipient; with p_email, members
--- also get an e-mail, unless they turned e-mails about this plan off (the
--- time's e-mail goes to every member, whoever set it). A digest
+-- voted on anything yet; never the host). Push goes to every device of each
+-- recipient; with p_email, members also get an e-mail, unless they turned
+-- e-mails about this plan off (the time's e-mail goes to every member,
+-- whoever set it). A digest
 -- (p_detail {from, until}) counts per recipient the ideas and comments of
 -- others, and leaves out whoever has nothing new.
 --
