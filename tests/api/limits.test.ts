@@ -22,7 +22,6 @@ const LIMITS = [
   'comment=2/60',
   'vote=3/60',
   'plan=2/1d',
-  'event-time-mail=1/600',
   'calendar-feed=2/1h',
   'calendar-feed-miss=2/1h',
 ].join(',');
@@ -376,36 +375,6 @@ describe('the calendar feed: bodies per feed, unknown links per network', () => 
     expect((await limited('GET', unknown(), { ip: randomIp() })).status).toBe(404);
     // A malformed link is refused before anything is counted or looked up.
     expect((await limited('GET', '/api/calendar/feed/short.ics', { ip })).status).toBe(404);
-  });
-});
-
-describe('the "time set" e-mail: only on a change, at most once per 10 minutes per plan', () => {
-  it('same time again: 200 and no e-mail; another time within 10 minutes: 429, unchanged; after: e-mailed', async () => {
-    const host = await newUser('Tess');
-    const planId = await newPlan(host);
-    const mail = testMailbox();
-    const post = (action: string, body: object) => limited<{ eventTime: string }>('POST', `/api/plans/${planId}/${action}`, { body, token: host.token });
-    const date = await day(owner, 5);
-    expect((await post('lock-date', { date })).status).toBe(200);
-    expect((await post('set-event-time', { time: '19:00' })).status).toBe(200);
-    expect((await mail.latestMailTo(host.email)).subject).toMatch(/at 7:00 PM$/);
-
-    // Unchanged (also after an unlock and the same date again): no new e-mail.
-    expect((await post('set-event-time', { time: '19:00' })).json.eventTime).toBe('7:00 PM');
-    expect((await post('unlock', {})).status).toBe(200);
-    expect((await post('lock-date', { date })).status).toBe(200);
-    expect((await post('set-event-time', { time: '19:00' })).status).toBe(200);
-
-    // Changed within the window: refused, nothing changes.
-    expectTooMany(await post('set-event-time', { time: '20:00' }), 'Everyone was e-mailed a new time a moment ago, please try again in 10 minutes', 600);
-    expect((await api<{ eventTime: string }>('GET', `/api/plans/${planId}`)).json.eventTime).toBe('7:00 PM');
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    expect(await mail.mailsTo(host.email)).toHaveLength(1);
-
-    // Ten minutes later (pretend), the change goes through and is e-mailed.
-    await owner`update app.event_time_notices set sent_at = now() - interval '601 seconds' where plan_id = ${planId}`;
-    expect((await post('set-event-time', { time: '20:00' })).json.eventTime).toBe('8:00 PM');
-    expect((await mail.latestMailTo(host.email, { count: 2 })).subject).toMatch(/at 8:00 PM$/);
   });
 });
 

@@ -25,9 +25,9 @@ describe('schema hygiene', () => {
       select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = 'app' and c.relkind = 'r' order by 1`;
     expect(rows.map((r) => r.relname)).toEqual([
-      'calendar_feeds', 'email_change_undos', 'email_changes', 'email_unsubscribes', 'event_time_notices', 'guest_credentials', 'guests',
+      'calendar_feeds', 'email_change_undos', 'email_changes', 'email_unsubscribes', 'guest_credentials', 'guests',
       'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'notification_deliveries', 'notification_events',
-      'participants', 'plan_digests', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'sessions', 'sign_in_codes', 'sign_in_devices',
+      'participants', 'plan_digests', 'plan_notices', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'sessions', 'sign_in_codes', 'sign_in_devices',
       'time_slot_votes', 'time_slots',
       'user_interests', 'users',
     ]);

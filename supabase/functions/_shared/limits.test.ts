@@ -22,7 +22,6 @@ describe('the limits', () => {
       comment: '20/60',
       vote: '120/60',
       plan: '50/86400',
-      'event-time-mail': '1/600',
       remind: '1/43200',
       'calendar-feed': '120/3600',
       'calendar-feed-miss': '60/3600',

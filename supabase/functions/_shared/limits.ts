@@ -79,14 +79,10 @@ export const DEFAULT_LIMITS = {
   /** New plans per user. */
   plan: { max: 50, windowSeconds: 86_400, message: 'Too many new plans today' },
   /**
-   * The "time set" e-mail: at most one per plan per window (max is not used;
-   * a changed time within the window is refused, see
-   * 20261124100300_event_time_notices.sql).
-   */
-  'event-time-mail': { max: 1, windowSeconds: 600, message: 'Everyone was e-mailed a new time a moment ago' },
-  /**
-   * The host's "Remind them": at most one per plan per window (max is not
-   * used; app.remind_unanswered keeps the time in plans.reminded_at).
+   * Reminders, the host's "Remind them" and the deadline's automatic one
+   * together: at most one per plan per window (max is not used;
+   * app.remind_unanswered and private.run_deadlines keep the time in
+   * plans.reminded_at).
    */
   remind: { max: 1, windowSeconds: REMIND_WINDOW_SECONDS, message: 'Everyone who has not answered was reminded less than 12 hours ago' },
   /**
@@ -116,6 +112,14 @@ export const NOTIFICATION_LIMITS = {
   subscriptionsPerIdentity: 10,
   /** Push subscriptions of one plan's guests together: beyond it, 409. */
   subscriptionsPerPlan: 400,
+  /**
+   * The notice budget of a plan's decisions (the place, the idea, the date,
+   * the time, unlocking; docs/notifications.md "The notice budget"): at most
+   * one notice per plan, so per person, per window; what changes within it
+   * goes out as one notice when it ends, saying what is true then. A date
+   * the host locked waits as long for its time. Nothing is refused for it.
+   */
+  noticeWindowSeconds: 600,
   /** At most one digest of new ideas and comments per plan per window... */
   digestWindowSeconds: 600,
   /** ...sent once the oldest news is this old (a burst goes out as one). */
