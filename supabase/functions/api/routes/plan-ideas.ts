@@ -118,10 +118,11 @@ export const planIdeaRoutes = new Hono()
     return c.json(result);
   })
 
-  // Activity ideas from the interests the plan's signed-in participants share
-  // (private.plan_shared_interests: an aggregate, most shared first, naming
-  // nobody), mapped to texts by plan-ideas/suggestions.ts, without texts equal to
-  // an existing idea. Readable like the plan (claim plan_id).
+  // Activity ideas from the interests the plan's signed-in participants other
+  // than the caller share (private.plan_shared_interests: an aggregate, most
+  // shared first, naming nobody, never moved by the caller's own interests:
+  // decision 0090), mapped to texts by plan-ideas/suggestions.ts, without texts
+  // equal to an existing idea. Readable like the plan (claim plan_id).
   .get('/:id/activity-suggestions', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
