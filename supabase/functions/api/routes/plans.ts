@@ -138,7 +138,8 @@ export const planRoutes = new Hono()
   // The host removes someone (app.remove_participant: 404 unknown plan, 403
   // not the host, 404 not a participant of it, 409 the host), with their
   // ideas, comments and votes; a removed guest's secrets stop working. The
-  // removal holds until the host allows them back (docs/decisions/0083).
+  // removal holds until the host allows them back
+  // (docs/decisions/0083-removal-holds.md).
   .delete('/:id/participants/:participantId', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const participantId = pathId(c.req.param('participantId'), PARTICIPANT_NOT_FOUND);
