@@ -14,10 +14,10 @@
 -- answers 401 "Your session has expired, please sign in again".
 --
 -- The same call checks a guest's secret (HP401 when a guest id comes without
--- one, HP403 when it does not match, HP404 when the guest is gone), so a
--- guest request with a wrong secret stops before it starts, with a sentence
--- the web app recognises; private.claimed_guest_id() enforces the same inside
--- every policy and rule anyway.
+-- one, HP403 when it does not match or the host removed the guest, HP404 when
+-- the guest is gone), so a guest request with a wrong secret stops before it
+-- starts, with a sentence the web app recognises; private.claimed_guest_id()
+-- enforces the same inside every policy and rule anyway.
 
 create table app.sessions (
   id         uuid primary key default gen_random_uuid(),
@@ -77,6 +77,11 @@ begin
      where gc.guest_id = p_guest_id and gc.secret_hash = p_guest_secret_hash;
     if not found then
       if not exists (select 1 from app.guests g where g.id = p_guest_id) then
+        -- A device of a guest the host removed (app.plan_removals) is told so.
+        if exists (select 1 from app.plan_removals r
+                    where r.guest_id = p_guest_id and p_guest_secret_hash = any (r.guest_secret_hashes)) then
+          raise exception using errcode = 'HP403', message = 'The host removed you from this plan';
+        end if;
         raise exception using errcode = 'HP404', message = 'Guest not found';
       end if;
       raise exception using errcode = 'HP403',
@@ -93,7 +98,7 @@ begin
 end;
 $$;
 comment on function private.check_request(uuid, uuid, uuid, text) is
-  'Gate of every API request (its claims statement): HP401 for a dead or unknown session; for a guest id, HP401 without a secret, HP404 for a gone guest, HP403 for a secret that does not match (and the device''s last use noted, at most daily). True otherwise.';
+  'Gate of every API request (its claims statement): HP401 for a dead or unknown session; for a guest id, HP401 without a secret, HP403 for a device of a guest the host removed, HP404 for a gone guest, HP403 for a secret that does not match (and the device''s last use noted, at most daily). True otherwise.';
 revoke all on function private.check_request(uuid, uuid, uuid, text) from public;
 grant execute on function private.check_request(uuid, uuid, uuid, text) to anon, authenticated;
 

@@ -528,10 +528,13 @@ grant execute on function private.send_plan_notices(uuid, integer) to authentica
 -- credential's (the claims' guest_id and guest_secret_hash, which the claims
 -- statement has checked). Beyond p_per_identity the oldest of that identity
 -- go (a new phone must not be refused because old browsers never said
--- goodbye); beyond p_per_plan devices of one plan's guests the new one is
--- refused (HP409).
+-- goodbye); beyond p_per_guest of one guest's devices together the oldest of
+-- its restored devices go first, never the joined device's while those last
+-- (so no one guest, however many times its name is continued, fills the
+-- plan's share: docs/decisions/0084-caps-per-participant.md); beyond
+-- p_per_plan devices of one plan's guests the new one is refused (HP409).
 create function private.save_push_subscription(
-  p_endpoint text, p_p256dh text, p_auth text, p_per_identity integer, p_per_plan integer)
+  p_endpoint text, p_p256dh text, p_auth text, p_per_identity integer, p_per_guest integer, p_per_plan integer)
 returns void
 language plpgsql
 volatile
@@ -578,12 +581,20 @@ begin
                       or (v_guest is not null and o.guest_id = v_guest and o.secret_hash = v_hash)
                    order by o.created_at desc, o.id
                   offset p_per_identity);
+  if v_guest is not null then
+    delete from app.push_subscriptions s
+     where s.id in (select o.id from app.push_subscriptions o
+                      join app.guest_credentials gc on gc.guest_id = o.guest_id and gc.secret_hash = o.secret_hash
+                     where o.guest_id = v_guest
+                     order by gc.kind = 'joined' desc, o.created_at desc, o.id
+                    offset p_per_guest);
+  end if;
 end;
 $$;
-comment on function private.save_push_subscription(text, text, text, integer, integer) is
-  'Saves (or refreshes) the caller''s Web Push subscription: the member''s, or the guest device''s. HP401 nobody; HP409 the plan''s guests have too many.';
-revoke all on function private.save_push_subscription(text, text, text, integer, integer) from public;
-grant execute on function private.save_push_subscription(text, text, text, integer, integer) to anon, authenticated;
+comment on function private.save_push_subscription(text, text, text, integer, integer, integer) is
+  'Saves (or refreshes) the caller''s Web Push subscription: the member''s, or the guest device''s (the oldest beyond p_per_identity, and beyond p_per_guest the oldest of the guest''s restored devices, go). HP401 nobody; HP409 the plan''s guests have too many.';
+revoke all on function private.save_push_subscription(text, text, text, integer, integer, integer) from public;
+grant execute on function private.save_push_subscription(text, text, text, integer, integer, integer) to anon, authenticated;
 
 -- Only the caller's own (any device of the member, or of the guest): someone
 -- else's endpoint is left alone, and the answer is the same either way. A null
@@ -920,9 +931,9 @@ revoke all on function private.claim_deliveries(uuid, integer, integer) from pub
 grant execute on function private.claim_deliveries(uuid, integer, integer) to service_role;
 
 -- What became of claimed deliveries, [{id, outcome, error}]: 'sent' is done;
--- 'failed' cannot succeed (the push service refused the message itself) and
--- is dropped; 'gone' (404/410 from the push service) deletes the
--- subscription too;
+-- 'failed' cannot succeed (the message could not be built or sent) and is
+-- dropped; 'gone' (any 4xx but 429 from the push service: the subscription
+-- fails for good) deletes the subscription too;
 -- 'retry' waits first * 2^(attempts - 1) seconds, at most p_max_seconds,
 -- and is given up once older than p_give_up_seconds. Returns how many were
 -- dropped unsent (failed, gone, given up).

@@ -70,6 +70,8 @@ const guestIdeas = new WeakMap<World, string>();
 const hostInterests = new WeakMap<World, string>();
 /** A fresh subscription of the stand-in push service per world. */
 const pushSubscriptions = new WeakMap<World, unknown>();
+/** Gus's removal in a world, for the route that undoes it. */
+const removals = new WeakMap<World, string>();
 
 const ROUTES: Route[] = [
   { name: 'POST /api/plans/{id}/ideas', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/ideas`, withGuest(who, { text: 'An idea' })] },
@@ -108,6 +110,16 @@ const ROUTES: Route[] = [
   {
     name: 'DELETE /api/plans/{id}/participants/{participantId} (the guest)',
     request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}/participants/${w.guestParticipantId}`, withGuest(who)],
+  },
+  {
+    // "Allow back" (docs/decisions/0083-removal-holds.md): the host removed Gus first.
+    name: "DELETE /api/plans/{id}/removals/{removalId} (the guest's removal)",
+    arrange: async (w) => {
+      await w.call('DELETE', `/api/plans/${w.planA.id}/participants/${w.guestParticipantId}`, { token: w.host.token });
+      const list = await w.call<Array<{ id: string }>>('GET', `/api/plans/${w.planA.id}/removals`, { token: w.host.token });
+      removals.set(w, list.json[0].id);
+    },
+    request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}/removals/${removals.get(w)}`, withGuest(who)],
   },
   {
     name: "DELETE /api/ideas/{id} (the host's idea)",

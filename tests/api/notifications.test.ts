@@ -9,6 +9,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { api, apiDatabaseAsOwner, runScheduler, startApiWithDeadSmtp, testMailbox } from '../support/api.ts';
 import { pushServiceClient, type PushSubscriptionJson, type ReceivedPush } from '../support/push-client.ts';
 import { compact, datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
+import { NOTIFICATION_LIMITS } from '../../supabase/functions/_shared/limits.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);
@@ -165,6 +166,34 @@ describe('POST and DELETE /api/push/subscriptions', () => {
   });
 });
 
+describe('subscriptions per guest (docs/decisions/0084-caps-per-participant.md)', () => {
+  it("a guest continued on many devices keeps at most its share, the joining device's always; the plan keeps room for the others", async () => {
+    const host = await world.newUser('Hana');
+    const plan = await world.newPlan(host);
+    const gus = await world.newGuest(plan.id, 'Gus');
+    const { subscriptionsPerIdentity: perDevice, subscriptionsPerGuest: perGuest } = NOTIFICATION_LIMITS;
+    const joined = [await phoneOf({ guestId: gus.id }), await phoneOf({ guestId: gus.id })];
+    // Devices that continued as Gus by name, each turning notifications on as often as a device may.
+    const devices = Math.ceil(perGuest / perDevice) + 1;
+    for (let d = 0; d < devices; d++) {
+      const restored = await api<{ secret: string }>('POST', '/api/guest-session/restore', { body: { planId: plan.id, name: 'Gus' } });
+      expect(restored.status, restored.text).toBe(200);
+      for (let i = 0; i < perDevice; i++) {
+        const res = await api('POST', '/api/push/subscriptions', {
+          body: { subscription: await push.subscribe(), guestId: gus.id },
+          guestSecret: restored.json.secret,
+        });
+        expect(res.status, res.text).toBe(201);
+      }
+    }
+    const kept = (await owner`select endpoint from app.push_subscriptions where guest_id = ${gus.id}`).map((r) => r.endpoint);
+    expect(kept).toHaveLength(perGuest);
+    expect(kept).toEqual(expect.arrayContaining(joined.map((phone) => phone.endpoint)));
+    // Another guest of the plan still turns notifications on.
+    await phoneOf({ guestId: (await world.newGuest(plan.id, 'Ann')).id });
+  });
+});
+
 describe("the host's decisions reach every other phone", () => {
   it('locking a date waits for its time; alone, the member and the guest are told when the window ends, each with the page to open; the host is not', async () => {
     const g = await group();
@@ -313,14 +342,20 @@ describe('when the push service fails', () => {
     expect(await push.receivedBy(g.phones.guest.endpoint)).toHaveLength(1);
   });
 
-  it('410 Gone: the subscription is deleted; 400: the message is dropped, the subscription kept', async () => {
+  it('any 4xx but 429 (410 Gone, 400, 403): the subscription fails for good and is deleted; 429 keeps it', async () => {
     const g = await group();
+    const memberSecondPhone = await phoneOf(g.member);
+    const guestSecondPhone = await phoneOf({ guestId: g.guest.id });
     await push.expire(g.phones.member.endpoint);
     await push.failNext(g.phones.guest.endpoint, 400);
+    await push.failNext(memberSecondPhone.endpoint, 403);
+    await push.failNext(guestSecondPhone.endpoint, 429);
     await api('POST', `/api/plans/${g.plan.id}/location`, { body: { location: 'Here' }, token: g.host.token });
-    await expect.poll(async () => (await owner`select 1 from app.push_subscriptions where endpoint = ${g.phones.member.endpoint}`).length).toBe(0);
-    await expect.poll(async () => (await owner`select 1 from app.notification_events where plan_id = ${g.plan.id}`).length).toBe(0);
-    expect(await owner`select 1 from app.push_subscriptions where endpoint = ${g.phones.guest.endpoint}`).toHaveLength(1);
+    const subscribed = async (phone: PushSubscriptionJson) =>
+      (await owner`select 1 from app.push_subscriptions where endpoint = ${phone.endpoint}`).length;
+    for (const gone of [g.phones.member, g.phones.guest, memberSecondPhone]) await expect.poll(() => subscribed(gone)).toBe(0);
+    await expect.poll(() => push.requests(guestSecondPhone.endpoint)).toBe(1);
+    expect(await subscribed(guestSecondPhone)).toBe(1);
   });
 
   it('two instances delivering at once send each message once', async () => {

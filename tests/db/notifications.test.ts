@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
-import { addGuest, addIdea, addMember, addSlot, asGuest, createPlan, createUser } from '../support/plan-fixture.ts';
+import { addGuest, addIdea, addMember, addSlot, asGuest, createPlan, createUser, sha256Hex } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
 const w = usePlanWorld(db, { each: true });
 
-const LIMITS = { perIdentity: 3, perPlan: 4 };
+const LIMITS = { perIdentity: 3, perGuest: 5, perPlan: 8 };
 const RETRY = { first: 30, max: 3600, giveUp: 26 * 3600 };
 
 const key = (bytes: number) => randomBytes(bytes).toString('base64url');
@@ -21,7 +21,7 @@ const newEndpoint = () => `https://push.example.test/send/${++endpoints}-${key(6
 /** Subscribe a device of whoever `claims` name; answers the endpoint. */
 async function subscribe(claims: Claims, endpoint = newEndpoint(), limits = LIMITS): Promise<string> {
   await db.as(claims, (sql) =>
-    sql`select private.save_push_subscription(${endpoint}, ${key(65)}, ${key(16)}, ${limits.perIdentity}, ${limits.perPlan})`);
+    sql`select private.save_push_subscription(${endpoint}, ${key(65)}, ${key(16)}, ${limits.perIdentity}, ${limits.perGuest}, ${limits.perPlan})`);
   return endpoint;
 }
 
@@ -122,13 +122,35 @@ describe('push subscriptions', () => {
   });
 
   it("a plan's guests have at most perPlan devices (HP409); another plan's are not counted", async () => {
-    const others = [await addGuest(db.owner, w.planA, 'Ann'), await addGuest(db.owner, w.planA, 'Ben')];
-    await subscribe(w.actors.guest);
-    await subscribe(w.actors.guest);
-    await subscribe(asGuest(others[0]));
-    await subscribe(asGuest(others[0]));
-    await expectPgError(subscribe(asGuest(others[1])), 'HP409', 'Too many devices of this plan have notifications on');
+    const others = [await addGuest(db.owner, w.planA, 'Ann'), await addGuest(db.owner, w.planA, 'Ben'), await addGuest(db.owner, w.planA, 'Cy')];
+    // 3 + 3 + 2 = perPlan devices.
+    for (const [guest, devices] of [[w.guest, 3], [others[0], 3], [others[1], 2]] as const) {
+      for (let i = 0; i < devices; i++) await subscribe(asGuest(guest));
+    }
+    await expectPgError(subscribe(asGuest(others[2])), 'HP409', 'Too many devices of this plan have notifications on');
     await subscribe(w.actors.otherGuest);
+  });
+
+  it("one guest's devices together keep at most perGuest: the continued devices' oldest go, never the joined device's", async () => {
+    const joined = [await subscribe(w.actors.guest), await subscribe(w.actors.guest)];
+    // Three devices that continued as Gus by name, each turning notifications on.
+    const restored = ['a', 'b', 'c'].map((d) => `restored-${d}-${w.guest}`);
+    for (const secret of restored) {
+      await db.owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${w.guest}, ${sha256Hex(secret)}, 'restored')`;
+    }
+    const asDevice = (secret: string): Claims => ({ ...w.actors.guest, guest_secret_hash: sha256Hex(secret) });
+    const fromRestored: string[] = [];
+    for (const secret of restored) {
+      fromRestored.push(await subscribe(asDevice(secret)));
+      fromRestored.push(await subscribe(asDevice(secret)));
+    }
+    const kept = async () => (await db.owner`select endpoint from app.push_subscriptions where guest_id = ${w.guest}`).map((r) => r.endpoint).sort();
+    expect(await kept()).toEqual([...joined, ...fromRestored.slice(-3)].sort());
+    // The joined device adds one: a continued device's oldest makes room.
+    const another = await subscribe(w.actors.guest);
+    expect(await kept()).toEqual([...joined, another, ...fromRestored.slice(-2)].sort());
+    // The plan's share is untouched by how often Gus was continued.
+    await subscribe(asGuest(await addGuest(db.owner, w.planA, 'Ann')));
   });
 
   it("a guest's subscription ends with its device credential; delete takes only the caller's own", async () => {

@@ -27,7 +27,7 @@ describe('schema hygiene', () => {
     expect(rows.map((r) => r.relname)).toEqual([
       'calendar_feeds', 'email_change_undos', 'email_changes', 'email_unsubscribes', 'guest_credentials', 'guests',
       'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'notification_deliveries', 'notification_events',
-      'participants', 'plan_digests', 'plan_notices', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'sessions', 'sign_in_codes', 'sign_in_devices',
+      'participants', 'plan_digests', 'plan_notices', 'plan_removals', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'sessions', 'sign_in_codes', 'sign_in_devices',
       'time_slot_votes', 'time_slots',
       'user_interests', 'users',
     ]);

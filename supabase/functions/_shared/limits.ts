@@ -110,6 +110,12 @@ export const DEFAULT_LIMITS = {
 export const NOTIFICATION_LIMITS = {
   /** Push subscriptions per member, and per guest device: beyond it the oldest go. */
   subscriptionsPerIdentity: 10,
+  /**
+   * Push subscriptions of one guest's devices together (the one that joined
+   * and those that continued by name): beyond it the oldest of the continued
+   * devices go, so no one guest fills its plan's share.
+   */
+  subscriptionsPerGuest: 20,
   /** Push subscriptions of one plan's guests together: beyond it, 409. */
   subscriptionsPerPlan: 400,
   /**

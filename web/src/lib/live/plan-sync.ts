@@ -42,7 +42,8 @@ const listed = (key: QueryKey, ids: string[] | null | undefined, keyOf: (id: str
 
 /**
  * Which cached queries a change touches (keys in lib/query-keys):
- * plan → detail, by slug, home list; participants → those and the participants;
+ * plan → detail, by slug, home list; participants → those, the participants
+ * and the host's list of who was removed;
  * ideas → idea lists, suggestions, voters of `ideaIds`; comments → comments of
  * `ideaIds` and the idea lists (their counts); dates → slots, my votes, voters
  * of `slotIds`. An id list that is null means all of them. A participants
@@ -57,7 +58,7 @@ function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unk
     if (under(key, planKeys.list())) return planRow;
     if (under(key, planKeys.bySlugs())) return planRow && isSlugReadOf(key, data, id, slug);
     if (under(key, planKeys.detail(id))) return planRow;
-    if (under(key, planKeys.participants(id))) return has('participants');
+    if (under(key, planKeys.participants(id)) || under(key, planKeys.removals(id))) return has('participants');
     if (under(key, guestKeys.all)) return has('participants') && guestPlanIdOf(data) === id;
     if (under(key, ideaKeys.lists(id))) return has('ideas') || has('comments');
     if (under(key, ideaKeys.suggestions(id))) return has('ideas');

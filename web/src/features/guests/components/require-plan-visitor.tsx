@@ -2,14 +2,14 @@ import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { clearGuest, forgetGuestSecret, useGuestSession } from '../../../lib/guest-storage';
+import { clearGuest, forgetGuestSecret, markGuestRemoved, useGuestSession } from '../../../lib/guest-storage';
 import { usePlanLiveUpdates } from '../../../lib/live';
 import { LoadingPlan } from '../../plans';
 import { isPlanGone } from '../../plans';
 import { planBySlugQueryOptions } from '../../plans';
 import type { Plan } from '../../plans';
 import { ContinuedElsewhereNotice } from '../continued-notice';
-import { guestSessionQueryOptions, isGuestGone, isGuestSecretRefused } from '../queries';
+import { guestSessionQueryOptions, isGuestGone, isGuestRemoved, isGuestSecretRefused } from '../queries';
 import { usePlanVisitor, type PlanVisitor } from '../visitor';
 import { PublicLayout } from './public-layout';
 import { PublicPlanState } from './public-plan-state';
@@ -39,8 +39,9 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
   const planQuery = useQuery(planBySlugQueryOptions(slug));
   const visitor = usePlanVisitor(planQuery.data?.id);
   // A stored guest may be gone on the server (moved to an account in another
-  // tab, or left the plan): forget it, so the visitor is asked to join again
-  // instead of meeting failing writes.
+  // tab, or left the plan) or removed by the host: forget it, so the visitor
+  // is asked to join again (or told it was removed) instead of meeting
+  // failing writes.
   const guestCheck = useQuery({
     ...guestSessionQueryOptions(visitor?.guestId ?? ''),
     enabled: visitor?.kind === 'guest',
@@ -48,11 +49,13 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
   // The /l/{slug} pages behind this guard (dashboard, ideas, availability) follow the plan live.
   usePlanLiveUpdates(visitor ? planQuery.data : undefined);
   const guestGone = isGuestGone(guestCheck.error);
+  const guestRemoved = isGuestRemoved(guestCheck.error);
   const secretRefused = isGuestSecretRefused(guestCheck.error);
   useEffect(() => {
     if (guestGone) clearGuest();
+    else if (guestRemoved) markGuestRemoved();
     else if (secretRefused) forgetGuestSecret();
-  }, [guestGone, secretRefused]);
+  }, [guestGone, guestRemoved, secretRefused]);
   const joinPage = <Navigate to={paths.join.getHref(slug)} replace />;
 
   if (visitor === undefined) {
