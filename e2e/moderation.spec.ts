@@ -6,7 +6,8 @@ import { apiCall, apiPost, signInViaApi, uniqueEmail } from './support.ts';
 // the link spams a plan; the host deletes the spam comment and idea, then
 // removes the spammer, each after a confirm dialog that passes axe, and the
 // spammer's own phone follows live: the idea goes, then the page sends them
-// to the join page.
+// to the join page, which says they were removed and refuses a new name from
+// that phone; the host's list shows them as removed.
 
 test('the host deletes a spam comment and idea and removes the spammer, who is sent to the join page', async ({ browser }) => {
   const hostPage = await phonePage(browser);
@@ -60,8 +61,20 @@ test('the host deletes a spam comment and idea and removes the spammer, who is s
   await expect(hostPage.getByText('Spammy Sam is no longer in this plan')).toBeVisible();
   await expect(hostPage.getByRole('button', { name: 'See everyone coming (1)' })).toBeVisible();
 
-  // The spammer's phone learns it at once: back to the join page, as nobody.
+  // The spammer's phone learns it at once: back to the join page, told why,
+  // and a new name from this phone is refused (docs/decisions/0083-removal-holds.md).
   await expect(spammerPage).toHaveURL(new RegExp(`/l/${plan.slug}$`));
-  await expect(spammerPage.getByRole('textbox', { name: "What's your name?" })).toBeVisible();
+  await expect(spammerPage.getByText('The host removed you from this plan')).toBeVisible();
   expect(await spammerPage.evaluate(() => localStorage.getItem('guestSession'))).toBeNull();
+  await spammerPage.getByRole('textbox', { name: "What's your name?" }).fill('Honest Harry');
+  await spammerPage.getByRole('button', { name: 'Continue' }).click();
+  await expect(spammerPage.getByText('The host removed you from this plan')).toHaveCount(2);
+  await expect(spammerPage).toHaveURL(new RegExp(`/l/${plan.slug}$`));
+
+  // The host sees who was removed, and could let them back in.
+  await hostPage.getByRole('button', { name: 'See everyone coming (1)' }).click();
+  const removed = hostPage.getByRole('list', { name: 'Removed' });
+  await expect(removed.getByText('Spammy Sam (Guest)')).toBeVisible();
+  await expect(removed.getByRole('button', { name: 'Allow Spammy Sam back' })).toBeVisible();
+  await check(hostPage, 'who was removed', removed);
 });

@@ -36,7 +36,7 @@ create table app.ideas (
 comment on table app.ideas is 'Suggestions of what to do, by participants of a plan.';
 
 create index ideas_plan_id_created_at_idx on app.ideas (plan_id, created_at);
-create index ideas_user_id_idx on app.ideas (user_id);
+create index ideas_user_id_plan_id_idx on app.ideas (user_id, plan_id);
 create index ideas_guest_id_plan_id_idx on app.ideas (guest_id, plan_id);
 
 grant insert (id, plan_id, text, author_name, user_id, guest_id) on app.ideas to anon, authenticated;
@@ -75,8 +75,8 @@ comment on table app.idea_comments is 'Comments on ideas, returned oldest first.
 -- Covers the FK and "comments of an idea, oldest first".
 create index idea_comments_idea_id_plan_id_created_at_idx on app.idea_comments (idea_id, plan_id, created_at);
 create index idea_comments_plan_id_idx on app.idea_comments (plan_id);
-create index idea_comments_user_id_idx on app.idea_comments (user_id);
-create index idea_comments_guest_id_plan_id_idx on app.idea_comments (guest_id, plan_id);
+create index idea_comments_user_id_idea_id_idx on app.idea_comments (user_id, idea_id);
+create index idea_comments_guest_id_plan_id_idea_id_idx on app.idea_comments (guest_id, plan_id, idea_id);
 grant insert (id, idea_id, plan_id, text, author_name, user_id, guest_id) on app.idea_comments to anon, authenticated;
 
 -- -----------------------------------------------------------------------------

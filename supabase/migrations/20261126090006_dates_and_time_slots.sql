@@ -14,6 +14,11 @@ create table app.time_slots (
   plan_id    uuid not null references app.plans (id) on delete cascade,
   date       date not null,
   period     text,
+  -- Whose date vote created the slot (set by the caps' trigger, never by the
+  -- caller): a participant proposes at most private.plan_cap
+  -- ('slots_per_participant') slots. Null for the host's event time, the
+  -- scheduler's, or once that participant has gone.
+  proposed_by uuid references app.participants (id) on delete set null,
   created_at timestamptz not null default now(),
 
   constraint time_slots_period_valid check (
@@ -31,6 +36,8 @@ create table app.time_slots (
 comment on table app.time_slots is 'Candidate times of a plan: a date and an optional period or clock time.';
 
 grant insert (id, plan_id, date, period) on app.time_slots to anon, authenticated;
+-- A participant's proposals: the cap's count and the foreign key.
+create index time_slots_proposed_by_idx on app.time_slots (proposed_by);
 
 -- The locked slot must be a slot OF THIS PLAN. Slots are only ever deleted with
 -- their plan, so `set null` never fires on a live plan (whose 'completed'

@@ -33,7 +33,7 @@
 --        {"planId": uuid, "version": n, "parts": ["ideas", ...],
 --         "ideaIds": [uuid, ...] | null, "slotIds": [uuid, ...] | null}
 --      parts: plan (the plan row), participants (people joining or leaving,
---      names, a device continuing as a guest), ideas (ideas and idea votes), comments, dates (time slots and
+--      names, a device continuing as a guest, removals), ideas (ideas and idea votes), comments, dates (time slots and
 --      their votes), deleted (the plan is gone). ideaIds / slotIds name the
 --      ideas whose votes or comments changed and the slots whose votes
 --      changed: absent when none, null when more than 20 (read: "all").
@@ -307,6 +307,15 @@ create constraint trigger guest_credentials_publish_plan_changes
   after insert on app.guest_credentials
   deferrable initially deferred
   for each row when (new.kind = 'restored') execute function private.publish_plan_changes();
+-- The host's list of who was removed (only the host reads it): a removal
+-- comes with a participants row going, "Allow back" with nothing else.
+create trigger plan_removals_note_plan_change
+  after insert or delete on app.plan_removals
+  for each row execute function private.note_plan_change('participants');
+create constraint trigger plan_removals_publish_plan_changes
+  after insert or delete on app.plan_removals
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
 create trigger participants_note_plan_change
   after insert or update or delete on app.participants
   for each row execute function private.note_plan_change('participants');

@@ -239,6 +239,11 @@ grant execute on function private.refuse_within_window(timestamptz, integer, tex
 -- sentence, not 429. The numbers are far above what a real group reaches and
 -- live in one place, private.plan_cap.
 --
+-- Below the plan's caps, each participant has caps of their own (ideas,
+-- comments on one idea, date slots proposed), so that no one participant can
+-- fill a plan for everyone else (docs/decisions/0084-caps-per-participant.md).
+-- The host, who moderates the plan and cannot be removed from it, has none.
+--
 -- Enforced by BEFORE INSERT triggers, whatever path inserts the row. Each
 -- takes a transaction-scoped advisory lock per (cap, plan or idea) before
 -- counting, so parallel inserts are counted one after the other and never
@@ -258,10 +263,14 @@ as $$
     when 'comments_per_idea' then 500 -- comments per idea
     when 'slots' then 500             -- distinct (date, period) slots per plan
     when 'interests_per_user' then 50 -- interests per account (every plan it joins computes suggestions over them)
+    -- Per participant but the host, within one plan:
+    when 'ideas_per_participant' then 100    -- ideas suggested (of the plan's 1000)
+    when 'comments_per_participant' then 100 -- comments written on one idea (of the idea's 500)
+    when 'slots_per_participant' then 50     -- date slots proposed, i.e. created by a date vote (of the plan's 500)
   end
 $$;
 comment on function private.plan_cap(text) is
-  'The caps per plan (guests, ideas, slots), per idea (comments_per_idea) and per account (interests_per_user), in one place.';
+  'The caps per plan (guests, ideas, slots), per idea (comments_per_idea), per account (interests_per_user) and per participant of a plan (ideas, comments on one idea, slots proposed), in one place.';
 revoke all on function private.plan_cap(text) from public;
 
 create function private.lock_cap(p_cap text, p_scope uuid)
@@ -281,7 +290,22 @@ revoke all on function private.lock_cap(text, uuid) from public;
 -- ~6,800 comments in the bench) until autovacuum's next analyse. With
 -- sequential scans off for this function the planner takes the index each
 -- count has (guests, ideas and slots by plan_id; comments by (idea_id,
--- plan_id, created_at)), however small the table looked when it planned.
+-- plan_id, created_at); a participant's ideas by (user_id, plan_id) or
+-- (guest_id, plan_id), comments by (user_id, idea_id) or (guest_id,
+-- plan_id, idea_id), slots by proposed_by), however small the table looked
+-- when it planned.
+-- Whether p_user_id hosts the plan: the host has no caps of their own.
+create function private.is_plan_host(p_plan_id uuid, p_user_id uuid)
+returns boolean
+language sql
+stable
+set search_path = ''
+as $$
+  select p_user_id is not null
+     and exists (select 1 from app.plans p where p.id = p_plan_id and p.host_id = p_user_id)
+$$;
+revoke all on function private.is_plan_host(uuid, uuid) from public;
+
 create function private.enforce_plan_cap()
 returns trigger
 language plpgsql
@@ -293,6 +317,7 @@ as $$
 declare
   v_cap   integer;
   v_count integer;
+  v_me    uuid;
 begin
   case tg_table_name
   when 'guests' then
@@ -312,6 +337,19 @@ begin
       raise exception using errcode = 'HP409',
         message = format('This plan already has %s ideas, the most a plan can have', v_cap);
     end if;
+    -- The author's own (under the same lock, so counted one after the other).
+    if not private.is_plan_host(new.plan_id, new.user_id) then
+      v_cap := private.plan_cap('ideas_per_participant');
+      if new.user_id is not null then
+        select count(*) into v_count from app.ideas i where i.user_id = new.user_id and i.plan_id = new.plan_id;
+      else
+        select count(*) into v_count from app.ideas i where i.guest_id = new.guest_id and i.plan_id = new.plan_id;
+      end if;
+      if v_count >= v_cap then
+        raise exception using errcode = 'HP409',
+          message = format('You already suggested %s ideas in this plan, the most one person can', v_cap);
+      end if;
+    end if;
 
   when 'idea_comments' then
     v_cap := private.plan_cap('comments_per_idea');
@@ -321,6 +359,19 @@ begin
     if v_count >= v_cap then
       raise exception using errcode = 'HP409',
         message = format('This idea already has %s comments, the most an idea can have', v_cap);
+    end if;
+    if not private.is_plan_host(new.plan_id, new.user_id) then
+      v_cap := private.plan_cap('comments_per_participant');
+      if new.user_id is not null then
+        select count(*) into v_count from app.idea_comments ic where ic.user_id = new.user_id and ic.idea_id = new.idea_id;
+      else
+        select count(*) into v_count from app.idea_comments ic
+         where ic.guest_id = new.guest_id and ic.plan_id = new.plan_id and ic.idea_id = new.idea_id;
+      end if;
+      if v_count >= v_cap then
+        raise exception using errcode = 'HP409',
+          message = format('You already wrote %s comments on this idea, the most one person can', v_cap);
+      end if;
     end if;
 
   when 'time_slots' then
@@ -352,6 +403,25 @@ begin
     if v_count >= v_cap then
       raise exception using errcode = 'HP409',
         message = format('This plan already has %s dates and times to vote on, the most a plan can have; vote for one of them', v_cap);
+    end if;
+    -- The slot is the proposal of the participant whose vote creates it (a
+    -- token wins, as in the vote rules); nobody's when no one asks (the
+    -- scheduler).
+    if (select auth.uid()) is not null then
+      select pa.id into v_me from app.participants pa
+       where pa.plan_id = new.plan_id and pa.user_id = (select auth.uid());
+    else
+      select pa.id into v_me from app.participants pa
+       where pa.guest_id = private.claimed_guest_id() and pa.plan_id = new.plan_id;
+    end if;
+    new.proposed_by := v_me;
+    if v_me is not null and not private.is_plan_host(new.plan_id, (select auth.uid())) then
+      v_cap := private.plan_cap('slots_per_participant');
+      select count(*) into v_count from app.time_slots s where s.proposed_by = v_me;
+      if v_count >= v_cap then
+        raise exception using errcode = 'HP409',
+          message = format('You already proposed %s dates and times in this plan, the most one person can; vote for one of them', v_cap);
+      end if;
     end if;
 
   when 'user_interests' then

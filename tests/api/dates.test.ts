@@ -147,6 +147,31 @@ describe('POST /api/plans/{id}/vote-date', () => {
   });
 });
 
+describe('dates proposed per participant (docs/decisions/0084-caps-per-participant.md)', () => {
+  it('one guest proposing date after date gets 409 at its share; the others still propose and vote, also on its dates', async () => {
+    const host = await world.newUser('Hana');
+    const plan = await world.newPlan(host);
+    const spammer = await world.newGuest(plan.id, 'Spammy');
+    const friend = await world.newGuest(plan.id, 'Friend');
+    const [{ share }] = await owner<{ share: number }[]>`select private.plan_cap('slots_per_participant') as share`;
+    const today = await day(owner, 0);
+    const dayAhead = (n: number) => new Date(Date.parse(`${today}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+    for (let n = 1; n <= share; n++) expect((await voteDate(plan.id, { date: dayAhead(n), guestId: spammer.id })).status).toBe(200);
+    expectText(
+      await voteDate(plan.id, { date: dayAhead(share + 1), guestId: spammer.id }),
+      409,
+      `You already proposed ${share} dates and times in this plan, the most one person can; vote for one of them`,
+    );
+    // Voting on a date that exists is never capped, for the spammer either.
+    expect((await voteDate(plan.id, { date: dayAhead(1), guestId: spammer.id })).json.voted).toBe(false);
+    expect((await voteDate(plan.id, { date: dayAhead(2), guestId: friend.id })).json.voteCount).toBe(2);
+    expect((await voteDate(plan.id, { date: dayAhead(share + 1), guestId: friend.id })).json.voted).toBe(true);
+    expect((await voteDate(plan.id, { date: dayAhead(share + 2), period: 'Evening' }, host.token)).status).toBe(200);
+    expect((await slotsOf(plan.id)).json).toHaveLength(share + 1);
+  });
+});
+
 describe('GET /api/plans/{id}/timeslots', () => {
   it('lists {id, date, period, voteCount} by date, then whole day first and by time of day', async () => {
     const host = await world.newUser();

@@ -139,6 +139,27 @@ describe('POST /api/plans/{id}/ideas', () => {
   });
 });
 
+describe('ideas and comments per participant (docs/decisions/0084-caps-per-participant.md)', () => {
+  it('a guest at its share of ideas, or of comments on one idea, gets 409; the others still write', async () => {
+    const plan = await newPlan(host, 'Shares');
+    const spammer = await newGuest(plan);
+    const [{ ideas, comments: perIdea }] = await owner<{ ideas: number; comments: number }[]>`
+      select private.plan_cap('ideas_per_participant') as ideas, private.plan_cap('comments_per_participant') as comments`;
+    await owner`insert into app.ideas (plan_id, text, author_name, guest_id)
+                select ${plan}, 'Spam ' || n, 'x', ${spammer.id} from generate_series(1, ${ideas - 1}) n`;
+    expect((await postIdea(plan, { text: 'The last one', guestId: spammer.id })).status).toBe(201);
+    expectText(await postIdea(plan, { text: 'One more', guestId: spammer.id }), 409,
+      `You already suggested ${ideas} ideas in this plan, the most one person can`);
+    const bowling = await hostIdea('Bowling', plan);
+    await owner`insert into app.idea_comments (idea_id, plan_id, text, author_name, guest_id)
+                select ${bowling.id}, ${plan}, 'Spam ' || n, 'x', ${spammer.id} from generate_series(1, ${perIdea}) n`;
+    expectText(await postComment(bowling.id, { text: 'One more', guestId: spammer.id }), 409,
+      `You already wrote ${perIdea} comments on this idea, the most one person can`);
+    expect((await postIdea(plan, { text: 'Karaoke' }, member.token)).status).toBe(201);
+    expect((await postComment(bowling.id, { text: 'Count me in' }, member.token)).status).toBe(201);
+  });
+});
+
 describe('GET /api/plans/{id}/ideas', () => {
   let plan: string;
   let ideas: Record<'a' | 'b' | 'c' | 'd', Idea>;

@@ -1,13 +1,17 @@
-// Moderation over HTTP (docs/decisions/0065-moderation.md): the host removes
-// a participant, the author or the host deletes an idea or a comment, with
-// what goes along, what a removed guest's phone can still do (nothing), a
-// removed member coming back through the link, the host's pick undone, and
+// Moderation over HTTP (docs/decisions/0065-moderation.md, 0083): the host
+// removes a participant, the author or the host deletes an idea or a comment,
+// with what goes along, what a removed guest's phone can still do (nothing),
+// that the removal holds (no rejoining, no same name, no fresh start from the
+// same phone) until the host allows them back, the host's pick undone, and
 // every open stream told at once. Who may call each route is in
 // authorization-matrix.test.ts; junk ids and bad tokens in hostile-input.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
+import { api, guestSecretOf } from '../support/api.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
-import { addMember, cleanUp, expectText, type Guest, newGuest, newPlan, newUser, type User } from './ideas-fixture.ts';
+import { type Removal, removalListSchema } from '../../supabase/functions/_shared/contract/plans.ts';
+import { addMember, cleanUp, expectText, type Guest, ISO_TIME, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+import { day } from './dates-fixture.ts';
 
 afterAll(cleanUp);
 
@@ -71,27 +75,71 @@ describe('the host removes someone', () => {
     expect(ideas.json[0].voteCount).toBe(0);
     expect((await api('GET', `/api/ideas/${spam}/comments`)).status).toBe(404);
 
-    // The secret on the removed guest's phone opens nothing any more: the guest is gone.
-    expectText(await api('POST', `/api/ideas/${hostIdea}/vote`, { body: { guestId: guest.id } }), 404, 'Guest not found');
-    expectText(await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Back!', guestId: guest.id } }), 404, 'Guest not found');
-    expectText(await api('GET', `/api/guest-session/${guest.id}`), 404, 'Guest not found');
+    // The secret on the removed guest's phone opens nothing any more, and says why.
+    const removed = 'The host removed you from this plan';
+    expectText(await api('POST', `/api/ideas/${hostIdea}/vote`, { body: { guestId: guest.id } }), 403, removed);
+    expectText(await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Back!', guestId: guest.id } }), 403, removed);
+    expectText(await api('GET', `/api/guest-session/${guest.id}`), 403, removed);
+    // A secret that was never the guest's learns what it learned before.
+    expectText(await api('GET', `/api/guest-session/${guest.id}`, { guestSecret: randomBytes(32).toString('base64url') }), 404, 'Guest not found');
   });
 
-  it('a member: removed with their writing; they can come back through the link, and be removed again', async () => {
+  it("a guest's removal holds: not the same name, not a new name from the same phone, until the host allows them back", async () => {
+    const sam = await newGuest(planId, 'Sam Spam');
+    const samsSecret = guestSecretOf(sam.id)!;
+    expect((await api('DELETE', `/api/plans/${planId}/participants/${await participantOf(planId, { guestId: sam.id })}`, { token: host.token })).status).toBe(204);
+    const join = (name: string, guestSecret?: string) =>
+      api('POST', '/api/guest-session', { body: { name, planId }, ...(guestSecret ? { guestSecret } : {}) });
+    for (const name of ['Sam Spam', ' sam spam ']) expectText(await join(name), 403, `The host removed ${name.trim()} from this plan`);
+    expectText(await api('POST', '/api/guest-session/restore', { body: { name: 'Sam Spam', planId } }), 404, 'Guest not found');
+    expectText(await join('Totally New', samsSecret), 403, 'The host removed you from this plan');
+    expect((await participants(planId)).map((p) => p.name)).not.toContain('Totally New');
+
+    // The host sees who was removed, and allows Sam back.
+    const list = await api<Removal[]>('GET', `/api/plans/${planId}/removals`, { token: host.token });
+    expect(list.status, list.text).toBe(200);
+    expect(removalListSchema.parse(list.json)).toEqual(list.json);
+    const removal = list.json.find((r) => r.name === 'Sam Spam')!;
+    expect(removal).toMatchObject({ isGuest: true, removedAt: expect.stringMatching(ISO_TIME) });
+    expect(list.json.map((r) => r.name)).toContain('Spammy Sam');
+    expect((await api('DELETE', `/api/plans/${planId}/removals/${removal.id}`, { token: host.token })).status).toBe(204);
+    expect((await api<Removal[]>('GET', `/api/plans/${planId}/removals`, { token: host.token })).json.map((r) => r.name)).not.toContain('Sam Spam');
+    // The old phone's secret is still no one's (that guest is gone); the name is free again.
+    expectText(await api('GET', `/api/guest-session/${sam.id}`, { guestSecret: samsSecret }), 404, 'Guest not found');
+    expect((await join('Sam Spam', samsSecret)).status).toBe(201);
+  });
+
+  it("a member's removal holds: joining and the next write are 403 until the host allows them back", async () => {
     const idea = await postIdea(planId, 'Karaoke', { token: member.token });
     const remove = async () =>
       api('DELETE', `/api/plans/${planId}/participants/${await participantOf(planId, { userId: member.id })}`, { token: host.token });
 
     expect((await remove()).status).toBe(204);
-    expect((await participants(planId)).map((p) => p.name)).toEqual(['Hana']);
+    expect((await participants(planId)).map((p) => p.name)).not.toContain('Mo');
     expect((await api('GET', `/api/ideas/${idea}/voters`)).status).toBe(404);
-    // Not in their plans any more...
+    // Not in their plans any more; the link still shows the plan...
     const mine = await api<Array<{ id: string }>>('GET', '/api/plans', { token: member.token });
     expect(mine.json.map((p) => p.id)).not.toContain(planId);
-    // ...but the link still works like for anyone who holds it.
+    expect((await api('GET', `/api/plans/${planId}`, { token: member.token })).status).toBe(200);
+    // ...but they cannot come back in, by joining or by writing.
+    const removed = 'The host removed you from this plan';
+    const hostIdea = await postIdea(planId, 'Bowling night', { token: host.token });
+    expectText(await api('POST', `/api/plans/${planId}/join`, { body: {}, token: member.token }), 403, removed);
+    expectText(await api('POST', `/api/plans/${planId}/ideas`, { body: { text: 'Back!' }, token: member.token }), 403, removed);
+    expectText(await api('POST', `/api/ideas/${hostIdea}/comments`, { body: { text: 'Hi' }, token: member.token }), 403, removed);
+    expectText(await api('POST', `/api/ideas/${hostIdea}/vote`, { body: {}, token: member.token }), 403, removed);
+    expectText(await api('POST', `/api/plans/${planId}/vote-date`, { body: { date: await day(owner, 3) }, token: member.token }), 403, removed);
+    expect((await participants(planId)).map((p) => p.name)).not.toContain('Mo');
+
+    const list = await api<Removal[]>('GET', `/api/plans/${planId}/removals`, { token: host.token });
+    const removal = list.json.find((r) => r.name === 'Mo')!;
+    expect(removal.isGuest).toBe(false);
+    expectText(await api('DELETE', `/api/plans/${planId}/removals/${removal.id}`, { token: member.token }), 403, 'Only the host can allow people back');
+    expectText(await api('GET', `/api/plans/${planId}/removals`, { token: member.token }), 403, 'Only the host can see who was removed');
+    expect((await api('DELETE', `/api/plans/${planId}/removals/${removal.id}`, { token: host.token })).status).toBe(204);
+    expectText(await api('DELETE', `/api/plans/${planId}/removals/${removal.id}`, { token: host.token }), 404, 'This person was not removed from the plan');
     expect((await api('POST', `/api/plans/${planId}/join`, { body: {}, token: member.token })).status).toBe(200);
-    expect((await participants(planId)).map((p) => p.name).sort()).toEqual(['Hana', 'Mo']);
-    expect((await remove()).status).toBe(204);
+    expect((await participants(planId)).map((p) => p.name)).toContain('Mo');
   });
 
   it('refusals are one sentence and change nothing', async () => {
@@ -106,7 +154,9 @@ describe('the host removes someone', () => {
     );
     expectText(await api('DELETE', `/api/plans/${planId}/participants/not-an-id`, { token: host.token }), 404, 'This person is not in the plan');
     expectText(await api('DELETE', `/api/plans/${planId}/participants/${gina}`, {}), 401, 'Not signed in');
-    expect((await participants(planId)).map((p) => p.name).sort()).toEqual(['Gina', 'Hana']);
+    expectText(await api('DELETE', `/api/plans/${planId}/removals/not-an-id`, { token: host.token }), 404, 'This person was not removed from the plan');
+    expectText(await api('GET', `/api/plans/${planId}/removals`), 401, 'Not signed in');
+    expect((await participants(planId)).map((p) => p.name).sort()).toEqual(['Gina', 'Hana', 'Mo', 'Sam Spam']);
   });
 });
 

@@ -15,7 +15,7 @@ import {
   useHostAndMember,
   type Claims,
 } from '../support/db.ts';
-import { addIdea, createPlan, createUser } from '../support/plan-fixture.ts';
+import { addGuest, addIdea, addMember, asGuest, createPlan, createUser } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
 
@@ -204,6 +204,9 @@ describe('the numbers', () => {
     expect(await cap('comments_per_idea')).toBe(500);
     expect(await cap('slots')).toBe(500);
     expect(await cap('interests_per_user')).toBe(50);
+    expect(await cap('ideas_per_participant')).toBe(100);
+    expect(await cap('comments_per_participant')).toBe(100);
+    expect(await cap('slots_per_participant')).toBe(50);
   });
 });
 
@@ -340,6 +343,116 @@ describe('distinct date slots per plan', () => {
   });
 });
 
+// docs/decisions/0084-caps-per-participant.md: below the plan's caps, no one
+// participant but the host can fill a plan for the others.
+describe('caps per participant', () => {
+  const guestOf = async (planId: string, name: string) => {
+    const guestId = await addGuest(db.owner, planId, name);
+    return { guestId, claims: asGuest(guestId, { plan_id: planId }) };
+  };
+
+  it('ideas: the member past its share is HP409; a guest and the host still add theirs', async () => {
+    const planId = await planWithMember();
+    const max = await cap('ideas_per_participant');
+    await db.owner`insert into app.ideas (plan_id, text, author_name, user_id)
+                   select ${planId}, 'Idea ' || n, 'x', ${users.member} from generate_series(1, ${max - 1}) n`;
+    const add = (claims: Claims, text: string) => db.as(claims, (sql) => sql`select app.add_idea(${planId}, ${text})`);
+    await add(memberOf(planId), 'The last one');
+    await expectPgError(add(memberOf(planId), 'One too many'), 'HP409', `You already suggested ${max} ideas in this plan, the most one person can`);
+    const gus = await guestOf(planId, 'Gus');
+    await add(gus.claims, "Gus's idea");
+    await db.owner`insert into app.ideas (plan_id, text, author_name, user_id)
+                   select ${planId}, 'Host idea ' || n, 'x', ${users.host} from generate_series(1, ${max}) n`;
+    await add(hostOf(planId), 'The host has no share of their own');
+    // A guest has its own share too.
+    await db.owner`insert into app.ideas (plan_id, text, author_name, guest_id)
+                   select ${planId}, 'Guest idea ' || n, 'x', ${gus.guestId} from generate_series(2, ${max}) n`;
+    await expectPgError(add(gus.claims, 'One too many'), 'HP409');
+  });
+
+  it('comments on one idea: the member past its share is HP409; another idea, and others, still take comments', async () => {
+    const planId = await planWithMember();
+    const idea = await addIdea(db.owner, planId, 'Bowling', { userId: users.host });
+    const other = await addIdea(db.owner, planId, 'Karaoke', { userId: users.host });
+    const max = await cap('comments_per_participant');
+    await db.owner`insert into app.idea_comments (idea_id, plan_id, text, author_name, user_id)
+                   select ${idea}, ${planId}, 'Comment ' || n, 'x', ${users.member} from generate_series(1, ${max}) n`;
+    const comment = (claims: Claims, ideaId: string) => db.as(claims, (sql) => sql`select app.add_idea_comment(${ideaId}, 'Hi')`);
+    await expectPgError(comment(memberOf(planId), idea), 'HP409', `You already wrote ${max} comments on this idea, the most one person can`);
+    await comment(memberOf(planId), other);
+    await comment((await guestOf(planId, 'Gus')).claims, idea);
+    await comment(hostOf(planId), idea);
+    const gina = await guestOf(planId, 'Gina');
+    await db.owner`insert into app.idea_comments (idea_id, plan_id, text, author_name, guest_id)
+                   select ${idea}, ${planId}, 'Guest comment ' || n, 'x', ${gina.guestId} from generate_series(1, ${max}) n`;
+    await expectPgError(comment(gina.claims, idea), 'HP409');
+  });
+
+  describe('date slots proposed', () => {
+    const vote = (claims: Claims, planId: string, days: number, period: string | null = null) =>
+      db.as(claims, async (sql) => (await sql`select * from app.vote_on_date(${planId}, current_date + ${days}::int, ${period})`)[0]);
+    const participantId = async (planId: string, column: 'user_id' | 'guest_id', id: string) =>
+      (await db.owner`select id from app.participants where plan_id = ${planId} and ${db.owner(column)} = ${id}`)[0].id as string;
+    /** `n` slots proposed by the participant (each with its vote, so none is empty). */
+    async function proposed(planId: string, userId: string, n: number) {
+      const me = await participantId(planId, 'user_id', userId);
+      const slots = await db.owner<{ id: string }[]>`
+        insert into app.time_slots (plan_id, date, period)
+        select ${planId}, current_date + n + 1, null from generate_series(1, ${n}) n returning id`;
+      await db.owner`update app.time_slots set proposed_by = ${me} where id in ${db.owner(slots.map((s) => s.id))}`;
+      await db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, user_id)
+                     select id, ${planId}, ${userId} from app.time_slots where id in ${db.owner(slots.map((s) => s.id))}`;
+    }
+
+    it('a new slot is the proposal of the participant whose vote made it', async () => {
+      const planId = await planWithMember();
+      const gus = await guestOf(planId, 'Gus');
+      const { time_slot_id: byGus } = await vote(gus.claims, planId, 3);
+      const { time_slot_id: byMia } = await vote(memberOf(planId), planId, 4, 'Evening');
+      await vote(memberOf(planId), planId, 3);
+      const rows = await db.owner`select id, proposed_by from app.time_slots where plan_id = ${planId}`;
+      const proposer = (id: string) => rows.find((r) => r.id === id)?.proposed_by;
+      expect(proposer(byGus)).toBe(await participantId(planId, 'guest_id', gus.guestId));
+      expect(proposer(byMia)).toBe(await participantId(planId, 'user_id', users.member));
+    });
+
+    it('past its share the member is HP409 for a new slot; voting on any slot, and others proposing, still work', async () => {
+      const planId = await planWithMember();
+      const max = await cap('slots_per_participant');
+      await proposed(planId, users.member, max);
+      await expectPgError(
+        vote(memberOf(planId), planId, 200, 'Evening'),
+        'HP409',
+        `You already proposed ${max} dates and times in this plan, the most one person can; vote for one of them`,
+      );
+      const gus = await guestOf(planId, 'Gus');
+      const { time_slot_id: gusSlot } = await vote(gus.claims, planId, 200, 'Evening');
+      expect((await vote(memberOf(planId), planId, 200, 'Evening')).voted).toBe(true);
+      await db.as(memberOf(planId), (sql) => sql`select * from app.vote_on_time_slot(${gusSlot})`);
+      await vote(hostOf(planId), planId, 201, 'Morning');
+      // Taking back the vote on one of its own empties it (the slot goes): room for one more.
+      expect((await vote(memberOf(planId), planId, 2)).voted).toBe(false);
+      expect((await vote(memberOf(planId), planId, 202)).voted).toBe(true);
+      await expectPgError(vote(memberOf(planId), planId, 203), 'HP409');
+    });
+
+    it('parallel votes for new slots at the share: exactly one is added', async () => {
+      const planId = await planWithMember();
+      const max = await cap('slots_per_participant');
+      await proposed(planId, users.member, max - 1);
+      const pool = db.pool(8);
+      const outcomes = await Promise.allSettled(
+        ['Morning', 'Afternoon', 'Evening', 'Night', '10:00', '11:00', '12:00', '13:00'].map((period) =>
+          runAs(pool, memberOf(planId), (sql) => sql`select * from app.vote_on_date(${planId}, current_date + 300, ${period})`),
+        ),
+      );
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
+      const [{ n }] = await db.owner`select count(*)::int as n from app.time_slots where plan_id = ${planId}`;
+      expect(n).toBe(max);
+    });
+  });
+});
+
 // A cap is counted on every insert, so its count must go through its index
 // however few rows the table held when it was last analysed: a plan cached
 // while the table was small scanned every row of it on every later insert
@@ -352,15 +465,26 @@ describe('the counts use their indexes', () => {
       const owner = fresh.owner;
       const hostId = await createUser(owner, 'Hanna', 'Host');
       const plan = await createPlan(owner, hostId);
+      const memberId = await createUser(owner, 'Mia', null);
+      await addMember(owner, plan.id, memberId);
+      const guestId = await addGuest(owner, plan.id, 'Gus');
       const idea = await addIdea(owner, plan.id, 'Bowling', { userId: hostId });
       await owner`analyze app.idea_comments`;
-      // Past the five custom plans into the cached generic one; the cap's
-      // count is the only statement here that reads app.idea_comments.
-      const sequentialScans = await fresh.as({ role: 'authenticated', sub: hostId, plan_id: plan.id }, async (sql) => {
-        for (let i = 0; i < 8; i++) await sql`select app.add_idea_comment(${idea}, ${`Comment ${i}`})`;
-        return (await sql<{ n: number }[]>`select pg_stat_get_xact_numscans('app.idea_comments'::regclass)::int as n`)[0].n;
-      });
-      expect(sequentialScans).toBe(0);
+      // Past the five custom plans into the cached generic one; the caps'
+      // counts (the idea's, and the author's own for a member and a guest)
+      // are the only statements here that read app.idea_comments.
+      const claims: Claims[] = [
+        { role: 'authenticated', sub: hostId, plan_id: plan.id },
+        { role: 'authenticated', sub: memberId, plan_id: plan.id },
+        asGuest(guestId, { plan_id: plan.id }),
+      ];
+      for (const who of claims) {
+        const sequentialScans = await fresh.as(who, async (sql) => {
+          for (let i = 0; i < 8; i++) await sql`select app.add_idea_comment(${idea}, ${`Comment ${i}`})`;
+          return (await sql<{ n: number }[]>`select pg_stat_get_xact_numscans('app.idea_comments'::regclass)::int as n`)[0].n;
+        });
+        expect(sequentialScans).toBe(0);
+      }
     } finally {
       await fresh.close();
     }

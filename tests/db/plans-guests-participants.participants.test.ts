@@ -1,7 +1,9 @@
 // Participants (the plans, guests and participants domain, split in three:
 // .plans, .guests and this file): app.participants' row security (reading,
-// joining, leaving directly) and app.leave_plan (hand-over, last one out,
-// 409, and leaving at the same moment).
+// joining, leaving directly), app.leave_plan (hand-over, last one out,
+// 409, and leaving at the same moment), the host's removal and that it holds
+// (app.plan_removals: no rejoining, no removed guest's device or name, the
+// host's list and "Allow back").
 import { describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, runAs, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
 import {
@@ -287,14 +289,6 @@ describe('app.remove_participant (the host moderates)', () => {
     expect(seen).toBeNull();
   });
 
-  it('a removed member can come back through the link, and be removed again', async () => {
-    await remove(w.actors.host, w.planA, await participantOf('user_id', w.users.member));
-    await db.as({ ...w.actors.member, plan_id: w.planA }, (sql) => sql`select app.add_idea(${w.planA}, 'Back again')`);
-    expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host', 'Mia']);
-    await remove(w.actors.host, w.planA, await participantOf('user_id', w.users.member));
-    expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host']);
-  });
-
   it("removing the author of the host's pick unpicks it; the locked date stays", async () => {
     const ideaByMia = await addIdea(db.owner, w.planA, 'Picked one', { userId: w.users.member });
     await db.owner`update app.plans set locked_idea_id = ${ideaByMia} where id = ${w.planA}`;
@@ -321,5 +315,148 @@ describe('app.remove_participant (the host moderates)', () => {
     await expectDenied(remove(w.actors.guest, w.planA, mia));
     expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host', 'Mia']);
     expect(await count('app.guests', 'id', w.otherGuest)).toBe(1);
+  });
+});
+
+describe('the removal holds (docs/decisions/0083-removal-holds.md)', () => {
+  const w = usePlanWorld(db, { each: true });
+  const participantOf = async (column: 'user_id' | 'guest_id', id: string) =>
+    (await db.owner<{ id: string }[]>`select id from app.participants where plan_id = ${w.planA} and ${db.owner(column)} = ${id}`)[0].id;
+  const removeMember = async () =>
+    db.as(w.actors.host, async (sql) => sql`select app.remove_participant(${w.planA}, ${await participantOf('user_id', w.users.member)})`);
+  const removeGus = async () =>
+    db.as(w.actors.host, async (sql) => sql`select app.remove_participant(${w.planA}, ${await participantOf('guest_id', w.guest)})`);
+  const removals = (claims: Claims, planId = w.planA) =>
+    db.as(claims, (sql) => sql<{ id: string; name: string; is_guest: boolean }[]>`select * from private.plan_removals(${planId})`);
+  const allowBack = (claims: Claims, removalId: string, planId = w.planA) =>
+    db.as(claims, (sql) => sql`select private.allow_back(${planId}, ${removalId})`);
+  const newGuestNamed = (name: string) =>
+    db.as({ role: 'anon', plan_id: w.planA }, (sql) => sql`insert into app.guests (plan_id, name) values (${w.planA}, ${name})`);
+  const gate = (guestId: string, secretHash: string) =>
+    db.as({ role: 'anon' }, async (sql) => (await sql`select private.check_request(null, null, ${guestId}, ${secretHash}) as ok`)[0].ok);
+  const memberWithLink: () => Claims = () => ({ ...w.actors.member, plan_id: w.planA });
+
+  it('a removed member cannot join again, neither directly nor on a first write or vote', async () => {
+    await removeMember();
+    const refused = 'The host removed you from this plan';
+    await expectPgError(
+      db.as(memberWithLink(), (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${w.users.member}, '-') on conflict do nothing`),
+      'HP403',
+      refused,
+    );
+    await expectPgError(db.as(memberWithLink(), (sql) => sql`select app.add_idea(${w.planA}, 'Back again')`), 'HP403', refused);
+    await expectPgError(db.as(memberWithLink(), (sql) => sql`select * from app.vote_on_idea(${w.ideaA})`), 'HP403', refused);
+    await expectPgError(db.as(memberWithLink(), (sql) => sql`select * from app.vote_on_date(${w.planA}, current_date + 2)`), 'HP403', refused);
+    expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host']);
+    // Other plans are not touched by it.
+    const other = await createPlan(db.owner, w.users.stranger);
+    await db.as({ ...w.actors.member, plan_id: other.id }, (sql) => sql`select app.add_idea(${other.id}, 'Elsewhere')`);
+  });
+
+  it("a removed guest's devices are told so, its name cannot come back, and a device holding its secret cannot start over", async () => {
+    // A second device continued as Gus by name before the removal.
+    const restoredSecret = `restored-${w.guest}`;
+    await db.owner`insert into app.guest_credentials (guest_id, secret_hash, kind) values (${w.guest}, ${sha256Hex(restoredSecret)}, 'restored')`;
+    await removeGus();
+
+    const [row] = await db.owner`select guest_name, guest_secret_hashes, user_id from app.plan_removals where plan_id = ${w.planA}`;
+    expect(row.guest_name).toBe('Gus');
+    expect(row.user_id).toBeNull();
+    expect([...row.guest_secret_hashes].sort()).toEqual([sha256Hex(`test-device-secret-of-${w.guest}`), sha256Hex(restoredSecret)].sort());
+
+    for (const secret of [`test-device-secret-of-${w.guest}`, restoredSecret]) {
+      await expectPgError(gate(w.guest, sha256Hex(secret)), 'HP403', 'The host removed you from this plan');
+    }
+    // A secret that was never the guest's learns nothing more than before.
+    await expectPgError(gate(w.guest, sha256Hex('someone else')), 'HP404', 'Guest not found');
+
+    for (const name of ['Gus', '  gUS ']) await expectPgError(newGuestNamed(name), 'HP403', `The host removed ${name.trim()} from this plan`);
+    const refuseDevice = (planId: string, secret: string | null) =>
+      db.as({ role: 'anon', plan_id: planId }, async (sql) =>
+        (await sql`select private.refuse_removed_device(${planId}, ${secret && sha256Hex(secret)}) as ok`)[0].ok);
+    await expectPgError(refuseDevice(w.planA, restoredSecret), 'HP403', 'The host removed you from this plan');
+    expect(await refuseDevice(w.planA, 'a new phone')).toBe(true);
+    expect(await refuseDevice(w.planA, null)).toBe(true);
+    expect(await refuseDevice(w.planB, restoredSecret)).toBe(true);
+    // Anyone else still joins, also in the other plan under that name.
+    await newGuestNamed('Gustav');
+    await db.as({ role: 'anon', plan_id: w.planB }, (sql) => sql`insert into app.guests (plan_id, name) values (${w.planB}, 'Gus')`);
+  });
+
+  it('the host sees who was removed, newest first, with their names; nobody else does', async () => {
+    await removeGus();
+    await removeMember();
+    expect((await removals(w.actors.host)).map((r) => [r.name, r.is_guest])).toEqual([
+      ['Mia', false],
+      ['Gus', true],
+    ]);
+    await expectPgError(removals({ ...w.actors.strangerWithLink }), 'HP403', 'Only the host can see who was removed');
+    await expectPgError(removals(w.actors.stranger), 'HP404', 'Plan not found');
+    // Guests hold no token: the read is not theirs at all.
+    await expectDenied(removals(w.actors.guest));
+    // The table itself is closed to the request roles.
+    for (const actor of ['host', 'anonWithLink'] as const) {
+      await expectDenied(db.as(w.actors[actor], (sql) => sql`select * from app.plan_removals`));
+    }
+  });
+
+  it('"Allow back": the member joins again, the name is free again; only the host, only this plan\'s removals', async () => {
+    await removeGus();
+    await removeMember();
+    const [mia, gus] = await removals(w.actors.host);
+    await expectPgError(allowBack(w.actors.strangerWithLink, mia.id), 'HP403', 'Only the host can allow people back');
+    await expectPgError(allowBack(w.actors.stranger, mia.id), 'HP404', 'Plan not found');
+    const otherHost: Claims = { role: 'authenticated', sub: w.users.otherHost };
+    await expectPgError(allowBack(otherHost, mia.id, w.planB), 'HP404', 'This person was not removed from the plan');
+    expect(await removals(w.actors.host)).toHaveLength(2);
+
+    await allowBack(w.actors.host, mia.id);
+    await expectPgError(allowBack(w.actors.host, mia.id), 'HP404', 'This person was not removed from the plan');
+    await db.as(memberWithLink(), (sql) => sql`select app.add_idea(${w.planA}, 'Back again')`);
+    expect(await participantNames(db.owner, w.planA)).toEqual(['Hanna Host', 'Mia']);
+
+    await allowBack(w.actors.host, gus.id);
+    await newGuestNamed('Gus');
+    expect(await removals(w.actors.host)).toEqual([]);
+    // Removed again, it holds again.
+    await removeMember();
+    await expectPgError(db.as(memberWithLink(), (sql) => sql`select app.add_idea(${w.planA}, 'Once more')`), 'HP403');
+  });
+
+  it('a join racing the removal waits for it and is refused (the plan membership lock)', async () => {
+    const mia = await participantOf('user_id', w.users.member);
+    const pool = db.pool(2);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let removed!: () => void;
+    const removedUncommitted = new Promise<void>((resolve) => (removed = resolve));
+    const removal = runAs(pool, w.actors.host, async (sql) => {
+      await sql`select app.remove_participant(${w.planA}, ${mia})`;
+      removed();
+      await held;
+    });
+    await removedUncommitted;
+    const join = runAs(pool, memberWithLink(), (sql) =>
+      sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${w.users.member}, '-') on conflict do nothing`);
+    join.catch(() => {});
+    // The join is waiting on the lock the removal holds.
+    await expect
+      .poll(async () => (await db.owner`select count(*)::int as n from pg_stat_activity
+                                          where datname = current_database() and wait_event_type = 'Lock'`)[0].n)
+      .toBe(1);
+    release();
+    await removal;
+    await expectPgError(join, 'HP403', 'The host removed you from this plan');
+    expect(await participantNames(db.owner, w.planA)).toEqual(['Gus', 'Hanna Host']);
+  });
+
+  it('the removals go with the plan and with a removed account', async () => {
+    await removeMember();
+    expect(await db.owner`select 1 from app.plan_removals where user_id = ${w.users.member}`).toHaveLength(1);
+    await db.owner`delete from app.users where id = ${w.users.member}`;
+    expect(await db.owner`select 1 from app.plan_removals where user_id = ${w.users.member}`).toHaveLength(0);
+    await removeGus();
+    await db.owner`delete from app.plans where id = ${w.planA}`;
+    expect(await db.owner`select 1 from app.plan_removals where plan_id = ${w.planA}`).toHaveLength(0);
   });
 });

@@ -109,8 +109,11 @@ const SEND_TIMEOUT_MS = 10_000;
 
 /**
  * Encrypt and send one message. Never throws: the outcome says what the
- * push service answered (2xx sent; 404/410 gone; 429, 5xx and network
- * trouble retry; any other answer failed).
+ * push service answered (2xx sent; 429, 5xx and network trouble retry; any
+ * other 4xx gone: the subscription fails for good and is dropped, e.g. an
+ * endpoint made up by hand, keys that do not decrypt, or one made for
+ * another VAPID key; docs/decisions/0084-caps-per-participant.md). Failed
+ * is only a message we could not build.
  */
 export async function sendPush(
   target: PushTarget,
@@ -143,8 +146,9 @@ export async function sendPush(
     await response.body?.cancel();
     if (response.ok) return { outcome: 'sent' };
     const error = `HTTP ${response.status}`;
-    if (response.status === 404 || response.status === 410) return { outcome: 'gone', error };
     if (response.status === 429 || response.status >= 500) return { outcome: 'retry', error };
+    if (response.status >= 400) return { outcome: 'gone', error };
+    // A 1xx or 3xx (redirects are not followed): never taken, the message is dropped.
     return { outcome: 'failed', error };
   } catch (error) {
     return { outcome: 'retry', error: (error as Error).message.slice(0, 200) };

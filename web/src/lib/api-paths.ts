@@ -13,6 +13,9 @@ export const apiPaths = {
   participants: (id: string) => apiPaths.planAction(id, 'participants'),
   /** The host removes someone: DELETE. */
   participant: (planId: string, participantId: string) => `${apiPaths.participants(planId)}/${seg(participantId)}`,
+  /** Who the host removed: GET the list; DELETE one to allow them back. */
+  removals: (planId: string) => apiPaths.planAction(planId, 'removals'),
+  removal: (planId: string, removalId: string) => `${apiPaths.removals(planId)}/${seg(removalId)}`,
   planBySlug: (slug: string) => `/api/plans/slug/${seg(slug)}`,
 
   /** hasUserVoted for the token's user, or for `guestId` without a token. */

@@ -13,6 +13,12 @@ import { useSyncExternalStore } from 'react';
 
 const GUEST_SESSION_KEY = 'guestSession';
 const GUEST_VOTES_KEY = 'guestVotes';
+/**
+ * The plan and secret of a guest the host removed from that plan
+ * (docs/decisions/0083-removal-holds.md): this device still presents the
+ * secret when it joins that plan again, so the server knows it.
+ */
+const GUEST_REMOVED_KEY = 'guestRemoved';
 
 export interface GuestSession {
   id: string;
@@ -85,6 +91,8 @@ export function getGuestSessionFor(planId: string | undefined): GuestSession | n
 
 export function setGuestSession(session: GuestSession): void {
   const previous = getGuestSession();
+  // Let in again (the host allowed it back): no longer removed from that plan.
+  if (getRemovedGuest()?.planId === session.planId) write(GUEST_REMOVED_KEY, null);
   // Votes mirror one guest's choices; a different guest starts from none.
   if (previous && previous.id !== session.id) write(GUEST_VOTES_KEY, null);
   const secret = session.secret ? { secret: session.secret } : {};
@@ -161,10 +169,40 @@ export function clearGuest(): void {
   write(GUEST_VOTES_KEY, null);
 }
 
+interface RemovedGuest {
+  planId: string;
+  secret: string;
+}
+
+function getRemovedGuest(): RemovedGuest | null {
+  if (!cache.has(GUEST_REMOVED_KEY)) {
+    const v = read(GUEST_REMOVED_KEY) as Partial<RemovedGuest> | null;
+    cache.set(GUEST_REMOVED_KEY, v && typeof v.planId === 'string' && typeof v.secret === 'string' ? { planId: v.planId, secret: v.secret } : null);
+  }
+  return cache.get(GUEST_REMOVED_KEY) as RemovedGuest | null;
+}
+
+/**
+ * The host removed the stored guest: forget it as clearGuest() does, but
+ * remember its plan and its secret, which this device sends when it joins
+ * that plan again (the server then says it was removed).
+ */
+export function markGuestRemoved(): void {
+  const session = getGuestSession();
+  if (session?.secret) write(GUEST_REMOVED_KEY, { planId: session.planId, secret: session.secret });
+  clearGuest();
+}
+
+/** The secret of the guest this device was when the host removed it from `planId`, if it was. */
+export function getRemovedGuestSecret(planId: string): string | null {
+  const removed = getRemovedGuest();
+  return removed?.planId === planId ? removed.secret : null;
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   const onStorage = (event: StorageEvent) => {
-    if (event.key === null || event.key === GUEST_SESSION_KEY || event.key === GUEST_VOTES_KEY) {
+    if (event.key === null || event.key === GUEST_SESSION_KEY || event.key === GUEST_VOTES_KEY || event.key === GUEST_REMOVED_KEY) {
       cache.clear();
       listener();
     }
@@ -186,4 +224,10 @@ export function useGuestSession(): GuestSession | null {
 
 export function useGuestVotes(): GuestVotes {
   return useSyncExternalStore(subscribe, getGuestVotes, noVotes);
+}
+
+/** Whether the host removed this device's guest from `planId` (re-renders on every change). */
+export function useRemovedFrom(planId: string): boolean {
+  const removed = useSyncExternalStore(subscribe, getRemovedGuest, () => null);
+  return removed?.planId === planId;
 }

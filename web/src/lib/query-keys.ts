@@ -13,6 +13,8 @@ export const planKeys = {
   plan: (id: string) => [...planKeys.all, id] as const,
   detail: (id: string) => [...planKeys.plan(id), 'detail'] as const,
   participants: (id: string) => [...planKeys.plan(id), 'participants'] as const,
+  /** Who the host removed (the host's list). */
+  removals: (id: string) => [...planKeys.plan(id), 'removals'] as const,
   /** The plan a public link names; outside `plan(id)`, since the id is not known before it loads. */
   bySlugs: () => [...planKeys.all, 'slug'] as const,
   bySlug: (slug: string) => [...planKeys.bySlugs(), slug] as const,

@@ -7,6 +7,9 @@ export { PLAN_NOT_FOUND, type PlanStatus, SLUG_PATTERN, TITLE_MAX } from './comm
 export const ONLY_HOST_CAN_DELETE = 'Only the host can delete this plan';
 /** DELETE /api/plans/{id}/participants/{participantId} of someone not in the plan (or a malformed id). */
 export const PARTICIPANT_NOT_FOUND = 'This person is not in the plan';
+export { REMOVED_FROM_PLAN } from './guest-secret.ts';
+/** DELETE /api/plans/{id}/removals/{removalId} of a removal that is not the plan's (or was undone, or a malformed id). */
+export const REMOVAL_NOT_FOUND = 'This person was not removed from the plan';
 
 
 const lockedTimeSlotShape = () => ({
@@ -90,3 +93,17 @@ export type Participant = z.infer<typeof participantListSchema>[number];
 /** DELETE /api/plans/{id}/leave. */
 export const leavePlanResultSchema = z.lazy(() => z.object({ planDeleted: z.boolean() }));
 export type LeavePlanResult = z.infer<typeof leavePlanResultSchema>;
+
+/**
+ * GET /api/plans/{id}/removals (the host): who was removed, newest first; a
+ * member by the name the account shows, a guest by the name it had.
+ */
+const removalShape = () => ({
+  id: z.string(),
+  name: z.string(),
+  isGuest: z.boolean(),
+  /** ISO 8601 (UTC). */
+  removedAt: z.string(),
+});
+export const removalListSchema = z.lazy(() => z.array(z.object(removalShape())));
+export type Removal = z.infer<typeof removalListSchema>[number];

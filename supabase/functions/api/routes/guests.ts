@@ -26,6 +26,8 @@ import { countLimits, newSecretToken, sha256Hex, type Tx, withRequest } from '..
 import { HttpError, isUniqueViolation } from '../../_shared/errors.ts';
 import type { LimitHit } from '../../_shared/limits.ts';
 import { pathId } from '../../_shared/params.ts';
+import { scopeOf } from '../../_shared/request-scope.ts';
+import { SECRET_TOKEN_PATTERN } from '../../_shared/contract/fields.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 /** SQLSTATE of a failed foreign key (the plan was deleted in the meantime). */
@@ -45,7 +47,8 @@ export const guestRoutes = new Hono()
   // one transaction (claims: anon + plan_id, the plan the body names). Two
   // guests of the same name (trimmed, case-insensitive) cannot both be
   // created: the unique key (plan_id, name_key) makes the loser of a race fail
-  // with 23505 -> 409. Answers `{id, name, planId, secret}`.
+  // with 23505 -> 409; nor one of a name the host removed (403, trigger
+  // guests_refuse_removed). Answers `{id, name, planId, secret}`.
   .post('/', async (c) => {
     const { name, planId, slug } = await parseBody(c, createGuestSessionBody);
     // New guests per client network (_shared/limits.ts), counted in this
@@ -54,12 +57,20 @@ export const guestRoutes = new Hono()
     // plan's cap of guests (docs/security-and-limits.md).
     const hits: LimitHit[] = [{ limit: 'guest-ip', key: requestNetwork(c) }];
     const secret = newSecretToken();
-    // The join page's link (claim plan_slug): closed invitations need it.
+    // A device that still holds the secret of a guest the host removed from
+    // this plan cannot start over under another name (403; a secret not shaped
+    // like ours names no device and is ignored here).
+    const heldSecret = scopeOf(c).guestSecret;
+    const heldHash = heldSecret && SECRET_TOKEN_PATTERN.test(heldSecret) ? await sha256Hex(heldSecret) : null;
+    // The join page's link (claim plan_slug): closed invitations need it
+    // (private.require_plan_link: HP403 before the guests policy would refuse
+    // the insert, docs/decisions/0086).
     const guest = await withRequest({ planId, planSlug: slug }, async (tx) => {
-      const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
+      const [plan] = await tx`
+        select private.refuse_removed_device(${planId}::uuid, ${heldHash}::text),
+               private.require_plan_link(${planId}::uuid)
+          from app.plans where id = ${planId}::uuid`;
       if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
-      // HP403 before the guests policy would refuse the insert (docs/decisions/0086).
-      await tx`select private.require_plan_link(${planId}::uuid)`;
       try {
         const [created] = await tx<GuestSession[]>`
           insert into app.guests (plan_id, name) values (${planId}::uuid, ${name})

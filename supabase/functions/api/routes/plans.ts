@@ -7,7 +7,16 @@ import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
 import { createPlanBody, rotateLinkBody } from '../../_shared/contract/plans-requests.ts';
 import { deleteCaller } from '../../_shared/delete-caller.ts';
-import { type LeavePlanResult, ONLY_HOST_CAN_DELETE, PARTICIPANT_NOT_FOUND, type Plan, PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
+import {
+  type LeavePlanResult,
+  ONLY_HOST_CAN_DELETE,
+  PARTICIPANT_NOT_FOUND,
+  type Plan,
+  PLAN_NOT_FOUND,
+  type Removal,
+  REMOVAL_NOT_FOUND,
+} from '../../_shared/contract/plans.ts';
+import { isoTime } from '../../_shared/ideas.ts';
 import { pathId, planSlugParam } from '../../_shared/params.ts';
 import { requestRow, requestStatements, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
@@ -145,12 +154,37 @@ export const planRoutes = new Hono()
 
   // The host removes someone (app.remove_participant: 404 unknown plan, 403
   // not the host, 404 not a participant of it, 409 the host), with their
-  // ideas, comments and votes; a removed guest's secrets stop working.
+  // ideas, comments and votes; a removed guest's secrets stop working. The
+  // removal holds until the host allows them back
+  // (docs/decisions/0083-removal-holds.md).
   .delete('/:id/participants/:participantId', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const participantId = pathId(c.req.param('participantId'), PARTICIPANT_NOT_FOUND);
     const userId = await requireUserId(c);
     await requestRow({ userId, planId }, (tx) => tx`select app.remove_participant(${planId}::uuid, ${participantId}::uuid)`);
+    return c.body(null, 204);
+  })
+
+  // The host's list of who was removed (private.plan_removals: 404 unknown
+  // plan, 403 not the host), newest first.
+  .get('/:id/removals', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const userId = await requireUserId(c);
+    const [removals] = await requestStatements({ userId, planId }, (tx) => [
+      tx<Removal[]>`select r.id, r.name, r.is_guest as "isGuest", ${isoTime(tx, 'r', 'removed_at')} as "removedAt"
+                      from private.plan_removals(${planId}::uuid) r`,
+    ] as const);
+    return c.json(removals);
+  })
+
+  // "Allow back" (private.allow_back: 404 unknown plan, 403 not the host, 404
+  // no such removal of this plan): the member may join again, the guest's
+  // name may be taken again.
+  .delete('/:id/removals/:removalId', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const removalId = pathId(c.req.param('removalId'), REMOVAL_NOT_FOUND);
+    const userId = await requireUserId(c);
+    await requestRow({ userId, planId }, (tx) => tx`select private.allow_back(${planId}::uuid, ${removalId}::uuid)`);
     return c.body(null, 204);
   })
 

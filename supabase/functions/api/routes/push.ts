@@ -34,7 +34,8 @@ export const pushRoutes = new Hono()
     if (!isP256PublicKey(subscription.keys.p256dh)) throw new HttpError(400, PUSH_KEYS_INVALID);
     await requestRow(identity, (tx) => tx`
       select private.save_push_subscription(${subscription.endpoint}, ${subscription.keys.p256dh}, ${subscription.keys.auth},
-                                            ${NOTIFICATION_LIMITS.subscriptionsPerIdentity}, ${NOTIFICATION_LIMITS.subscriptionsPerPlan})`);
+                                            ${NOTIFICATION_LIMITS.subscriptionsPerIdentity}, ${NOTIFICATION_LIMITS.subscriptionsPerGuest},
+                                            ${NOTIFICATION_LIMITS.subscriptionsPerPlan})`);
     return c.body(null, 201);
   })
 

@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { GUEST_SECRET_HEADER } from '../../../../supabase/functions/_shared/contract/guest-secret';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
-import { setGuestSession, setGuestVotes, type GuestSession } from '../../lib/guest-storage';
+import { getRemovedGuestSecret, setGuestSession, setGuestVotes, type GuestSession } from '../../lib/guest-storage';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys, refreshPlanMembership } from '../plans';
 import type { LinkedPlan } from '../plans';
@@ -47,14 +47,22 @@ export function useCheckGuest(planId: string) {
 
 /**
  * A new guest: POST /api/guest-session {name, planId, slug}, which also joins the
- * plan and answers this device's secret, kept in the session.
+ * plan and answers this device's secret, kept in the session. A device the
+ * host removed from the plan sends its old secret along: the server refuses
+ * it (403) unless the host allowed it back.
  */
 export function useCreateGuest(plan: JoinablePlan) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: planKeys.mutation(plan.id, 'create-guest'),
     mutationFn: async (name: string): Promise<GuestSession> => {
-      const res = await apiRequest('POST', apiPaths.guestSessions(), { name, planId: plan.id, slug: plan.slug });
+      const removedSecret = getRemovedGuestSecret(plan.id);
+      const res = await apiRequest(
+        'POST',
+        apiPaths.guestSessions(),
+        { name, planId: plan.id, slug: plan.slug },
+        removedSecret ? { headers: { [GUEST_SECRET_HEADER]: removedSecret } } : {},
+      );
       const guest = guestCredentialsSchema.parse(await res.json());
       return { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret, slug: plan.slug };
     },
@@ -63,7 +71,7 @@ export function useCreateGuest(plan: JoinablePlan) {
       void refreshPlanMembership(queryClient, plan);
       showSuccessToast('Welcome!', "You've joined the planning session");
     },
-    // A 409 says "Someone named {name} already joined this plan".
+    // A 409 says "Someone named {name} already joined this plan"; a 403 that the host removed that name, or this device.
     onError: (error) => showErrorToast(error, 'Failed to create guest session'),
   });
 }

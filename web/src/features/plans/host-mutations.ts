@@ -10,7 +10,7 @@ import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { reminderSentText } from './deadline';
 import { planKeys, refreshPlanMembership } from './queries';
-import { type Plan, planSchema } from '../../../../supabase/functions/_shared/contract/plans';
+import { type Plan, planSchema, type Removal } from '../../../../supabase/functions/_shared/contract/plans';
 import { PLAN_NOT_FOUND } from '../../../../supabase/functions/_shared/contract/common';
 import { remindResultSchema } from '../../../../supabase/functions/_shared/contract/notifications';
 
@@ -166,7 +166,8 @@ export function useRemindUnanswered(planId: string) {
 
 /**
  * The host removes someone, with their ideas, comments and votes: DELETE
- * /api/plans/{id}/participants/{participantId}. Everything about the plan is
+ * /api/plans/{id}/participants/{participantId}. They cannot join again until
+ * the host allows them back (useAllowBack). Everything about the plan is
  * refreshed (what they wrote and voted is gone from every list).
  */
 export function useRemoveParticipant(plan: Pick<Plan, 'id' | 'slug'>, { onRemoved }: { onRemoved?: () => void } = {}) {
@@ -186,5 +187,30 @@ export function useRemoveParticipant(plan: Pick<Plan, 'id' | 'slug'>, { onRemove
       await refreshPlanMembership(queryClient, plan);
     },
     onError: (error) => showErrorToast(error, 'Failed to remove this person'),
+  });
+}
+
+/**
+ * "Allow back": DELETE /api/plans/{id}/removals/{removalId} ends a removal
+ * (docs/decisions/0083-removal-holds.md). The member may join again; the
+ * guest's name may be taken again. The list is read again.
+ */
+export function useAllowBack(planId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: planKeys.mutation(planId, 'allow-back'),
+    mutationFn: async (removal: Pick<Removal, 'id' | 'name'>) => {
+      await apiRequest('DELETE', apiPaths.removal(planId, removal.id));
+      return removal;
+    },
+    onSuccess: (removal) => {
+      queryClient.setQueryData<Removal[]>(planKeys.removals(planId), (current) => current?.filter((r) => r.id !== removal.id));
+      showSuccessToast('Allowed back', `${removal.name} can join this plan again`);
+      void queryClient.invalidateQueries({ queryKey: planKeys.removals(planId) });
+    },
+    onError: (error) => {
+      showErrorToast(error, 'Failed to allow this person back');
+      void queryClient.invalidateQueries({ queryKey: planKeys.removals(planId) });
+    },
   });
 }

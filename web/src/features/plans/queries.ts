@@ -2,7 +2,13 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { planKeys } from '../../lib/query-keys';
-import { participantListSchema, type Plan, planSchema, planSummaryListSchema } from '../../../../supabase/functions/_shared/contract/plans';
+import {
+  participantListSchema,
+  type Plan,
+  planSchema,
+  planSummaryListSchema,
+  removalListSchema,
+} from '../../../../supabase/functions/_shared/contract/plans';
 
 // Keys live in lib/query-keys (the live updates reach them too): everything
 // about one plan sits under `planKeys.plan(id)`.
@@ -27,6 +33,14 @@ export function planParticipantsQueryOptions(id: string) {
   return queryOptions({
     queryKey: planKeys.participants(id),
     queryFn: apiGet(apiPaths.participants(id), (body) => participantListSchema.parse(body)),
+  });
+}
+
+/** The host's list of who was removed from the plan, newest first (docs/decisions/0083-removal-holds.md). */
+export function planRemovalsQueryOptions(id: string) {
+  return queryOptions({
+    queryKey: planKeys.removals(id),
+    queryFn: apiGet(apiPaths.removals(id), (body) => removalListSchema.parse(body)),
   });
 }
 

@@ -15,6 +15,7 @@ const keys = {
   list: planKeys.list(),
   detail: planKeys.detail('p1'),
   participants: planKeys.participants('p1'),
+  removals: planKeys.removals('p1'),
   bySlug: planKeys.bySlug('s-one'),
   ideas: ideaKeys.list('p1', null),
   guestIdeas: ideaKeys.list('p1', 'g1'),
@@ -72,7 +73,7 @@ describe('applyPlanChange: each part invalidates exactly its queries', () => {
   it.each<[string, PlanChange, Name[]]>([
     ['plan', change(['plan']), ['bySlug', 'detail', 'list']],
     // The guest sessions of this plan too: a guest the host removed learns it at once.
-    ['participants', change(['participants']), ['bySlug', 'detail', 'guestSession', 'list', 'participants']],
+    ['participants', change(['participants']), ['bySlug', 'detail', 'guestSession', 'list', 'participants', 'removals']],
     ['ideas (no idea named)', change(['ideas']), ['guestIdeas', 'ideas', 'suggestions']],
     ['ideas of i1', change(['ideas'], { ideaIds: ['i1'] }), ['guestIdeas', 'ideas', 'suggestions', 'votersI1']],
     ['ideas, all', change(['ideas'], { ideaIds: null }), ['guestIdeas', 'ideas', 'suggestions', 'votersI1', 'votersI2']],
@@ -103,9 +104,9 @@ describe('applyPlanChange: each part invalidates exactly its queries', () => {
     await seed('participants', 11);
     await seed('bySlug', 'none');
     await applyPlanChange(client, change(['participants'], { version: 11 }));
-    expect(invalidated()).toEqual(['bySlug', 'guestSession', 'list']);
+    expect(invalidated()).toEqual(['bySlug', 'guestSession', 'list', 'removals']);
     await applyPlanChange(client, change(['participants'], { version: 13 }));
-    expect(invalidated()).toEqual(['bySlug', 'detail', 'guestSession', 'list', 'participants']);
+    expect(invalidated()).toEqual(['bySlug', 'detail', 'guestSession', 'list', 'participants', 'removals']);
   });
 
   it('refetches what is on screen, and only that', async () => {
@@ -141,11 +142,17 @@ describe('a deleted plan', () => {
 
   it('a forged "deleted" (a Realtime broadcast is public) is only a hint: the plan the server still answers stays on screen', async () => {
     const detail = new QueryObserver(client, { queryKey: keys.detail, queryFn: apiGet('/api/plans/p1', identity) });
-    const stop = detail.subscribe(() => {});
+    const seen: unknown[] = [];
+    const stop = detail.subscribe((result) => seen.push(result.data));
     vi.stubGlobal('fetch', vi.fn(async () => Response.json({ id: 'p1', title: 'Still here' }, { headers: { ETag: 'W/"v12"' } })));
     await applyPlanChange(client, change(['deleted'], { version: Number.MAX_SAFE_INTEGER }));
     await vi.waitFor(() => expect(client.getQueryData(keys.detail)).toEqual({ id: 'p1', title: 'Still here' }));
     expect(client.getQueryState(keys.detail)!.status).toBe('success');
+    // Never emptied on the way (no "Plan not found", no spinner), and nothing else of the plan forgotten.
+    expect(seen).not.toContain(undefined);
+    for (const name of ['participants', 'ideas', 'commentsI1', 'slots', 'bySlug'] as const) {
+      expect(client.getQueryState(keys[name])?.data).toBeDefined();
+    }
     stop();
   });
 });
@@ -243,7 +250,7 @@ describe('createPlanSync', () => {
     expect(invalidated()).toEqual([]);
     sync.handle({ type: 'ready', version: 11, replayed: true });
     expect(invalidated()).toEqual([
-      ...['bySlug', 'commentsI1', 'commentsI2', 'detail', 'guestIdeas', 'guestVotes', 'myVotes', 'participants'],
+      ...['bySlug', 'commentsI1', 'commentsI2', 'detail', 'guestIdeas', 'guestVotes', 'myVotes', 'participants', 'removals'],
       ...['slotVotersS1', 'slotVotersS2', 'suggestions', 'votersI1', 'votersI2'],
     ]);
   });

@@ -1,8 +1,9 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Stack } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { clearGuest } from '../../../lib/guest-storage';
+import { clearGuest, useRemovedFrom } from '../../../lib/guest-storage';
+import { REMOVED_FROM_PLAN } from '../../../../../supabase/functions/_shared/contract/guest-secret';
 import type { LinkedPlan } from '../../plans';
 import { useCheckGuest, useCreateGuest, useRestoreGuest } from '../mutations';
 import type { ExistingGuest } from '../mutations';
@@ -31,6 +32,8 @@ export function GuestJoin({ plan, restoreName }: { plan: LinkedPlan; restoreName
   const create = useCreateGuest(plan);
   const restore = useRestoreGuest(plan);
   const toDashboard = () => navigate(paths.guestDashboard.getHref(plan.slug), { replace: true });
+  // The host removed this device's guest from the plan (docs/decisions/0083-removal-holds.md).
+  const removed = useRemovedFrom(plan.id);
 
   const createGuest = (guestName: string) => create.mutate(guestName, { onSuccess: toDashboard });
 
@@ -58,6 +61,11 @@ export function GuestJoin({ plan, restoreName }: { plan: LinkedPlan; restoreName
 
   return (
     <Stack gap="md">
+      {removed && (
+        <Alert color="red" variant="light" role="status">
+          {REMOVED_FROM_PLAN}
+        </Alert>
+      )}
       {step.name === 'name' && (
         <GuestNameForm
           name={name}

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { screen, waitFor, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
-import { clearGuest, getGuestSession, getGuestVotes, setGuestSession } from '../../../lib/guest-storage';
+import { clearGuest, getGuestSession, getGuestVotes, markGuestRemoved, setGuestSession } from '../../../lib/guest-storage';
 import { deferred, json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson } from '../../plans/test-fixtures';
@@ -197,6 +197,42 @@ describe('join page: guests', () => {
     expect(screen.getByRole('button', { name: 'Continue' })).toBeEnabled();
     expect(location()).toBe(JOIN);
     expect(getGuestSession()).toBeNull();
+  });
+
+  it('tells a device the host removed from this plan, and sends its old secret with a new name (refused unless allowed back)', async () => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'removed-secret' });
+    markGuestRemoved();
+    const refused = 'The host removed you from this plan';
+    const { user, calls, location } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => json({ exists: false, guestId: null, name: 'Samantha', ideaVotes: [], timeSlotVotes: [] }),
+        'POST /api/guest-session': () => text(refused, 403),
+      },
+    });
+    expect(await screen.findByText(refused)).toBeInTheDocument();
+    await user.type(await nameInput(), 'Samantha');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    // The server's answer in a toast, next to the note.
+    await waitFor(() => expect(screen.getAllByText(refused)).toHaveLength(2));
+    expect(calls('POST', '/api/guest-session')[0]!.headers.get('X-Guest-Secret')).toBe('removed-secret');
+    expect(location()).toBe(JOIN);
+    expect(getGuestSession()).toBeNull();
+  });
+
+  it('says nothing of a removal from another plan, and sends no secret for it', async () => {
+    setGuestSession({ id: 'g9', name: 'Sam', planId: 'p9', secret: 'removed-secret' });
+    markGuestRemoved();
+    const { user, calls } = openJoin({
+      routes: {
+        'POST /api/plans/p1/check-guest': () => json({ exists: false, guestId: null, name: 'Sam', ideaVotes: [], timeSlotVotes: [] }),
+        'POST /api/guest-session': () => json({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-device-secret' }, 201),
+      },
+    });
+    await user.type(await nameInput(), 'Sam');
+    await user.click(screen.getByRole('button', { name: 'Continue' }));
+    await waitFor(() => expect(getGuestSession()).toMatchObject({ id: 'g1', secret: 'new-device-secret' }));
+    expect(screen.queryByText('The host removed you from this plan')).not.toBeInTheDocument();
+    expect(calls('POST', '/api/guest-session')[0]!.headers.get('X-Guest-Secret')).toBeNull();
   });
 
   it("falls back to 'Failed to create guest session'", async () => {

@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { Route, Routes, useParams } from 'react-router-dom';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../../../../supabase/functions/_shared/contract/guest-secret';
-import { clearGuest, getGuestSession, setGuestSession } from '../../../lib/guest-storage';
+import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG, REMOVED_FROM_PLAN } from '../../../../../supabase/functions/_shared/contract/guest-secret';
+import { clearGuest, getGuestSession, getRemovedGuestSecret, setGuestSession } from '../../../lib/guest-storage';
 import { json, meRoute, mockFetch, text } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, planJson } from '../../plans/test-fixtures';
@@ -77,6 +77,14 @@ describe('RequirePlanVisitor', () => {
     const { location } = renderGuardedPage({ guest: () => text('Guest not found', 404) });
     await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
     expect(localStorage.getItem('guestSession')).toBeNull();
+  });
+
+  it('sends a guest the host removed to the join page, remembering the removal and its secret', async () => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' });
+    const { location } = renderGuardedPage({ guest: () => text(REMOVED_FROM_PLAN, 403) });
+    await waitFor(() => expect(location()).toBe('/l/abcDEF12'));
+    expect(getGuestSession()).toBeNull();
+    expect(getRemovedGuestSecret('p1')).toBe('device-secret');
   });
 
   it("checks the stored guest with its secret in the X-Guest-Secret header", async () => {

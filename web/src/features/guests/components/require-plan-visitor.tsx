@@ -2,7 +2,7 @@ import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { clearGuest, forgetGuestSecret, markGuestPlanLink, useGuestSession } from '../../../lib/guest-storage';
+import { clearGuest, forgetGuestSecret, markGuestPlanLink, markGuestRemoved, useGuestSession } from '../../../lib/guest-storage';
 import { usePlanLiveUpdates } from '../../../lib/live';
 import { LoadingPlan } from '../../plans';
 import { isPlanGone } from '../../plans';
@@ -10,7 +10,7 @@ import { planBySlugQueryOptions } from '../../plans';
 import type { LinkedPlan } from '../../plans';
 import { ContinuedElsewhereNotice } from '../continued-notice';
 import { useMovedLink } from '../moved-link';
-import { guestSessionQueryOptions, isGuestGone, isGuestSecretRefused } from '../queries';
+import { guestSessionQueryOptions, isGuestGone, isGuestRemoved, isGuestSecretRefused } from '../queries';
 import { usePlanVisitor, type PlanVisitor } from '../visitor';
 import { PublicLayout } from './public-layout';
 import { PublicPlanState } from './public-plan-state';
@@ -40,8 +40,9 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
   const planQuery = useQuery(planBySlugQueryOptions(slug));
   const visitor = usePlanVisitor(planQuery.data?.id);
   // A stored guest may be gone on the server (moved to an account in another
-  // tab, or left the plan): forget it, so the visitor is asked to join again
-  // instead of meeting failing writes.
+  // tab, or left the plan) or removed by the host: forget it, so the visitor
+  // is asked to join again (or told it was removed) instead of meeting
+  // failing writes.
   const guestCheck = useQuery({
     ...guestSessionQueryOptions(visitor?.guestId ?? ''),
     enabled: visitor?.kind === 'guest',
@@ -49,11 +50,13 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
   // The /l/{slug} pages behind this guard (dashboard, ideas, availability) follow the plan live.
   usePlanLiveUpdates(visitor ? planQuery.data : undefined);
   const guestGone = isGuestGone(guestCheck.error);
+  const guestRemoved = isGuestRemoved(guestCheck.error);
   const secretRefused = isGuestSecretRefused(guestCheck.error);
   useEffect(() => {
     if (guestGone) clearGuest();
+    else if (guestRemoved) markGuestRemoved();
     else if (secretRefused) forgetGuestSecret();
-  }, [guestGone, secretRefused]);
+  }, [guestGone, guestRemoved, secretRefused]);
   // The plan's link as it is now, kept with the session: if the host resets
   // it, this device finds the plan again from the link it knew (moved-link.ts).
   const guestId = visitor?.kind === 'guest' ? visitor.guestId : undefined;

@@ -150,7 +150,9 @@ describe('plan page', () => {
     await user.click(stack);
     await user.click(screen.getByRole('button', { name: 'Remove Ben' }));
     const dialog = await screen.findByRole('dialog', { name: 'Remove Ben?' });
-    expect(dialog).toHaveTextContent('Their ideas, comments and votes will be removed from the plan too.');
+    expect(dialog).toHaveTextContent(
+      'Their ideas, comments and votes will be removed from the plan too. They cannot join again unless you allow them back.',
+    );
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     expect(calls('DELETE', '/api/plans/p1/participants/pp1')).toHaveLength(0);
 
@@ -160,6 +162,47 @@ describe('plan page', () => {
     expect(await screen.findByText('Ben is no longer in this plan')).toBeInTheDocument();
     expect(calls('DELETE', '/api/plans/p1/participants/pp1')).toHaveLength(1);
     await waitFor(() => expect(screen.getByRole('button', { name: 'See everyone coming (2)' })).toBeInTheDocument());
+  });
+
+  it('the host sees who was removed in the list, and allows someone back', async () => {
+    const removals = {
+      current: [
+        { id: 'r2', name: 'Sam Spam', isGuest: true, removedAt: '2026-03-14T19:05:00.000Z' },
+        { id: 'r1', name: 'Cy Young', isGuest: false, removedAt: '2026-03-14T18:00:00.000Z' },
+      ],
+    };
+    const { user, calls } = openPlan({
+      plan: planJson({ participantCount: 2 }),
+      routes: {
+        'GET /api/plans/p1/removals': () => json(removals.current),
+        'DELETE /api/plans/p1/removals/r1': () => {
+          removals.current = removals.current.filter((r) => r.id !== 'r1');
+          return noContent();
+        },
+      },
+    });
+    // Asked for only when the host opens the list.
+    const stack = await screen.findByRole('button', { name: 'See everyone coming (2)' });
+    expect(calls('GET', '/api/plans/p1/removals')).toHaveLength(0);
+    await user.click(stack);
+    const removed = await screen.findByRole('list', { name: 'Removed' });
+    expect(within(removed).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Sam Spam (Guest)Allow back', 'Cy YoungAllow back']);
+
+    await user.click(within(removed).getByRole('button', { name: 'Allow Cy Young back' }));
+    expect(await screen.findByText('Cy Young can join this plan again')).toBeInTheDocument();
+    expect(calls('DELETE', '/api/plans/p1/removals/r1')).toHaveLength(1);
+    await waitFor(() =>
+      expect(within(screen.getByRole('list', { name: 'Removed' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual([
+        'Sam Spam (Guest)Allow back',
+      ]),
+    );
+  });
+
+  it("a member's list asks for no removals", async () => {
+    const { user, calls } = openPlan({ plan: planJson({ participantCount: 2 }), user: ben });
+    await user.click(await screen.findByRole('button', { name: 'See everyone coming (2)' }));
+    expect(screen.getByRole('list', { name: 'Everyone coming' })).toBeInTheDocument();
+    expect(calls('GET', '/api/plans/p1/removals')).toHaveLength(0);
   });
 
   it('shows the Ideas tab first and switches to Availability', async () => {

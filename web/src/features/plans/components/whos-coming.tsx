@@ -4,8 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { nameInitials } from '../../../lib/initials';
 import { splitOverflow } from '../../../lib/overflow';
-import { useRemoveParticipant } from '../host-mutations';
-import { planParticipantsQueryOptions } from '../queries';
+import { useAllowBack, useRemoveParticipant } from '../host-mutations';
+import { planParticipantsQueryOptions, planRemovalsQueryOptions } from '../queries';
 import type { Participant, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 /** Spec §9: the plan page's avatar stack shows 6, then '+N more'. */
@@ -41,6 +41,44 @@ function ParticipantRow({ participant, remove, close }: { participant: Participa
 }
 
 /**
+ * The host's list of who was removed, each with "Allow back"
+ * (docs/decisions/0083-removal-holds.md). Asked for when the list opens;
+ * nothing when no one was removed.
+ */
+function RemovedPeople({ planId }: { planId: string }) {
+  const { data: removals } = useQuery(planRemovalsQueryOptions(planId));
+  const allowBack = useAllowBack(planId);
+  if (!removals?.length) return null;
+  return (
+    <>
+      <Text id="removed-people-title" fz="xs" fw={700} c="dimmed" mt="sm" mb={4}>
+        Removed
+      </Text>
+      <List listStyleType="none" spacing={4} fz="sm" aria-labelledby="removed-people-title">
+        {removals.map((removal) => (
+          <List.Item key={removal.id}>
+            <Group gap="xs" justify="space-between" wrap="nowrap">
+              <Text fz="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                {withGuestMark(removal)}
+              </Text>
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                aria-label={`Allow ${removal.name} back`}
+                loading={allowBack.isPending && allowBack.variables?.id === removal.id}
+                onClick={() => allowBack.mutate(removal)}
+              >
+                Allow back
+              </Button>
+            </Group>
+          </List.Item>
+        ))}
+      </List>
+    </>
+  );
+}
+
+/**
  * The stack opens the full list on hover (mouse), and on tap, click, Enter or
  * Space (touch and keyboard). A tap also sends pointerenter, so hover listens
  * to mouse pointers only; otherwise the tap would open and close it at once.
@@ -48,10 +86,13 @@ function ParticipantRow({ participant, remove, close }: { participant: Participa
 function ParticipantStack({
   participants,
   onRemove,
+  removedOf,
 }: {
   participants: Participant[];
   /** The host's Remove, for everyone but the host (docs/decisions/0065-moderation.md); undefined: no Remove. */
   onRemove?: (participant: Participant) => (() => void) | undefined;
+  /** The host's plan: the list also shows who was removed from it. */
+  removedOf?: string;
 }) {
   const [hovered, setHovered] = useState(false);
   const [pinned, setPinned] = useState(false);
@@ -95,6 +136,7 @@ function ParticipantStack({
             <ParticipantRow key={participant.id} participant={participant} remove={onRemove?.(participant)} close={close} />
           ))}
         </List>
+        {removedOf && <RemovedPeople planId={removedOf} />}
       </Popover.Dropdown>
     </Popover>
   );
@@ -102,7 +144,8 @@ function ParticipantStack({
 
 /**
  * The host's Remove: everyone but the host, asking first. What the person
- * wrote and voted goes with them; anyone with the link may join again.
+ * wrote and voted goes with them, and they cannot join again until the host
+ * allows them back.
  */
 function useRemoval(plan: Pick<Plan, 'id' | 'slug' | 'hostId'>) {
   const [asking, setAsking] = useState<Participant | null>(null);
@@ -113,7 +156,7 @@ function useRemoval(plan: Pick<Plan, 'id' | 'slug' | 'hostId'>) {
       onClose={() => setAsking(null)}
       onConfirm={() => asking && removal.mutate(asking)}
       title={`Remove ${asking?.name ?? ''}?`}
-      message="Their ideas, comments and votes will be removed from the plan too. Anyone with the link can still join again."
+      message="Their ideas, comments and votes will be removed from the plan too. They cannot join again unless you allow them back."
       confirmLabel="Remove"
       pendingLabel="Removing..."
       pending={removal.isPending}
@@ -163,7 +206,7 @@ export function WhosComing({ plan, isHost = false }: WhosComingProps) {
           No one has joined yet.
         </Text>
       ) : (
-        <ParticipantStack participants={participants} onRemove={onRemove} />
+        <ParticipantStack participants={participants} onRemove={onRemove} removedOf={isHost ? planId : undefined} />
       )}
       {isHost && removal.dialog}
     </Card>
