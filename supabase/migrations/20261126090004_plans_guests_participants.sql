@@ -154,13 +154,13 @@ grant insert (id, plan_id, name), delete on app.guests to anon;
 --             but not leave, move the guest into an account or delete what
 --             it wrote (private.require_joining_device); and restores never
 --             push out the joined device (private.issue_guest_credential).
--- A restored device becomes a joined one when every joined device of the
--- guest has gone unused for 30 days, so a person who lost their phone is
--- never stuck; last_used_at (refreshed at most daily by
--- private.check_request) says when a device was last used.
--- "That wasn't me": a joined device may sign out every other device of its
+-- A restored device stays restored, however long the joined device goes
+-- unused: the joined device, when it comes back, always finds its guest as
+-- it left it (docs/decisions/0085-no-promotion-by-name.md).
+-- "That wasn't me": the joined device may sign out every other device of its
 -- guest and stop restores by name (stops_restores) for as long as it stays
--- in use (private.end_other_guest_devices).
+-- in use (private.end_other_guest_devices); last_used_at (refreshed at most
+-- daily by private.check_request) says when a device was last used.
 
 create table app.guest_credentials (
   guest_id     uuid not null references app.guests (id) on delete cascade,
@@ -184,8 +184,9 @@ comment on table app.guest_credentials is
   'One row per device that may act as a guest: the SHA-256 of its secret, and whether the device joined as the guest or continued by name. No grants: reached only through private.claimed_guest_id(), private.issue_guest_credential(), private.require_joining_device(), private.guest_continued_at() and private.end_other_guest_devices().';
 
 -- A device "in use": used in the last 30 days. A joined device in use keeps
--- the guest's joined-only powers to itself (private.require_joining_device)
--- and its stop on restores in force (private.issue_guest_credential).
+-- its stop on restores in force (private.issue_guest_credential); unused
+-- longer, the stop lapses, so a lost phone never keeps its owner from
+-- continuing by name on a new one.
 create function private.guest_device_in_use(p_last_used_at timestamptz)
 returns boolean
 language sql
@@ -400,6 +401,111 @@ revoke all on function private.plan_participant_count(uuid) from public;
 grant execute on function private.plan_participant_count(uuid) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
+-- Closed invitations: who sees the link, who may join (is_open_invite = false)
+-- -----------------------------------------------------------------------------
+-- docs/decisions/0086-closed-invitations-on-the-server.md. A plan's id
+-- travels further than its link (/plan/{id} URLs, e-mails, the calendar
+-- feed), and with open invitations holding either is holding the plan
+-- (docs/decisions/0010). With invitations closed, the link (the slug) is
+-- the host's to give: it is shown only to the host, and joining needs it.
+-- Reading by id stays as it is (0010): closing invitations closes the door,
+-- not the windows.
+
+-- The slug a reader of the plan is shown: the host, anyone when invitations
+-- are open, and a request that came by that very slug (claim plan_slug: it
+-- holds the link already); null for everyone else. p_viewer is the member
+-- who reads (auth.uid() for a request; the feed's member for the calendar
+-- feed, which reads with no claims).
+create function private.plan_link_for(p_slug text, p_is_open_invite boolean, p_host_id uuid, p_viewer uuid)
+returns text
+language sql
+stable
+set search_path = ''
+as $$
+  select case
+           when p_is_open_invite or p_host_id = p_viewer or p_slug = private.claimed_plan_slug() then p_slug
+         end
+$$;
+comment on function private.plan_link_for(text, boolean, uuid, uuid) is
+  'The plan''s slug as p_viewer may see it: always with open invitations, else only for the host or a request that named the slug; null otherwise.';
+revoke all on function private.plan_link_for(text, boolean, uuid, uuid) from public;
+grant execute on function private.plan_link_for(text, boolean, uuid, uuid) to anon, authenticated;
+
+-- Whether the caller may become a participant of the plan (a member joining,
+-- a new guest, a device continuing as a guest by name): always with open
+-- invitations; with closed ones only the host or a request that carries the
+-- plan's current slug (claim plan_slug: the join page sends the link it was
+-- opened with). A plan the caller cannot see yet (the host's own row, in
+-- the statement that creates the plan) is not refused here.
+-- Definer: it answers about the caller's own request, whatever the plans
+-- policies show it.
+create function private.may_join_plan(p_plan_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select not exists (
+    select 1 from app.plans p
+     where p.id = p_plan_id
+       and not p.is_open_invite
+       and p.host_id is distinct from (select auth.uid())
+       and p.slug is distinct from (select private.claimed_plan_slug()))
+$$;
+comment on function private.may_join_plan(uuid) is
+  'True unless the plan''s invitations are closed and the caller is neither its host nor holding its current slug (claim plan_slug).';
+revoke all on function private.may_join_plan(uuid) from public;
+grant execute on function private.may_join_plan(uuid) to anon, authenticated;
+
+-- The refusal the rules answer before joining someone (ensure_writer,
+-- ensure_participant, issue_guest_credential), so that no insert reaches
+-- the policies that would refuse it less readably.
+create function private.require_plan_link(p_plan_id uuid)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if not private.may_join_plan(p_plan_id) then
+    raise exception using errcode = 'HP403', message = 'Only people with the host''s link can join this plan';
+  end if;
+end;
+$$;
+comment on function private.require_plan_link(uuid) is
+  'HP403 unless the caller may join the plan (private.may_join_plan).';
+revoke all on function private.require_plan_link(uuid) from public;
+grant execute on function private.require_plan_link(uuid) to anon, authenticated;
+
+-- "Reset link" (POST /api/plans/{id}/rotate-link): the host gives the plan a
+-- new random slug (the column's default), and the old one names no plan
+-- from then on. Everyone already in keeps their access: members go by the
+-- plan's id, guests by their device credentials, and a guest's device learns
+-- the new slug from its own session (GET /api/guest-session/{id}).
+-- Definer: the slug is not in anyone's update grant. It checks once, as the
+-- host's other definers do (private.require_plan_host, below): readable
+-- (HP404), the caller hosts it (HP403); the update names the host again, so
+-- a hand-over at the same moment leaves the link alone.
+create function private.reset_plan_link(p_plan_id uuid)
+returns void
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_host_id uuid := private.require_plan_host(p_plan_id, 'Only the host can reset the plan''s link');
+begin
+  update app.plans p set slug = default where p.id = p_plan_id and p.host_id = v_host_id;
+end;
+$$;
+comment on function private.reset_plan_link(uuid) is
+  'The host gives the plan a new random slug; the old one stops naming it. HP404 unreadable plan, HP403 not the host.';
+revoke all on function private.reset_plan_link(uuid) from public;
+grant execute on function private.reset_plan_link(uuid) to authenticated;
+
+-- -----------------------------------------------------------------------------
 -- Joining as a guest needs the secret too
 -- -----------------------------------------------------------------------------
 -- A guest's participants row is inserted right after the guest itself, in the
@@ -499,7 +605,7 @@ create policy guests_select_authenticated on app.guests
 -- POST /api/guest-session {name, planId}: anon, into the plan the request names.
 create policy guests_insert_anon on app.guests
   for insert to anon
-  with check (plan_id = (select private.claimed_plan_id()));
+  with check (plan_id = (select private.claimed_plan_id()) and private.may_join_plan(plan_id));
 
 -- A guest leaving its plan (app.leave_plan) removes itself.
 create policy guests_delete_self on app.guests
@@ -535,7 +641,8 @@ create policy participants_select_authenticated on app.participants
   );
 
 -- A signed-in user joins itself to a plan it can read (holds the link) or
--- hosts (right after creating it).
+-- hosts (right after creating it); with closed invitations only by the
+-- plan's slug (private.may_join_plan).
 create policy participants_insert_authenticated on app.participants
   for insert to authenticated
   with check (
@@ -543,6 +650,7 @@ create policy participants_insert_authenticated on app.participants
     and guest_id is null
     and (plan_id = (select private.claimed_plan_id())
          or plan_id in (select private.my_plan_ids()))
+    and private.may_join_plan(plan_id)
   );
 
 -- Leaving: only one's own row (the host's row is protected by trigger).
@@ -715,6 +823,13 @@ begin
       message = format('%s turned off continuing on other devices', v_name);
   end if;
 
+  -- Continuing by name brings a new device into the plan: with closed
+  -- invitations only by the plan's link (the guest's first credential is
+  -- issued with the guest, which the guests policy let in already).
+  if exists (select 1 from app.guest_credentials gc where gc.guest_id = v_guest_id) then
+    perform private.require_plan_link(p_plan_id);
+  end if;
+
   -- The guest row is locked above, so two first credentials cannot race.
   insert into app.guest_credentials (guest_id, secret_hash, kind)
   values (v_guest_id, p_secret_hash,
@@ -734,7 +849,7 @@ begin
 end;
 $$;
 comment on function private.issue_guest_credential(uuid, text, text) is
-  'Gives the device whose secret hashes to p_secret_hash a credential for the guest named p_name in the plan the request names (claim plan_id): joined for the guest''s first, restored after. Returns the guest id, or null when no such guest. Keeps the 10 newest restored credentials per guest. HP403 while a device of the guest stops restores.';
+  'Gives the device whose secret hashes to p_secret_hash a credential for the guest named p_name in the plan the request names (claim plan_id): joined for the guest''s first, restored after. Returns the guest id, or null when no such guest. Keeps the 10 newest restored credentials per guest. HP403 while a device of the guest stops restores, or (a restore) when the plan''s invitations are closed and the request does not carry its slug.';
 revoke all on function private.issue_guest_credential(uuid, text, text) from public;
 grant execute on function private.issue_guest_credential(uuid, text, text) to anon;
 
@@ -761,40 +876,26 @@ grant execute on function private.lock_plan_membership(uuid) to anon, authentica
 -- -----------------------------------------------------------------------------
 -- private.require_joining_device: what only the guest's own device may do
 -- -----------------------------------------------------------------------------
--- What would remove the guest or its devices needs the device that joined as
--- the guest; a device that continued by name gets HP403 saying so. A
--- restored device is promoted to a joined one here when no joined device of
--- the guest is in use any more (private.guest_device_in_use), or none is
--- left. Called, once the caller is known to be that guest, by leaving
--- (app.leave_plan), moving the guest into an account
--- (private.transfer_guest_votes), deleting what it wrote
--- (private.may_delete_writing) and signing its other devices out
--- (private.end_other_guest_devices).
+-- What would remove the guest, its devices or its writing needs the device
+-- that joined as the guest; a device that continued by name gets HP403
+-- saying so, however long the joined device has gone unused: a name never
+-- becomes the guest (docs/decisions/0085-no-promotion-by-name.md). Called,
+-- once the caller is known to be that guest, by leaving (app.leave_plan),
+-- moving the guest into an account (private.transfer_guest_votes), deleting
+-- what it wrote (private.may_delete_writing) and signing its other devices
+-- out (private.end_other_guest_devices).
 create function private.require_joining_device(p_guest_id uuid)
 returns void
 language plpgsql
-volatile
+stable
 security definer
 set search_path = ''
 as $$
-declare
-  v_hash text := private.jwt_claims() ->> 'guest_secret_hash';
-  v_kind text;
 begin
-  select gc.kind into v_kind
-    from app.guest_credentials gc
-   where gc.guest_id = p_guest_id and gc.secret_hash = v_hash
-   for update;
-  if v_kind = 'joined' then
-    return;
-  end if;
-  if v_kind = 'restored' and not exists (
-       select 1 from app.guest_credentials gc
-        where gc.guest_id = p_guest_id
-          and gc.kind = 'joined'
-          and private.guest_device_in_use(gc.last_used_at)) then
-    update app.guest_credentials gc set kind = 'joined'
-     where gc.guest_id = p_guest_id and gc.secret_hash = v_hash;
+  if exists (select 1 from app.guest_credentials gc
+              where gc.guest_id = p_guest_id
+                and gc.secret_hash = private.jwt_claims() ->> 'guest_secret_hash'
+                and gc.kind = 'joined') then
     return;
   end if;
   raise exception using errcode = 'HP403',
@@ -803,7 +904,7 @@ begin
 end;
 $$;
 comment on function private.require_joining_device(uuid) is
-  'HP403 unless the request''s credential of the guest is its joined device''s (a restored one is promoted when the joined devices went unused for 30 days).';
+  'HP403 unless the request''s credential of the guest is its joined device''s; a device that continued by name never becomes one.';
 revoke all on function private.require_joining_device(uuid) from public;
 grant execute on function private.require_joining_device(uuid) to anon, authenticated;
 
@@ -843,7 +944,9 @@ grant execute on function private.guest_continued_at(uuid) to anon;
 -- The guest's joined device (private.require_joining_device) signs out every
 -- other device of the guest and stops restores by name while it stays in use
 -- (issue_guest_credential refuses them; after 30 days unused the stop lapses,
--- as joined devices give way to restored ones). Answers how many devices were
+-- so the owner of a lost phone can continue by name again). Only the joined
+-- device ever asks: a device that continued by name can neither sign the
+-- joined one out nor turn restores off. Answers how many devices were
 -- signed out. The guest row is locked first, as issue_guest_credential locks
 -- it, so a restore and this cannot interleave.
 create function private.end_other_guest_devices(p_guest_id uuid)
@@ -1297,7 +1400,9 @@ begin
     if not exists (select 1 from app.users u where u.id = v_user_id) then
       raise exception using errcode = 'HP401', message = 'Your session has expired, please sign in again';
     end if;
-    -- Joined on first write; the name is derived by trigger (participants_set_name).
+    -- Joined on first write, unless invitations are closed (the plan's id is
+    -- not its link); the name is derived by trigger (participants_set_name).
+    perform private.require_plan_link(p_plan_id);
     insert into app.participants (plan_id, user_id, name)
     values (p_plan_id, v_user_id, '-')
     on conflict do nothing;
@@ -1321,7 +1426,7 @@ begin
 end;
 $$;
 comment on function private.ensure_writer(uuid, text) is
-  'Joins a signed-in caller to the plan if needed; HP403 for a guest of another plan; HP401 p_denied unless an anonymous caller is a guest of the plan.';
+  'Joins a signed-in caller to the plan if needed (HP403 when its invitations are closed); HP403 for a guest of another plan; HP401 p_denied unless an anonymous caller is a guest of the plan.';
 revoke all on function private.ensure_writer(uuid, text) from public;
 grant execute on function private.ensure_writer(uuid, text) to anon, authenticated;
 
@@ -1338,7 +1443,9 @@ declare
 begin
   if v_user_id is not null then
     if not exists (select 1 from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id) then
-      -- Joined on first vote; the name is derived by trigger (participants_set_name).
+      -- Joined on first vote, unless invitations are closed; the name is
+      -- derived by trigger (participants_set_name).
+      perform private.require_plan_link(p_plan_id);
       insert into app.participants (plan_id, user_id, name)
       values (p_plan_id, v_user_id, '-')
       on conflict do nothing;
@@ -1349,6 +1456,6 @@ begin
 end;
 $$;
 comment on function private.ensure_participant(uuid) is
-  'Joins a signed-in caller to the plan if needed; raises HP403 unless an anonymous caller is a guest of the plan.';
+  'Joins a signed-in caller to the plan if needed (HP403 when its invitations are closed); raises HP403 unless an anonymous caller is a guest of the plan.';
 revoke all on function private.ensure_participant(uuid) from public;
 grant execute on function private.ensure_participant(uuid) to anon, authenticated;

@@ -201,8 +201,12 @@ begin
   end if;
 
   -- The member's plans with a date (participants by user_id, plans by key).
+  -- The link each event carries is in the tag too: a reset link or the
+  -- member's becoming host changes it without a new calendar revision.
   select md5(coalesce(p_salt, '') || '|' ||
-             coalesce(string_agg(p.id::text || '.' || p.calendar_sequence, ',' order by p.id), ''))
+             coalesce(string_agg(p.id::text || '.' || p.calendar_sequence || '.' ||
+                                 coalesce(private.plan_link_for(p.slug, p.is_open_invite, p.host_id, v_user), ''),
+                                 ',' order by p.id), ''))
     into v_tag
     from app.participants pa
     join app.plans p on p.id = pa.plan_id
@@ -220,7 +224,9 @@ begin
         select p.id, p.locked_time_slot_date as date,
                jsonb_build_object(
                  'planId', p.id,
-                 'slug', p.slug,
+                 -- Null when the member may not see the link (closed
+                 -- invitations, docs/decisions/0086): the event links /plan/{id}.
+                 'slug', private.plan_link_for(p.slug, p.is_open_invite, p.host_id, v_user),
                  'title', p.title,
                  'ideaText', i.text,
                  'location', p.location,

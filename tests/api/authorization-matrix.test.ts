@@ -103,6 +103,7 @@ const ROUTES: Route[] = [
   { name: 'POST /api/plans/{id}/unlock', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/unlock`, withGuest(who)] },
   { name: 'POST /api/plans/{id}/location', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/location`, withGuest(who, { location: 'The park' })] },
   { name: 'POST /api/plans/{id}/remind', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/remind`, withGuest(who)] },
+  { name: 'POST /api/plans/{id}/rotate-link', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/rotate-link`, withGuest(who)] },
   {
     name: 'POST /api/plans/{id}/deadline',
     request: (w, who) => ['POST', `/api/plans/${w.planA.id}/deadline`, withGuest(who, { deadline: new Date(Date.now() + 86_400_000).toISOString() })],

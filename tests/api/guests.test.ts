@@ -133,10 +133,12 @@ describe('POST /api/guest-session', () => {
 describe('GET /api/guest-session/{guestId}', () => {
   it("reads the guest session back by its id with this device's secret", async () => {
     const guest = await newGuest(planId);
+    const [{ slug: planSlug }] = await owner<{ slug: string }[]>`select slug from app.plans where id = ${planId}`;
     const res = await getGuest(guest.id);
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ id: guest.id, name: guest.name, planId, continuedAt: null });
-    expect((await getGuest(guest.id.toUpperCase())).json).toEqual({ id: guest.id, name: guest.name, planId, continuedAt: null });
+    // planSlug: the plan's link as it is now, which the guest's pages follow (docs/decisions/0087).
+    expect(res.json).toEqual({ id: guest.id, name: guest.name, planId, continuedAt: null, planSlug });
+    expect((await getGuest(guest.id.toUpperCase())).json).toEqual({ id: guest.id, name: guest.name, planId, continuedAt: null, planSlug });
   });
 
   it('tells each device when another one later continued as the guest by name (continuedAt), and announces the restore live', async () => {
@@ -254,6 +256,39 @@ describe('POST /api/guest-session/restore ("Is this you?" -> "Yes, that\'s me")'
     // A stop whose device went unused for 30 days lapses (a lost phone never locks its owner out).
     await owner`update app.guest_credentials set last_used_at = now() - interval '31 days' where guest_id = ${guest.id}`;
     expect((await restoreGuest({ planId, name: guest.name })).status).toBe(200);
+  });
+
+  it('a dormant guest cannot be taken over: a device that continued by name never shuts out the one that joined (docs/decisions/0085)', async () => {
+    const guest = await newGuest(planId, uniqueName('Dormant'));
+    const mine = await api<{ id: string }>('POST', `/api/plans/${planId}/ideas`, { body: { text: 'My idea', guestId: guest.id } });
+    expect(mine.status, mine.text).toBe(201);
+    // A year without the joined device; then someone continues by name.
+    await owner`update app.guest_credentials set last_used_at = now() - interval '400 days' where guest_id = ${guest.id}`;
+    const { json: taker } = await restoreGuest({ planId, name: guest.name });
+    const onlyJoined = `This can only be done from the device that joined as ${guest.name}`;
+    const asTaker = { guestSecret: taker.secret };
+
+    // It votes, as every restored device does...
+    const idea = await newIdea(owner, planId, host.id, uniqueName('Idea'));
+    expect((await api('POST', `/api/ideas/${idea}/vote`, { body: { guestId: guest.id }, ...asTaker })).json).toEqual({ voted: true, voteCount: 1 });
+    // ...but it neither signs the joined device out nor turns restores off,
+    expectText(await api('DELETE', `/api/guest-session/${guest.id}/other-devices`, asTaker), 403, onlyJoined);
+    // nor removes the guest, nor what it wrote, nor takes it into an account.
+    expectText(await api('DELETE', `/api/plans/${planId}/leave`, { body: { guestId: guest.id }, ...asTaker }), 403, onlyJoined);
+    expectText(await api('DELETE', `/api/ideas/${mine.json.id}`, { body: { guestId: guest.id }, ...asTaker }), 403, onlyJoined);
+    const account = await newMember(owner, 'Taker', null);
+    expectText(
+      await api('POST', '/api/auth/transfer-guest-votes', { body: { guestId: guest.id }, token: account.token, ...asTaker }),
+      403,
+      onlyJoined,
+    );
+
+    // The joined device comes back: let in, its writing intact, and it still decides.
+    expect((await getGuest(guest.id, guest.secret)).status).toBe(200);
+    expect((await api('POST', `/api/ideas/${idea}/vote`, { body: { guestId: guest.id }, guestSecret: guest.secret })).json).toEqual({ voted: false, voteCount: 0 });
+    expect((await api('DELETE', `/api/guest-session/${guest.id}/other-devices`, { guestSecret: guest.secret })).status).toBe(204);
+    expectText(await getGuest(guest.id, taker.secret), 403, GUEST_SECRET_WRONG);
+    expect(await owner`select 1 from app.ideas where id = ${mine.json.id}`).toHaveLength(1);
   });
 
   it('goes by name only: a guest id, which public JSON shows, is not accepted instead', async () => {

@@ -184,6 +184,11 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
   );
   const badCode = fc.oneof(fc.string({ maxLength: 8 }).filter((s) => !/^\d{6}$/.test(s.trim())), fc.constantFrom('12345', '1234567', '12 456', '١٢٣٤٥٦'), wrongType);
   const badId = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('0', '-1', '1e999', '00000000-0000-0000-0000-00000000000g', 'null'), wrongType);
+  const badSlug = fc.oneof(
+    fc.string({ maxLength: 70 }).filter((s) => !/^[A-Za-z0-9_-]{8,64}$/.test(s)),
+    fc.constantFrom('short', 'x'.repeat(65), 'has space 1', '../../etc/passwd', 'slug\u0000slug', '%2e%2e%2f%2e%2e'),
+    wrongType,
+  );
   const guest = { headers: guestHeader(w.guest.secret) };
   return [
     { name: 'vote-date date', bad: badDate, build: (date) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/vote-date`, opts: { body: { date, guestId: w.guest.id }, ...guest } }) },
@@ -205,6 +210,10 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
     { name: 'guest-session planId', bad: badId, build: (planId) => ({ method: 'POST', path: '/api/guest-session', opts: { body: { name: 'Newcomer', planId } } }) },
     { name: 'transfer guestId', bad: badId, build: (guestId) => ({ method: 'POST', path: '/api/auth/transfer-guest-votes', opts: { body: { guestId }, token: w.stranger.token, ...guest } }) },
     { name: 'join userId', bad: fc.oneof(fc.uuid(), wrongType), build: (userId) => ({ method: 'POST', path: `/api/plans/${w.planB.id}/join`, opts: { body: { userId }, token: w.stranger.token } }) },
+    // The join page's link (closed invitations need it): anything not shaped like a slug.
+    { name: 'join slug', bad: badSlug, build: (slug) => ({ method: 'POST', path: `/api/plans/${w.planB.id}/join`, opts: { body: { slug }, token: w.stranger.token } }) },
+    { name: 'guest-session slug', bad: badSlug, build: (slug) => ({ method: 'POST', path: '/api/guest-session', opts: { body: { name: 'Newcomer', planId: w.planA.id, slug } } }) },
+    { name: 'restore slug', bad: badSlug, build: (slug) => ({ method: 'POST', path: '/api/guest-session/restore', opts: { body: { name: 'Gus', planId: w.planA.id, slug } } }) },
     { name: 'create plan isOpenInvite', bad: fc.oneof(fc.string(), fc.integer(), fc.constant(null)), build: (isOpenInvite) => ({ method: 'POST', path: '/api/plans', opts: { body: { title: 'Fine title', isOpenInvite }, token: w.host.token } }) },
     {
       name: 'deadline',
@@ -270,6 +279,7 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['DELETE', `/api/ideas/${id}/comments/${w.commentA}`, { token: w.host.token }],
     ['POST', `/api/plans/${id}/remind`, { token: w.host.token }],
     ['POST', `/api/plans/${id}/deadline`, { body: { deadline: null }, token: w.host.token }],
+    ['POST', `/api/plans/${id}/rotate-link`, { token: w.host.token }],
     ['GET', `/api/unsubscribe/${id}`, {}],
     ['POST', `/api/unsubscribe/${id}`, { rawBody: 'List-Unsubscribe=One-Click' }],
     ['DELETE', `/api/unsubscribe/${id}`, {}],
@@ -310,6 +320,7 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['POST', '/api/users/me/interests', { body: { freeFormText: 'Stolen interest' } }],
     ['POST', `/api/plans/${w.planA.id}/remind`, {}],
     ['POST', `/api/plans/${w.planA.id}/deadline`, { body: { deadline: null } }],
+    ['POST', `/api/plans/${w.planA.id}/rotate-link`, {}],
     ['POST', '/api/push/subscriptions', { body: { subscription: { endpoint: pushEndpoint(), keys: pushKeys() } } }],
     ['DELETE', '/api/push/subscriptions', { body: { endpoint: pushEndpoint() } }],
     ['GET', '/api/calendar/feed', {}],

@@ -265,6 +265,8 @@ describe('GET /api/plans/{id} and /api/plans/slug/{slug}', () => {
       expect(res.status, path).toBe(200);
       expect(res.json).toEqual({
         ...plan,
+        // Closed invitations: the link only to the host, or to whoever read by it (docs/decisions/0086).
+        slug: path.includes('/slug/') ? plan.slug : null,
         description: 'Bring snacks',
         isOpenInvite: false,
         status: 'completed',

@@ -185,13 +185,20 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     expect(res.json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
   });
 
-  it("a restored device moves the votes once the guest's joined device went unused for 30 days", async () => {
+  it("a restored device moves nothing, however long the guest's joined device went unused (docs/decisions/0085)", async () => {
     const { guest, planId } = await planWithGuestVotes();
     const restored = await api('POST', '/api/guest-session/restore', { body: { planId, name: guest.name } });
-    await owner`update app.guest_credentials set last_used_at = now() - interval '31 days' where guest_id = ${guest.id} and kind = 'joined'`;
-    const member = await newMember(owner, 'Lost', 'Phone');
-    const res = await transfer({ guestId: guest.id }, member.token, (restored.json as { secret: string }).secret);
-    expect(res.status, res.text).toBe(200);
-    expect(res.json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
+    await owner`update app.guest_credentials set last_used_at = now() - interval '400 days' where guest_id = ${guest.id} and kind = 'joined'`;
+    const taker = await newMember(owner, 'Taker', null);
+    expectText(
+      await transfer({ guestId: guest.id }, taker.token, (restored.json as { secret: string }).secret),
+      403,
+      `This can only be done from the device that joined as ${guest.name}`,
+    );
+    expect(await ideaVotesOf(planId, { userId: taker.id })).toEqual([]);
+    expect(await ideaVotesOf(planId, { guestId: guest.id })).toHaveLength(2);
+    // The guest's own device, back after a long time, still moves them.
+    const back = await newMember(owner, 'Back', 'Again');
+    expect((await transfer({ guestId: guest.id }, back.token, guest.secret)).json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
   });
 });

@@ -278,13 +278,23 @@ describe('guest credentials', () => {
       expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(0);
     });
 
-    it('becomes a full device when the joined devices went unused for 30 days', async () => {
+    it('never becomes the joined device, however long that one went unused (docs/decisions/0085)', async () => {
       await restore('new phone');
-      await ageJoinedDevice(29);
-      await expectPgError(db.as(restored('new phone'), (sql) => sql`select app.leave_plan(${w.planA})`), 'HP403');
-      await ageJoinedDevice(31);
-      await db.as(restored('new phone'), (sql) => sql`select app.leave_plan(${w.planA})`);
-      expect(await db.owner`select 1 from app.guests where id = ${w.guest}`).toHaveLength(0);
+      await ageJoinedDevice(400);
+      const onlyJoined = 'This can only be done from the device that joined as Gus';
+      await expectPgError(db.as(restored('new phone'), (sql) => sql`select app.leave_plan(${w.planA})`), 'HP403', onlyJoined);
+      await expectPgError(
+        db.as(restored('new phone'), (sql) => sql`select private.end_other_guest_devices(${w.guest})`),
+        'HP403',
+        onlyJoined,
+      );
+      expect(await db.owner`select kind from app.guest_credentials where guest_id = ${w.guest} order by kind`).toEqual([
+        { kind: 'joined' },
+        { kind: 'restored' },
+      ]);
+      // The joined device, back after a year, is let in and still decides.
+      await db.as(w.actors.guest, (sql) => sql`select app.add_idea(${w.planA}, 'Back again')`);
+      expect(await db.as(w.actors.guest, (sql) => sql`select private.end_other_guest_devices(${w.guest}) as n`)).toEqual([{ n: 1 }]);
     });
 
     it('the gate notes when a device was last used, at most once a day', async () => {

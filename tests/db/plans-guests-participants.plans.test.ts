@@ -1,12 +1,13 @@
 // Plans (the plans, guests and participants domain, split in three: this
 // file, .guests and .participants): app.plans' row security and constraints,
 // what the plans API relies on (private.plan_participant_count, the
-// one-statement "create plan + host row", the random slug), and the
-// membership helpers the policies of every table call.
+// one-statement "create plan + host row", the random slug), closed
+// invitations and resetting the link, and the membership helpers the
+// policies of every table call.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type TestDatabase } from '../support/db.ts';
-import { type ActorName } from '../support/plan-fixture.ts';
+import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims, type TestDatabase } from '../support/db.ts';
+import { sha256Hex, type ActorName } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
 
@@ -304,6 +305,80 @@ describe('what the plans API relies on', () => {
       expect(slugs.join('')).toMatch(/[-_]/);
       await db.owner`delete from app.plans where title like 'Slug %'`;
     });
+  });
+});
+
+describe('closed invitations and the link (docs/decisions/0086, 0087)', () => {
+  const w = usePlanWorld(db, { each: true });
+  const NEEDS_LINK = "Only people with the host's link can join this plan";
+  const close = () => db.owner`update app.plans set is_open_invite = false where id = ${w.planA}`;
+  const shown = (claims: Claims, viewer: string | null) =>
+    db.as(claims, async (sql) =>
+      (await sql<{ slug: string | null }[]>`
+        select private.plan_link_for(p.slug, p.is_open_invite, p.host_id, ${viewer}::uuid) as slug
+          from app.plans p where p.id = ${w.planA}`)[0]?.slug);
+  const join = (claims: Claims) =>
+    db.as(claims, (sql) => sql`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${w.users.stranger}, '-')`, {
+      rollback: true,
+    });
+
+  it('the link is shown to everyone while invitations are open, then only to the host or by the slug itself', async () => {
+    expect(await shown(w.actors.strangerWithLink, w.users.stranger)).toBe(w.slugA);
+    await close();
+    expect(await shown(w.actors.strangerWithLink, w.users.stranger)).toBeNull();
+    expect(await shown(w.actors.member, w.users.member)).toBeNull();
+    expect(await shown(w.actors.guest, null)).toBeNull();
+    expect(await shown(w.actors.host, w.users.host)).toBe(w.slugA);
+    expect(await shown({ role: 'anon', plan_slug: w.slugA }, null)).toBe(w.slugA);
+  });
+
+  it('closed: joining by the id alone is refused, by the slug (or as the host) it is not', async () => {
+    await join(w.actors.strangerWithLink);
+    await close();
+    await expectDenied(join(w.actors.strangerWithLink));
+    await join({ ...w.actors.strangerWithLink, plan_slug: w.slugA });
+    await expectDenied(join({ ...w.actors.strangerWithLink, plan_slug: w.slugB }));
+    // The rules' first write refuses it in a sentence, before any policy would.
+    await expectPgError(
+      db.as(w.actors.strangerWithLink, (sql) => sql`select app.add_idea(${w.planA}, 'Let me in')`),
+      'HP403',
+      NEEDS_LINK,
+    );
+    await expectPgError(
+      db.as(w.actors.strangerWithLink, (sql) => sql`select * from app.vote_on_date(${w.planA}, current_date + 3, null)`),
+      'HP403',
+      NEEDS_LINK,
+    );
+    // Who is in already writes on as before.
+    await db.as(w.actors.member, (sql) => sql`select app.add_idea(${w.planA}, 'Still in')`);
+    await db.as(w.actors.guest, (sql) => sql`select app.add_idea(${w.planA}, 'Still in too')`);
+  });
+
+  it('closed: a new guest, and a device continuing as one by name, need the slug too', async () => {
+    await close();
+    const newGuest = (claims: Claims) =>
+      db.as(claims, (sql) => sql`insert into app.guests (plan_id, name) values (${w.planA}, 'Zoe')`, { rollback: true });
+    await expectDenied(newGuest(w.actors.anonWithLink));
+    await newGuest({ ...w.actors.anonWithLink, plan_slug: w.slugA });
+    const restore = (claims: Claims) =>
+      db.as(claims, (sql) => sql`select private.issue_guest_credential(${w.planA}, 'Gus', ${sha256Hex('new phone')})`);
+    await expectPgError(restore(w.actors.anonWithLink), 'HP403', NEEDS_LINK);
+    await restore({ ...w.actors.anonWithLink, plan_slug: w.slugA });
+  });
+
+  it('the host resets the link: a new random slug, the old one names nothing', async () => {
+    const reset = (actor: ActorName) => db.as(w.actors[actor], (sql) => sql`select private.reset_plan_link(${w.planA})`);
+    await expectPgError(reset('member'), 'HP403', "Only the host can reset the plan's link");
+    await expectPgError(reset('stranger'), 'HP404', 'Plan not found');
+    await reset('host');
+    const [{ slug }] = await db.owner<{ slug: string }[]>`select slug from app.plans where id = ${w.planA}`;
+    expect(slug).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(slug).not.toBe(w.slugA);
+    expect(await db.as(w.actors.anonWithSlug, (sql) => sql`select private.plan_id_of_slug(${w.slugA}) as id`)).toEqual([{ id: null }]);
+    expect(await db.as(w.actors.anonWithSlug, (sql) => sql`select id from app.plans`)).toEqual([]);
+    // Everyone in stays in.
+    await db.as(w.actors.member, (sql) => sql`select app.add_idea(${w.planA}, 'Still here')`);
+    await db.as(w.actors.guest, (sql) => sql`select app.add_idea(${w.planA}, 'Me too')`);
   });
 });
 

@@ -15,7 +15,7 @@ import { sha256Hex, type Tx } from './db.ts';
 import { jwtSecret } from './env.ts';
 import { limitEntry } from './limits.ts';
 import { purposeKey } from './purpose-key.ts';
-import { appOrigin } from './notify.ts';
+import { appOrigin, planUrl } from './notify.ts';
 import { RecentMap } from './recent-map.ts';
 
 const encoder = new TextEncoder();
@@ -79,7 +79,8 @@ const FEED_FORMAT = 'ics-2';
 /** One plan of the feed, as private.calendar_feed answers it. */
 interface FeedEvent {
   planId: string;
-  slug: string;
+  /** Null when the feed's member may not see the plan's link (closed invitations, docs/decisions/0086). */
+  slug: string | null;
   title: string;
   ideaText: string | null;
   location: string | null;
@@ -129,9 +130,13 @@ export function keepFeedCopy(secretHash: string, tag: string, body: string): voi
   else copies.delete(secretHash);
 }
 
-/** The events' link: the plan's public /l/{slug}, as the "Add to Calendar" download (docs/api.md "Dates, times and calendar"). */
-function planLink(slug: string): string {
-  return `${appOrigin()}/l/${encodeURIComponent(slug)}`;
+/**
+ * The events' link: the plan's public /l/{slug}, as the "Add to Calendar"
+ * download (docs/api.md "Dates, times and calendar"); the member's /plan/{id}
+ * when the member may not see the link (closed invitations).
+ */
+function planLink(event: Pick<FeedEvent, 'planId' | 'slug'>): string {
+  return event.slug ? `${appOrigin()}/l/${encodeURIComponent(event.slug)}` : planUrl(appOrigin(), event.planId);
 }
 
 /** The feed's text (text/calendar): one event per plan, by the feed's rules (issue 24). */
@@ -144,7 +149,7 @@ export function feedBody(events: FeedEvent[]): string {
           planTitle: e.title,
           ideaText: e.ideaText,
           location: e.location,
-          planUrl: planLink(e.slug),
+          planUrl: planLink(e),
           date: e.date,
           eventTime: e.eventTime,
           period: e.period,

@@ -39,6 +39,16 @@ export function participantCount(tx: Tx, alias = 'p'): Fragment {
 }
 
 /**
+ * The slug of the plan row aliased `alias` as the caller may see it
+ * (private.plan_link_for): null for anyone but the host, when invitations are
+ * closed, unless the request came by that slug (docs/decisions/0086).
+ */
+export function shownSlug(tx: Tx, alias = 'p'): Fragment {
+  const p = identifier(tx, alias);
+  return tx`private.plan_link_for(${p}.slug, ${p}.is_open_invite, ${p}.host_id, (select auth.uid()))`;
+}
+
+/**
  * The plan JSON of the app.plans row aliased `alias` (default `p`), as one jsonb
  * value. `count` overrides participantCount with an integer SQL expression, e.g.
  * a count the query has already computed (the plans list), or the rows a CTE
@@ -48,7 +58,7 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
   const p = identifier(tx, alias);
   return tx`jsonb_build_object(
       'id', ${p}.id,
-      'slug', ${p}.slug,
+      'slug', ${shownSlug(tx, alias)},
       'title', ${p}.title,
       'description', ${p}.description,
       'isOpenInvite', ${p}.is_open_invite,
@@ -80,17 +90,31 @@ async function findPlanById(tx: Tx, planId: string): Promise<Plan | undefined> {
   return row?.plan;
 }
 
+/** A plan read: the versioned body without `slug`, and the slug this caller is shown. */
+export interface PlanReadRow extends VersionedRow {
+  slug: string | null;
+}
+
 /**
  * GET /api/plans/{id} and /api/plans/slug/{slug}: the plan the URL names (by
  * id, or by slug, which the claims statement has resolved to the plan_id
- * claim), versioned: no body when `known` is the current version.
+ * claim), versioned: no body when `known` is the current version. The body
+ * is the same for every reader, so each instance keeps a copy of it
+ * (versioned.ts); the slug is not in it, since who sees it depends on who
+ * asks: it comes with every request's row, and withSlug puts it in.
  */
 export function readPlan(tx: Tx, by: { id: string } | { slug: string }, known: string | null) {
   const where = 'id' in by ? tx`p.id = ${by.id}::uuid` : tx`p.slug = ${by.slug}`;
-  return tx<VersionedRow[]>`
-    select ${versionedColumns(tx, known, planJson(tx))}
+  return tx<PlanReadRow[]>`
+    select ${versionedColumns(tx, known, tx`${planJson(tx)} - 'slug'`)},
+           ${shownSlug(tx)} as slug
       from app.plans p join app.plan_versions pv on pv.plan_id = p.id
      where ${where}`;
+}
+
+/** The plan JSON text of readPlan's body (an object without `slug`) with this reader's slug. */
+export function withSlug(body: string, row: PlanReadRow): string {
+  return `{"slug": ${JSON.stringify(row.slug)}, ${body.slice(1)}`;
 }
 
 /** findPlanById, or the 404 "Plan not found". */

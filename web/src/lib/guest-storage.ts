@@ -28,6 +28,12 @@ export interface GuestSession {
   secret?: string;
   /** The last "continued on another device" time this device told its guest about (continued-notice.ts). */
   continuedSeenAt?: string;
+  /**
+   * The plan's link as this device last knew it: when the host resets it,
+   * the old /l/{slug} pages find the plan again through the guest's own
+   * session (features/guests/moved-link.ts).
+   */
+  slug?: string;
 }
 
 interface GuestVotes {
@@ -66,9 +72,12 @@ export function getGuestSession(): GuestSession | null {
     const ok = v && typeof v.id === 'string' && typeof v.name === 'string' && typeof v.planId === 'string';
     const secret = ok && typeof v.secret === 'string' && v.secret ? v.secret : undefined;
     const seen = ok && typeof v.continuedSeenAt === 'string' ? v.continuedSeenAt : undefined;
+    const slug = ok && typeof v.slug === 'string' && v.slug ? v.slug : undefined;
     cache.set(
       GUEST_SESSION_KEY,
-      ok ? { id: v.id, name: v.name, planId: v.planId, ...(secret ? { secret } : {}), ...(seen ? { continuedSeenAt: seen } : {}) } : null,
+      ok
+        ? { id: v.id, name: v.name, planId: v.planId, ...(secret ? { secret } : {}), ...(seen ? { continuedSeenAt: seen } : {}), ...(slug ? { slug } : {}) }
+        : null,
     );
   }
   return cache.get(GUEST_SESSION_KEY) as GuestSession | null;
@@ -88,7 +97,14 @@ export function setGuestSession(session: GuestSession): void {
   if (previous && previous.id !== session.id) write(GUEST_VOTES_KEY, null);
   const secret = session.secret ? { secret: session.secret } : {};
   const seen = session.continuedSeenAt ? { continuedSeenAt: session.continuedSeenAt } : {};
-  write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId, ...secret, ...seen });
+  const slug = session.slug ? { slug: session.slug } : {};
+  write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId, ...secret, ...seen, ...slug });
+}
+
+/** Notes in the stored session of `guestId` the plan's link as it is now (the host may have reset it). */
+export function markGuestPlanLink(guestId: string, slug: string): void {
+  const session = getGuestSession();
+  if (session?.id === guestId && session.slug !== slug) write(GUEST_SESSION_KEY, { ...session, slug });
 }
 
 /** Notes in the stored session of `guestId` that its guest was told about the restore of `at`. */
@@ -109,7 +125,10 @@ export function getGuestSecret(): string | null {
  */
 export function forgetGuestSecret(): void {
   const session = getGuestSession();
-  if (session?.secret) write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId });
+  if (session?.secret) {
+    const slug = session.slug ? { slug: session.slug } : {};
+    write(GUEST_SESSION_KEY, { id: session.id, name: session.name, planId: session.planId, ...slug });
+  }
 }
 
 export function getGuestVotes(): GuestVotes {

@@ -21,6 +21,9 @@ export const SIGN_IN_CODE_LENGTH = 6;
 /** An unknown plan (or one out of the caller's reach), answered by the API and said by the app. */
 export const PLAN_NOT_FOUND = 'Plan not found';
 
+/** `^[A-Za-z0-9_-]{8,64}$`, as the plans_slug_format check of the database. */
+export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+
 /** Spec §8: voting before joining. The app says it before asking; the vote rules answer it too. */
 export const JOIN_TO_VOTE = 'Please join the plan first to vote';
 

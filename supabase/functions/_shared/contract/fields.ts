@@ -3,7 +3,7 @@
 // of a JSON body. Each failure carries ONE sentence naming the field; the
 // function's validation.ts turns the first one into the 400's body.
 import { z } from 'zod';
-import { NOT_AN_OBJECT } from './common.ts';
+import { NOT_AN_OBJECT, SLUG_PATTERN } from './common.ts';
 import { GUEST_ID_INVALID } from './dates.ts';
 import { cleanText, cleanTextProblem, type TextKind } from './text.ts';
 
@@ -86,4 +86,17 @@ export function optionalGuestId() {
     .union([z.string().pipe(z.uuid({ error: GUEST_ID_INVALID })), z.null()], { error: GUEST_ID_INVALID })
     .optional()
     .transform((value) => value?.toLowerCase() ?? null);
+}
+
+const PLAN_LINK_INVALID = "Slug must be the code of a plan's link";
+
+/**
+ * The plan's link as a join page holds it: the slug of /l/{slug}, optional;
+ * null and absent alike mean "none" (docs/decisions/0086).
+ */
+export function planLink() {
+  return z
+    .union([z.string().regex(SLUG_PATTERN, PLAN_LINK_INVALID), z.null()], { error: PLAN_LINK_INVALID })
+    .optional()
+    .transform((value) => value ?? null);
 }

@@ -9,6 +9,11 @@ export const GUEST_NOT_FOUND = 'Guest not found';
 export const GUEST_OF_ANOTHER_PLAN = 'This guest belongs to another plan';
 export const JOIN_NEEDS_IDENTITY = 'Sign in or continue as a guest to join this plan';
 export const JOIN_ONLY_AS_YOURSELF = 'You can only join a plan as yourself';
+/**
+ * Joining a plan whose invitations are closed without its link (by its id
+ * alone): raised by the database (private.require_plan_link), decision 0086.
+ */
+export const JOIN_NEEDS_LINK = "Only people with the host's link can join this plan";
 
 export function guestNameTaken(name: string): string {
   return `Someone named ${name} already joined this plan`;
@@ -19,15 +24,18 @@ const guestSessionShape = () => ({ id: z.string(), name: z.string(), planId: z.s
 /**
  * GET /api/guest-session/{id} answers the session plus `continuedAt`: when
  * another device last continued as this guest by name ("Yes, that's me")
- * after the asking device got its secret, else null (decision 0064).
+ * after the asking device got its secret, else null (decision 0064); and
+ * `planSlug`, the plan's link as it is now, which the guest's pages follow
+ * when the host resets it (decision 0087; optional: a copy kept from before
+ * it existed still reads).
  */
 export const guestSessionReadSchema = z.lazy(() =>
-  z.object({ ...guestSessionShape(), continuedAt: z.nullable(z.string()) }),
+  z.object({ ...guestSessionShape(), continuedAt: z.nullable(z.string()), planSlug: z.nullish(z.string()) }),
 );
 export type GuestSessionRead = z.infer<typeof guestSessionReadSchema>;
 
 /** A guest session: `{id, name, planId}` (spec §3 "Guest session"). */
-export type GuestSession = Omit<GuestSessionRead, 'continuedAt'>;
+export type GuestSession = Omit<GuestSessionRead, 'continuedAt' | 'planSlug'>;
 
 /**
  * POST /api/guest-session and POST /api/guest-session/restore answer the

@@ -11,6 +11,9 @@ export const createPlanBody = body({
 });
 export type CreatePlanInput = z.input<typeof createPlanBody>;
 
+/** POST /api/plans/{id}/rotate-link: nothing to say (a body, if any, must be an object). */
+export const rotateLinkBody = body({});
+
 /**
  * The `?guestId=` of a DELETE a guest may make (leave, delete an idea or a
  * comment), and the optional `{guestId}` body it may send instead.

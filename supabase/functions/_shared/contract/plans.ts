@@ -3,7 +3,7 @@
 import { z } from 'zod/mini';
 import { planStatusSchema } from './common.ts';
 
-export { PLAN_NOT_FOUND, type PlanStatus, TITLE_MAX } from './common.ts';
+export { PLAN_NOT_FOUND, type PlanStatus, SLUG_PATTERN, TITLE_MAX } from './common.ts';
 export const ONLY_HOST_CAN_DELETE = 'Only the host can delete this plan';
 /** DELETE /api/plans/{id}/participants/{participantId} of someone not in the plan (or a malformed id). */
 export const PARTICIPANT_NOT_FOUND = 'This person is not in the plan';
@@ -11,8 +11,6 @@ export { REMOVED_FROM_PLAN } from './guest-secret.ts';
 /** DELETE /api/plans/{id}/removals/{removalId} of a removal that is not the plan's (or was undone, or a malformed id). */
 export const REMOVAL_NOT_FOUND = 'This person was not removed from the plan';
 
-/** `^[A-Za-z0-9_-]{8,64}$`, as the plans_slug_format check of the database. */
-export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
 const lockedTimeSlotShape = () => ({
   id: z.string(),
@@ -24,7 +22,12 @@ const lockedTimeSlotShape = () => ({
 
 const planShape = () => ({
   id: z.string(),
-  slug: z.string(),
+  /**
+   * The public link's code (/l/{slug}). Null for everyone but the host when
+   * invitations are closed, unless the plan was read by that slug
+   * (docs/decisions/0086).
+   */
+  slug: z.nullable(z.string()),
   title: z.string(),
   description: z.nullish(z.string()),
   isOpenInvite: z.boolean(),

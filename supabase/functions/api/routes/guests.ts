@@ -50,7 +50,7 @@ export const guestRoutes = new Hono()
   // with 23505 -> 409; nor one of a name the host removed (403, trigger
   // guests_refuse_removed). Answers `{id, name, planId, secret}`.
   .post('/', async (c) => {
-    const { name, planId } = await parseBody(c, createGuestSessionBody);
+    const { name, planId, slug } = await parseBody(c, createGuestSessionBody);
     // New guests per client network (_shared/limits.ts), counted in this
     // transaction: a guest that is not created (404, 409) counts nothing. No
     // rate per plan: a whole group chat joins within minutes, up to the
@@ -62,9 +62,14 @@ export const guestRoutes = new Hono()
     // like ours names no device and is ignored here).
     const heldSecret = scopeOf(c).guestSecret;
     const heldHash = heldSecret && SECRET_TOKEN_PATTERN.test(heldSecret) ? await sha256Hex(heldSecret) : null;
-    const guest = await withRequest({ planId }, async (tx) => {
+    // The join page's link (claim plan_slug): closed invitations need it
+    // (private.require_plan_link: HP403 before the guests policy would refuse
+    // the insert, docs/decisions/0086).
+    const guest = await withRequest({ planId, planSlug: slug }, async (tx) => {
       const [plan] = await tx`
-        select private.refuse_removed_device(${planId}::uuid, ${heldHash}::text) from app.plans where id = ${planId}::uuid`;
+        select private.refuse_removed_device(${planId}::uuid, ${heldHash}::text),
+               private.require_plan_link(${planId}::uuid)
+          from app.plans where id = ${planId}::uuid`;
       if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
       try {
         const [created] = await tx<GuestSession[]>`
@@ -94,12 +99,14 @@ export const guestRoutes = new Hono()
   // JSON shows, opens nothing. Answers `{id, name, planId, secret}`; 404 for
   // an unknown plan or name.
   .post('/restore', async (c) => {
-    const { name, planId } = await parseBody(c, restoreGuestSessionBody);
+    const { name, planId, slug } = await parseBody(c, restoreGuestSessionBody);
     // Counted in a transaction of its own, so that a name that is not found
     // counts too (_shared/limits.ts 'guest-name').
     await countLimits([{ limit: 'guest-name', key: requestNetwork(c) }]);
     const secret = newSecretToken();
-    const guest = await withRequest({ planId }, async (tx) => {
+    // With closed invitations, continuing by name needs the plan's link too
+    // (private.issue_guest_credential: HP403 without it).
+    const guest = await withRequest({ planId, planSlug: slug }, async (tx) => {
       const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
       if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
       const guestId = await issueCredential(tx, planId, name, secret);
@@ -116,14 +123,18 @@ export const guestRoutes = new Hono()
   // (X-Guest-Secret): the guests policy lets a guest read its own row by that
   // claim alone (the URL names no plan). Without the secret: 401; a secret
   // that is not this guest's: 403; a guest that is gone: 404. So the web app
-  // learns here whether its stored session still works, and (`continuedAt`)
-  // whether another device has since continued as this guest by name.
+  // learns here whether its stored session still works, (`continuedAt`)
+  // whether another device has since continued as this guest by name, and
+  // (`planSlug`) the plan's link as it is now: a guest's pages live under
+  // it, so after the host resets it the device follows (docs/decisions/0087).
   .get('/:guestId', async (c) => {
     const guestId = pathId(c.req.param('guestId'), GUEST_NOT_FOUND);
     const guest = await withRequest({ guestId }, async (tx) => {
-      const [row] = await tx<(GuestSession & { continuedAt: Date | null })[]>`
-        select id, name, plan_id as "planId", private.guest_continued_at(id) as "continuedAt"
-          from app.guests where id = ${guestId}::uuid`;
+      const [row] = await tx<(GuestSession & { continuedAt: Date | null; planSlug: string | null })[]>`
+        select g.id, g.name, g.plan_id as "planId", private.guest_continued_at(g.id) as "continuedAt",
+               p.slug as "planSlug"
+          from app.guests g left join app.plans p on p.id = g.plan_id
+         where g.id = ${guestId}::uuid`;
       return row;
     });
     if (!guest) throw new HttpError(404, GUEST_NOT_FOUND);

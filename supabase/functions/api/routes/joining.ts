@@ -30,12 +30,16 @@ async function requirePlan(tx: Tx, planId: string): Promise<void> {
 }
 
 async function joinAsMember(tx: Tx, planId: string, userId: string): Promise<JoinResult> {
-  const [{ planExists, accountExists }] = await tx<{ planExists: boolean; accountExists: boolean }[]>`
+  const [{ planExists, accountExists, joined }] = await tx<{ planExists: boolean; accountExists: boolean; joined: string | null }[]>`
     select exists (select 1 from app.plans where id = ${planId}::uuid) as "planExists",
-           exists (select 1 from app.users where id = ${userId}::uuid) as "accountExists"`;
+           exists (select 1 from app.users where id = ${userId}::uuid) as "accountExists",
+           (select id from app.participants where plan_id = ${planId}::uuid and user_id = ${userId}::uuid) as joined`;
   // A valid token whose account no longer exists is a dead session (as /me answers).
   if (!accountExists) throw new HttpError(401, messages.sessionExpired);
   if (!planExists) throw new HttpError(404, PLAN_NOT_FOUND);
+  if (joined) return { joined: true, participantId: joined, alreadyJoined: true };
+  // Closed invitations: only with the plan's link (HP403, docs/decisions/0086).
+  await tx`select private.require_plan_link(${planId}::uuid)`;
   try {
     // The name is derived from the account by trigger; '-' is a placeholder.
     const [inserted] = await tx<{ id: string }[]>`
@@ -82,15 +86,18 @@ export const joiningRoutes = new Hono()
   // Identity (docs/api.md "API conventions"): a valid token wins and joins the account (any
   // guestId is then ignored); without one, the body's guestId must be a guest
   // of THIS plan. Joining twice is fine: one participants row, 200 both times.
+  // A plan with closed invitations takes a new member only with its link:
+  // the body's `slug`, which the join page (/l/{slug}) sends, goes into the
+  // claims (plan_slug) next to the plan's id.
   .post('/:id/join', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
-    const { userId: claimedUserId, guestId } = await parseBody(c, joinPlanBody);
+    const { userId: claimedUserId, guestId, slug } = await parseBody(c, joinPlanBody);
     if (userId) {
       if (claimedUserId && claimedUserId.trim().toLowerCase() !== userId.toLowerCase()) {
         throw new HttpError(403, JOIN_ONLY_AS_YOURSELF);
       }
-      return c.json(await withRequest({ userId, planId }, (tx) => joinAsMember(tx, planId, userId)));
+      return c.json(await withRequest({ userId, planId, planSlug: slug }, (tx) => joinAsMember(tx, planId, userId)));
     }
     if (!guestId) throw new HttpError(401, JOIN_NEEDS_IDENTITY);
     const normalisedGuestId = guestId.toLowerCase();

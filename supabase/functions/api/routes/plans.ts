@@ -1,11 +1,11 @@
 // /api/plans: create, list mine, read by id or slug, participants (and the
-// host removing one), delete, leave
+// host removing one), the host resetting the link, delete, leave
 // (spec §7; docs/api.md "Plans", "Leaving and deleting"). Mounted on /plans next
 // to the joining routes. Every parameter is validated before the database is
 // touched; a malformed id or slug is "Plan not found" like an unknown one.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
-import { createPlanBody } from '../../_shared/contract/plans-requests.ts';
+import { createPlanBody, rotateLinkBody } from '../../_shared/contract/plans-requests.ts';
 import { deleteCaller } from '../../_shared/delete-caller.ts';
 import {
   type LeavePlanResult,
@@ -20,7 +20,7 @@ import { isoTime } from '../../_shared/ideas.ts';
 import { pathId, planSlugParam } from '../../_shared/params.ts';
 import { requestRow, requestStatements, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages } from '../../_shared/errors.ts';
-import { planJson, readParticipants, readPlan, readPlansOf } from '../../_shared/plans.ts';
+import { planJson, readParticipants, readPlan, readPlansOf, withSlug } from '../../_shared/plans.ts';
 import { deliverSoon } from '../../_shared/outbox.ts';
 import { parseBody } from '../../_shared/validation.ts';
 import { knownListHash, listEtag, versionedRead } from '../../_shared/versioned.ts';
@@ -80,6 +80,7 @@ export const planRoutes = new Hono()
     const response = await versionedRead(c, {
       key: `plan-by-slug:${planSlug}`,
       query: (known) => requestRow({ userId, planSlug }, (tx) => readPlan(tx, { slug: planSlug }, known)),
+      render: withSlug,
     });
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
     return response;
@@ -91,6 +92,7 @@ export const planRoutes = new Hono()
     const response = await versionedRead(c, {
       key: `plan:${planId}`,
       query: (known) => requestRow({ userId, planId }, (tx) => readPlan(tx, { id: planId }, known)),
+      render: withSlug,
     });
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
     return response;
@@ -105,6 +107,21 @@ export const planRoutes = new Hono()
     });
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
     return response;
+  })
+
+  // "Reset link" (host only, docs/decisions/0087-resetting-a-plans-link.md):
+  // a new random slug, the old /l/{slug} is "Plan not found" from now on;
+  // everyone already in keeps their access. Answers the plan with its new
+  // slug. The rule and the read go out together: one round trip.
+  .post('/:id/rotate-link', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const userId = await requireUserId(c);
+    await parseBody(c, rotateLinkBody);
+    const [, [row]] = await requestStatements({ userId, planId }, (tx) => [
+      tx`select private.reset_plan_link(${planId}::uuid)`,
+      tx<{ plan: Plan }[]>`select ${planJson(tx)} as plan from app.plans p where p.id = ${planId}::uuid`,
+    ] as const);
+    return c.json(row.plan);
   })
 
   // Host only; everything of the plan goes with it (ON DELETE CASCADE). One

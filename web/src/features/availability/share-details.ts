@@ -1,10 +1,11 @@
 import { formatLongDate } from '../../lib/local-date';
 import { formatPeriod } from '../../lib/shared-periods';
+import { planLinkUrl } from '../../lib/share-links';
 import type { Plan } from '../plans';
 
 /** The text 'Share Details' sends (spec §2 Final Time Set): what, when, where and the plan's link. */
 export function eventDetailsText(
-  plan: Pick<Plan, 'title' | 'slug' | 'location' | 'lockedIdeaText' | 'lockedTimeSlot' | 'lockedTimeSlotDate'>,
+  plan: Pick<Plan, 'id' | 'title' | 'slug' | 'location' | 'lockedIdeaText' | 'lockedTimeSlot' | 'lockedTimeSlotDate'>,
   origin: string,
 ): string {
   const date = plan.lockedTimeSlot?.date ?? plan.lockedTimeSlotDate;
@@ -13,6 +14,6 @@ export function eventDetailsText(
   if (date) lines.push(`When: ${formatLongDate(date)}${period ? ` at ${period}` : ''}`);
   const location = plan.location?.trim();
   if (location) lines.push(`Where: ${location}`);
-  lines.push(`${origin}/l/${encodeURIComponent(plan.slug)}`);
+  lines.push(planLinkUrl(origin, plan));
   return lines.join('\n');
 }

@@ -182,7 +182,8 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
     if (visitor === null) {
       // Spec §5: no guest session and no user → the join page.
       showErrorMessage('Error', JOIN_TO_VOTE);
-      navigate(paths.join.getHref(plan.slug));
+      // (A page that reads the plan by id without a visitor has no link to offer.)
+      if (plan.slug) navigate(paths.join.getHref(plan.slug));
       return false;
     }
     if (pending.has(targetKey(target))) return false;

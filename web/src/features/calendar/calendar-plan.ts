@@ -5,7 +5,8 @@
  */
 export interface CalendarPlan {
   id: string;
-  slug: string;
+  /** Null for a member of a plan whose invitations are closed: the link is the host's to give. */
+  slug: string | null;
   title: string;
   location?: string | null;
   eventTime?: string | null;

@@ -68,6 +68,12 @@ describe('the calendar event of a plan (spec §3, §9)', () => {
     expect(planCalendarEvent(locked('19:30'), ORIGIN)!.location).toBeNull();
   });
 
+  it("links the plan's own page for a member not shown the link (closed invitations)", () => {
+    const event = planCalendarEvent(locked('19:30', { slug: null }), ORIGIN)!;
+    expect(event.description).toContain(`${ORIGIN}/plan/p1`);
+    expect(event.description).not.toContain('/l/');
+  });
+
   it('builds a floating-time .ics with the same UID as the e-mailed invite', () => {
     const plan = locked('19:30', { eventTime: '7:30 PM', location: 'Lanes, 5th Ave' });
     const lines = icsLines(planIcs(plan, planCalendarEvent(plan, ORIGIN)!));

@@ -11,19 +11,12 @@ import {
   planEventUid,
   toIcs,
 } from '../../../../supabase/functions/_shared/contract/calendar.ts';
+import { planLinkUrl } from '../../lib/share-links';
 import type { CalendarPlan } from './calendar-plan';
 import { canAddToCalendar } from './can-add-to-calendar';
 
 export type { CalendarEvent };
 export { canAddToCalendar, googleCalendarUrl, icsFileName };
-
-/**
- * The plan's public link {origin}/l/{slug}: it opens the plan for everyone who
- * gets the event (members go on to /plan/{id}, guests to their dashboard).
- */
-function planLink(plan: Pick<CalendarPlan, 'slug'>, origin: string): string {
-  return `${origin}/l/${encodeURIComponent(plan.slug)}`;
-}
 
 /** The event, or null while the plan has no locked idea and slot. */
 export function planCalendarEvent(plan: CalendarPlan, origin: string): CalendarEvent | null {
@@ -33,7 +26,7 @@ export function planCalendarEvent(plan: CalendarPlan, origin: string): CalendarE
     planTitle: plan.title,
     ideaText: plan.lockedIdeaText,
     location: plan.location,
-    planUrl: planLink(plan, origin),
+    planUrl: planLinkUrl(origin, plan),
     date,
     eventTime: plan.eventTime,
     period: plan.lockedTimeSlot?.period ?? null,

@@ -5,21 +5,26 @@ import { apiPaths } from '../../lib/api-paths';
 import { getRemovedGuestSecret, setGuestSession, setGuestVotes, type GuestSession } from '../../lib/guest-storage';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys, refreshPlanMembership } from '../plans';
-import type { Plan } from '../plans';
+import type { LinkedPlan } from '../plans';
 import { type GuestCheckResult, guestCheckResultSchema, guestCredentialsSchema } from '../../../../supabase/functions/_shared/contract/guests';
 
 /** An existing guest of the plan, as the "Is this you?" card shows it. */
 export type ExistingGuest = GuestCheckResult & { guestId: string };
 
-type JoinablePlan = Pick<Plan, 'id' | 'slug'>;
+/**
+ * The plan as its join page has it: read by its link, whose slug goes with
+ * every way in (joining, a new guest, "Yes, that's me"), since a plan whose
+ * invitations are closed takes newcomers only by its link (docs/api.md "Plans").
+ */
+type JoinablePlan = Pick<LinkedPlan, 'id' | 'slug'>;
 
-/** Spec §2 Join, signed in: POST /api/plans/{id}/join {name, userId}. */
+/** Spec §2 Join, signed in: POST /api/plans/{id}/join {name, userId, slug}. */
 export function useJoinPlan(plan: JoinablePlan) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationKey: planKeys.mutation(plan.id, 'join'),
     mutationFn: async (input: { name: string; userId: string }) => {
-      await apiRequest('POST', apiPaths.planAction(plan.id, 'join'), input);
+      await apiRequest('POST', apiPaths.planAction(plan.id, 'join'), { ...input, slug: plan.slug });
     },
     onSuccess: () => {
       void refreshPlanMembership(queryClient, plan);
@@ -41,7 +46,7 @@ export function useCheckGuest(planId: string) {
 }
 
 /**
- * A new guest: POST /api/guest-session {name, planId}, which also joins the
+ * A new guest: POST /api/guest-session {name, planId, slug}, which also joins the
  * plan and answers this device's secret, kept in the session. A device the
  * host removed from the plan sends its old secret along: the server refuses
  * it (403) unless the host allowed it back.
@@ -55,11 +60,11 @@ export function useCreateGuest(plan: JoinablePlan) {
       const res = await apiRequest(
         'POST',
         apiPaths.guestSessions(),
-        { name, planId: plan.id },
+        { name, planId: plan.id, slug: plan.slug },
         removedSecret ? { headers: { [GUEST_SECRET_HEADER]: removedSecret } } : {},
       );
       const guest = guestCredentialsSchema.parse(await res.json());
-      return { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret };
+      return { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret, slug: plan.slug };
     },
     onSuccess: (session) => {
       setGuestSession(session);
@@ -73,7 +78,7 @@ export function useCreateGuest(plan: JoinablePlan) {
 
 /**
  * "Yes, that's me": this device continues as the guest of that name
- * (POST /api/guest-session/restore {planId, name}, which answers a NEW secret
+ * (POST /api/guest-session/restore {planId, name, slug}, which answers a NEW secret
  * for this device), makes sure it is joined (POST join {name, guestId} with
  * that secret, idempotent), then stores the session with its secret and the
  * votes the check returned (spec §2: "Confirming restores the previous votes").
@@ -83,7 +88,7 @@ export function useRestoreGuest(plan: JoinablePlan) {
   return useMutation({
     mutationKey: planKeys.mutation(plan.id, 'restore-guest'),
     mutationFn: async (existing: ExistingGuest): Promise<GuestSession> => {
-      const res = await apiRequest('POST', apiPaths.restoreGuestSession(), { planId: plan.id, name: existing.name });
+      const res = await apiRequest('POST', apiPaths.restoreGuestSession(), { planId: plan.id, name: existing.name, slug: plan.slug });
       const guest = guestCredentialsSchema.parse(await res.json());
       if (guest.planId !== plan.id) throw new Error('The guest belongs to another plan');
       await apiRequest(
@@ -92,7 +97,7 @@ export function useRestoreGuest(plan: JoinablePlan) {
         { name: guest.name, guestId: guest.id },
         { headers: { [GUEST_SECRET_HEADER]: guest.secret } },
       );
-      return { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret };
+      return { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret, slug: plan.slug };
     },
     onSuccess: (session, existing) => {
       setGuestSession(session);

@@ -149,7 +149,7 @@ async function refreshAfterDelete(queryClient: QueryClient, plan: Pick<Plan, 'id
   await Promise.all([
     queryClient.invalidateQueries({ queryKey: ideaKeys.all(plan.id) }),
     queryClient.invalidateQueries({ queryKey: planKeys.detail(plan.id) }),
-    queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
+    plan.slug ? queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }) : undefined,
   ]);
 }
 
@@ -207,7 +207,7 @@ export function usePickIdea(plan: Pick<Plan, 'id' | 'slug'>) {
       queryClient.setQueryData<Plan>(planKeys.detail(plan.id), (current) => (current ? { ...current, lockedIdeaId } : current));
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: planKeys.detail(plan.id) }),
-        queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
+        plan.slug ? queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }) : undefined,
         queryClient.invalidateQueries({ queryKey: planKeys.list() }),
       ]);
     },
@@ -224,7 +224,7 @@ export function usePickIdea(plan: Pick<Plan, 'id' | 'slug'>) {
  */
 export function useAddSuggestions(plan: Pick<Plan, 'id' | 'slug'>, visitor: PlanVisitor | null | undefined) {
   const queryClient = useQueryClient();
-  const sendToJoin = useSendToJoin(plan.slug);
+  const sendToJoin = useSendToJoin(plan.slug ?? undefined);
   useIdeaVoteKind();
   return useMutation({
     mutationKey: planKeys.mutation(plan.id, 'add-suggestions'),

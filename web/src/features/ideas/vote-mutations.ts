@@ -160,7 +160,7 @@ export function useVoteOnIdea(
   visitor: PlanVisitor | null | undefined,
 ) {
   const queryClient = useQueryClient();
-  const sendToJoin = useSendToJoin(plan?.slug);
+  const sendToJoin = useSendToJoin(plan?.slug ?? undefined);
   useIdeaVoteKind();
   const pending = usePendingActions(plan?.id).find((action) => action.target === voteTarget(ideaId));
   const mutationKey = plan ? planKeys.mutation(plan.id, 'vote-idea') : undefined;

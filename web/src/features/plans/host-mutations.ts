@@ -36,7 +36,8 @@ export function showPlanActionError(error: unknown, fallback: string): void {
 /** After a host action: the answered plan, then everything that shows it. */
 function refreshAfterHostAction(queryClient: QueryClient, plan: Plan): void {
   queryClient.setQueryData(planKeys.detail(plan.id), plan);
-  queryClient.setQueryData(planKeys.bySlug(plan.slug), plan);
+  // (The host is always shown the link.)
+  if (plan.slug) queryClient.setQueryData(planKeys.bySlug(plan.slug), plan);
   // Slots (a set time creates one), the guest views by slug and the home card.
   void queryClient.invalidateQueries({ queryKey: dateKeys.timeSlots(plan.id) });
   void queryClient.invalidateQueries({ queryKey: planKeys.list() });
@@ -96,6 +97,17 @@ export function useUnlockPlan(planId: string | undefined) {
   return useHostAction<void>(planId, 'unlock', () => ({}), 'Failed to unlock the plan', () =>
     showSuccessToast('Plan unlocked', 'Everyone can vote on dates again'),
   );
+}
+
+/**
+ * POST rotate-link ("Reset link", docs/api.md "Plans"): the plan gets a new
+ * link and the old one stops working; everyone already in keeps their access.
+ */
+export function useResetPlanLink(planId: string | undefined, onDone?: (plan: Plan) => void) {
+  return useHostAction<void>(planId, 'rotate-link', () => ({}), 'Failed to reset the link', (plan) => {
+    showSuccessToast('Link reset', 'The old link no longer works');
+    onDone?.(plan);
+  });
 }
 
 /** POST location {location}; '' clears it. */

@@ -6,4 +6,5 @@ export { PlanStatusCard } from './components/plan-status-card';
 export { requirePlanId, showPlanActionError, useLockDate, useUnlockPlan } from './host-mutations';
 export { isPlanHost } from './plan-access';
 export { planBySlugQueryOptions, planDetailQueryOptions, planKeys, planParticipantsQueryOptions, refreshPlanMembership } from './queries';
+export type { LinkedPlan } from './queries';
 export type { Plan } from '../../../../supabase/functions/_shared/contract/plans';

@@ -4,6 +4,7 @@ import { apiPaths } from '../../lib/api-paths';
 import { planKeys } from '../../lib/query-keys';
 import {
   participantListSchema,
+  type Plan,
   planSchema,
   planSummaryListSchema,
   removalListSchema,
@@ -43,11 +44,18 @@ export function planRemovalsQueryOptions(id: string) {
   });
 }
 
+/**
+ * A plan read by its public link: its slug is that link's. (Read by id, a
+ * plan whose invitations are closed shows its slug only to the host:
+ * docs/api.md "Plans".)
+ */
+export type LinkedPlan = Plan & { slug: string };
+
 /** The plan a public link names (GET /api/plans/slug/{slug}); 404 → error "404: Plan not found". */
 export function planBySlugQueryOptions(slug: string) {
   return queryOptions({
     queryKey: planKeys.bySlug(slug),
-    queryFn: apiGet(apiPaths.planBySlug(slug), (body) => planSchema.parse(body)),
+    queryFn: apiGet(apiPaths.planBySlug(slug), (body): LinkedPlan => ({ ...planSchema.parse(body), slug })),
   });
 }
 
@@ -56,10 +64,10 @@ export function planBySlugQueryOptions(slug: string) {
  * participants, the visitor's flags on ideas and dates), its read by slug,
  * and the home list.
  */
-export function refreshPlanMembership(queryClient: QueryClient, plan: { id: string; slug: string }) {
+export function refreshPlanMembership(queryClient: QueryClient, plan: Pick<Plan, 'id' | 'slug'>) {
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: planKeys.list() }),
     queryClient.invalidateQueries({ queryKey: planKeys.plan(plan.id) }),
-    queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }),
+    plan.slug ? queryClient.invalidateQueries({ queryKey: planKeys.bySlug(plan.slug) }) : undefined,
   ]);
 }

@@ -19,7 +19,7 @@ export function usePlanLiveUpdates(plan: LivePlan | undefined): void {
   const client = useQueryClient();
   const hub = useLiveHub();
   const id = plan?.id;
-  const slug = plan?.slug;
+  const slug = plan?.slug ?? undefined;
   useEffect(() => {
     if (!id) return;
     const sync = createPlanSync(client, { id, slug });

@@ -13,8 +13,8 @@ import type { MyPlansLiveEvent, PlanChange, PlanLiveEvent, PlanPart } from './ty
 
 export interface LivePlan {
   id: string;
-  /** The public link's slug, when the page reads the plan by it. */
-  slug?: string;
+  /** The public link's slug, when the page reads the plan by it (null: not shown to this reader). */
+  slug?: string | null;
 }
 
 const planIdOf = (data: unknown) =>
@@ -28,11 +28,11 @@ const guestPlanIdOf = (data: unknown) =>
 const under = (key: QueryKey, prefix: QueryKey) => partialMatchKey(key, prefix);
 
 /** A read by slug: the page's own slug, or one whose answer is the plan. */
-const isSlugReadOf = (key: QueryKey, data: unknown, planId: string, slug?: string) =>
-  under(key, planKeys.bySlugs()) && ((slug !== undefined && under(key, planKeys.bySlug(slug))) || planIdOf(data) === planId);
+const isSlugReadOf = (key: QueryKey, data: unknown, planId: string, slug?: string | null) =>
+  under(key, planKeys.bySlugs()) && ((typeof slug === 'string' && under(key, planKeys.bySlug(slug))) || planIdOf(data) === planId);
 
 /** Everything cached about the plan: under `planKeys.plan(id)`, and its reads by slug. */
-function belongsToPlan(key: QueryKey, data: unknown, planId: string, slug?: string): boolean {
+function belongsToPlan(key: QueryKey, data: unknown, planId: string, slug?: string | null): boolean {
   return under(key, planKeys.plan(planId)) || isSlugReadOf(key, data, planId, slug);
 }
 
@@ -50,7 +50,7 @@ const listed = (key: QueryKey, ids: string[] | null | undefined, keyOf: (id: str
  * change also re-reads the plan's guest sessions on this device, so a guest
  * the host removed finds out at once (and is sent to the join page).
  */
-function touchedBy(change: PlanChange, slug?: string): (key: QueryKey, data: unknown) => boolean {
+function touchedBy(change: PlanChange, slug?: string | null): (key: QueryKey, data: unknown) => boolean {
   const has = (part: PlanPart) => change.parts.includes(part);
   const planRow = has('plan') || has('participants');
   const id = change.planId;
@@ -78,7 +78,7 @@ function behind(client: QueryClient, query: Query, version: number): boolean {
 }
 
 /** Apply one change: invalidate what it touched (or forget a deleted plan). */
-export function applyPlanChange(client: QueryClient, change: PlanChange, slug?: string): Promise<void> {
+export function applyPlanChange(client: QueryClient, change: PlanChange, slug?: string | null): Promise<void> {
   if (change.parts.includes('deleted')) return forgetDeletedPlan(client, change.planId, slug);
   const touched = touchedBy(change, slug);
   return client.invalidateQueries({
@@ -97,7 +97,7 @@ const isNotFound = (query: Query) => query.state.error instanceof ApiError && qu
  * list refetches either way. A plan the API still answers stays as it is
  * (its reads are fresh, nothing else is touched).
  */
-async function forgetDeletedPlan(client: QueryClient, planId: string, slug?: string): Promise<void> {
+async function forgetDeletedPlan(client: QueryClient, planId: string, slug?: string | null): Promise<void> {
   const ofPlan = (query: Query) => belongsToPlan(query.queryKey, query.state.data, planId, slug);
   const unseen = (query: Query) => ofPlan(query) && query.getObserversCount() === 0;
   const isPlanRead = (query: Query) =>

@@ -68,7 +68,7 @@ describe('guest dashboard: a secret the server no longer accepts', () => {
     const card = within(await screen.findByRole('region', { name: 'Is this you?' }));
     await user.click(card.getByRole('button', { name: "Yes, that's me" }));
     await waitFor(() => expect(location()).toBe(DASHBOARD));
-    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-secret' });
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-secret', slug: 'abcDEF12' });
   });
 });
 

@@ -6,7 +6,7 @@ import { useHasVotedOnDates } from '../../availability';
 import { useHasVotedOnIdeas } from '../../ideas';
 import { NotificationsCard } from '../../notifications';
 import { PlanStatusCard } from '../../plans';
-import type { Plan } from '../../plans';
+import type { LinkedPlan } from '../../plans';
 import { parseDashboardTab, type DashboardTab } from '../dashboard-tab';
 import type { PlanVisitor } from '../../guests';
 import { DashboardProgress, DashboardShortcuts } from './dashboard-actions';
@@ -17,7 +17,7 @@ import { colors } from '../../../lib/colors';
 const prefersReducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 
 /** Spec §2 Guest dashboard, for a guest of the plan or a signed-in visitor. */
-export function GuestDashboard({ plan, visitor }: { plan: Plan; visitor: PlanVisitor }) {
+export function GuestDashboard({ plan, visitor }: { plan: LinkedPlan; visitor: PlanVisitor }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const tab = parseDashboardTab(searchParams.get('tab'));
   const tabsRef = useRef<HTMLDivElement>(null);

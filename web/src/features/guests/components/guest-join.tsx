@@ -4,7 +4,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { clearGuest, useRemovedFrom } from '../../../lib/guest-storage';
 import { REMOVED_FROM_PLAN } from '../../../../../supabase/functions/_shared/contract/guest-secret';
-import type { Plan } from '../../plans';
+import type { LinkedPlan } from '../../plans';
 import { useCheckGuest, useCreateGuest, useRestoreGuest } from '../mutations';
 import type { ExistingGuest } from '../mutations';
 import { FullNameForm } from './full-name-form';
@@ -24,7 +24,7 @@ type Step = { name: 'name' } | { name: 'confirm'; guest: ExistingGuest } | { nam
  * you?" and one tap gets the device a new secret; if the guest is gone, the
  * old session is forgotten and the name form is filled in.
  */
-export function GuestJoin({ plan, restoreName }: { plan: Plan; restoreName?: string }) {
+export function GuestJoin({ plan, restoreName }: { plan: LinkedPlan; restoreName?: string }) {
   const navigate = useNavigate();
   const [step, setStep] = useState<Step>({ name: 'name' });
   const [name, setName] = useState(restoreName ?? '');

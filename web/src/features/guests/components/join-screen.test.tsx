@@ -53,6 +53,19 @@ describe('join page: the plan', () => {
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
   });
 
+  it("takes this device's guest from a link the host reset to the plan under its new one", async () => {
+    setGuestSession({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret', slug: 'abcDEF12' });
+    const { location } = openJoin({
+      routes: {
+        'GET /api/plans/slug/abcDEF12': () => text('Plan not found', 404),
+        'GET /api/guest-session/g1': () => json({ id: 'g1', name: 'Sam', planId: 'p1', continuedAt: null, planSlug: 'newSlug_123' }),
+        'GET /api/plans/slug/newSlug_123': () => json(planJson({ slug: 'newSlug_123' })),
+      },
+    });
+    await waitFor(() => expect(location()).toBe('/l/newSlug_123/dashboard'));
+    expect(screen.queryByRole('heading', { name: 'Plan not found' })).not.toBeInTheDocument();
+  });
+
   it("offers 'Sign In Instead', back to this page", async () => {
     openJoin();
     expect(await screen.findByRole('link', { name: 'Sign In Instead' })).toHaveAttribute('href', `/auth?returnTo=${JOIN}`);
@@ -67,7 +80,7 @@ describe('join page: signed in', () => {
     expect(screen.getByRole('button', { name: 'Joining...' })).toBeDisabled();
     expect(screen.queryByRole('textbox')).not.toBeInTheDocument();
     await waitFor(() => expect(calls('POST', '/api/plans/p1/join')).toHaveLength(1));
-    expect(calls('POST', '/api/plans/p1/join')[0]!.body).toEqual({ name: 'Ada Lovelace', userId: 'u1' });
+    expect(calls('POST', '/api/plans/p1/join')[0]!.body).toEqual({ name: 'Ada Lovelace', userId: 'u1', slug: 'abcDEF12' });
 
     joined.resolve(json({ joined: true, participantId: 'pp1', alreadyJoined: false }));
     await waitFor(() => expect(location()).toBe('/plan/p1'));
@@ -99,7 +112,7 @@ describe('join page: signed in', () => {
     const { calls } = openJoin({ user: nameless, routes: { 'POST /api/plans/p1/join': () => deferred().promise } });
     expect(await screen.findByText(/You're signed in as/)).toHaveTextContent("You're signed in as cy@example.com");
     await waitFor(() => expect(calls('POST', '/api/plans/p1/join')).toHaveLength(1));
-    expect(calls('POST', '/api/plans/p1/join')[0]!.body).toEqual({ name: 'cy@example.com', userId: 'u3' });
+    expect(calls('POST', '/api/plans/p1/join')[0]!.body).toEqual({ name: 'cy@example.com', userId: 'u3', slug: 'abcDEF12' });
   });
 
   it("shows the failure and lets 'Join Plan' try again", async () => {
@@ -158,14 +171,15 @@ describe('join page: guests', () => {
     checked.resolve(json({ exists: false, guestId: null, name: 'Sam', ideaVotes: [], timeSlotVotes: [] }));
 
     expect(await screen.findByRole('button', { name: 'Joining...' })).toBeDisabled();
-    expect(calls('POST', '/api/guest-session')[0]!.body).toEqual({ name: 'Sam', planId: 'p1' });
+    // The link goes with every way in: a plan with closed invitations needs it.
+    expect(calls('POST', '/api/guest-session')[0]!.body).toEqual({ name: 'Sam', planId: 'p1', slug: 'abcDEF12' });
     created.resolve(json({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-device-secret' }, 201));
 
     await waitFor(() => expect(location()).toBe(DASHBOARD));
     expect(await screen.findByText('Welcome!')).toBeInTheDocument();
     expect(screen.getByText("You've joined the planning session")).toBeInTheDocument();
     // The secret stays on this device, inside the spec's `guestSession` item.
-    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-device-secret' });
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'new-device-secret', slug: 'abcDEF12' });
     expect(JSON.parse(localStorage.getItem('guestSession')!)).toMatchObject({ secret: 'new-device-secret' });
   });
 
@@ -269,7 +283,7 @@ describe("join page: 'Is this you?'", () => {
     await user.click(card.getByRole('button', { name: "Yes, that's me" }));
     expect(card.getByRole('button', { name: 'Restoring...' })).toBeDisabled();
     expect(card.getByRole('button', { name: 'No, different person' })).toBeDisabled();
-    expect(calls('POST', '/api/guest-session/restore')[0]!.body).toEqual({ planId: 'p1', name: 'Sam' });
+    expect(calls('POST', '/api/guest-session/restore')[0]!.body).toEqual({ planId: 'p1', name: 'Sam', slug: 'abcDEF12' });
     restored.resolve(json({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'restored-secret' }));
 
     await waitFor(() => expect(location()).toBe(DASHBOARD));
@@ -279,7 +293,7 @@ describe("join page: 'Is this you?'", () => {
     expect(join.body).toEqual({ name: 'Sam', guestId: 'g1' });
     // The new secret goes in a header, never in the body or the URL.
     expect(join.headers.get('X-Guest-Secret')).toBe('restored-secret');
-    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'restored-secret' });
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'restored-secret', slug: 'abcDEF12' });
     expect(getGuestVotes()).toEqual({ planIdeaIds: ['i1', 'i2'], timeSlotIds: ['s1'] });
   });
 
@@ -327,8 +341,8 @@ describe("join page: 'Is this you?'", () => {
     await user.click(submit);
 
     await waitFor(() => expect(location()).toBe(DASHBOARD));
-    expect(calls('POST', '/api/guest-session')[0]!.body).toEqual({ name: 'Sam Smith', planId: 'p1' });
-    expect(getGuestSession()).toEqual({ id: 'g2', name: 'Sam Smith', planId: 'p1', secret: 'smith-secret' });
+    expect(calls('POST', '/api/guest-session')[0]!.body).toEqual({ name: 'Sam Smith', planId: 'p1', slug: 'abcDEF12' });
+    expect(getGuestSession()).toEqual({ id: 'g2', name: 'Sam Smith', planId: 'p1', secret: 'smith-secret', slug: 'abcDEF12' });
     expect(await screen.findByText('Welcome!')).toBeInTheDocument();
   });
 
@@ -362,7 +376,7 @@ describe('join page: a guest session kept without a secret (stored before secret
 
     await user.click(card.getByRole('button', { name: "Yes, that's me" }));
     await waitFor(() => expect(location()).toBe(DASHBOARD));
-    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'fresh-secret' });
+    expect(getGuestSession()).toEqual({ id: 'g1', name: 'Sam', planId: 'p1', secret: 'fresh-secret', slug: 'abcDEF12' });
     expect(calls('POST', '/api/plans/p1/check-guest')).toHaveLength(1);
   });
 

@@ -10,7 +10,7 @@ import type { Plan } from '../../plans';
  * failures, or the plan. Spec §2 Join: unlike the signed-in pages, 'Go Home'
  * on a missing plan leads to / (the landing page, or home when signed in).
  */
-export function PublicPlanState({ query, children }: { query: UseQueryResult<Plan>; children: (plan: Plan) => ReactNode }) {
+export function PublicPlanState<P extends Plan>({ query, children }: { query: UseQueryResult<P>; children: (plan: P) => ReactNode }) {
   return (
     <PlanLoadState query={query} loading={<LoadingPlan />} homeHref={paths.landing.getHref()}>
       {children}

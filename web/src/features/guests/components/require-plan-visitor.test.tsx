@@ -118,6 +118,38 @@ describe('RequirePlanVisitor', () => {
     expect(await screen.findByRole('heading', { name: 'Plan not found' })).toBeInTheDocument();
   });
 
+  describe('the host reset the link (docs/decisions/0087)', () => {
+    const sam = { id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' };
+    const moved = {
+      plan: () => text('Plan not found', 404),
+      guest: () => json({ ...sam, secret: undefined, continuedAt: null, planSlug: 'newSlug_123' }),
+      routes: { 'GET /api/plans/slug/newSlug_123': () => json(planJson({ slug: 'newSlug_123' })) },
+    };
+
+    it("a guest of the plan follows it from the old link to the same page under the new one", async () => {
+      setGuestSession({ ...sam, slug: 'abcDEF12' });
+      const { location } = renderGuardedPage(moved);
+      expect(await screen.findByText('Friday night for guest Sam')).toBeInTheDocument();
+      expect(location()).toBe('/l/newSlug_123/ideas');
+      // The session now knows the new link, for the next reset.
+      await waitFor(() => expect(getGuestSession()?.slug).toBe('newSlug_123'));
+    });
+
+    it('anyone else, and a guest who came by another link, meets "Plan not found"', async () => {
+      setGuestSession({ ...sam, slug: 'otherLink1' });
+      const { calls } = renderGuardedPage(moved);
+      expect(await screen.findByRole('heading', { name: 'Plan not found' })).toBeInTheDocument();
+      expect(calls('GET', '/api/guest-session/g1')).toHaveLength(0);
+    });
+
+    it("a session kept without the link learns it from the guest's own session", async () => {
+      setGuestSession(sam);
+      renderGuardedPage({ guest: () => json({ id: 'g1', name: 'Sam', planId: 'p1', continuedAt: null, planSlug: 'abcDEF12' }) });
+      expect(await screen.findByText('Friday night for guest Sam')).toBeInTheDocument();
+      await waitFor(() => expect(getGuestSession()?.slug).toBe('abcDEF12'));
+    });
+  });
+
   describe('"Your name was continued on another device"', () => {
     const continued = (at: string | null) => () => json({ id: 'g1', name: 'Sam', planId: 'p1', continuedAt: at });
     const sam = { id: 'g1', name: 'Sam', planId: 'p1', secret: 'device-secret' };

@@ -2,13 +2,14 @@ import { useEffect, type ComponentType, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Navigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { clearGuest, forgetGuestSecret, markGuestRemoved, useGuestSession } from '../../../lib/guest-storage';
+import { clearGuest, forgetGuestSecret, markGuestPlanLink, markGuestRemoved, useGuestSession } from '../../../lib/guest-storage';
 import { usePlanLiveUpdates } from '../../../lib/live';
 import { LoadingPlan } from '../../plans';
 import { isPlanGone } from '../../plans';
 import { planBySlugQueryOptions } from '../../plans';
-import type { Plan } from '../../plans';
+import type { LinkedPlan } from '../../plans';
 import { ContinuedElsewhereNotice } from '../continued-notice';
+import { useMovedLink } from '../moved-link';
 import { guestSessionQueryOptions, isGuestGone, isGuestRemoved, isGuestSecretRefused } from '../queries';
 import { usePlanVisitor, type PlanVisitor } from '../visitor';
 import { PublicLayout } from './public-layout';
@@ -18,7 +19,7 @@ interface RequirePlanVisitorProps {
   /** The plan's slug, from the route (/l/:slug/...). */
   slug: string;
   /** The page, once the plan is loaded and the visitor may see it. */
-  children: (context: { plan: Plan; visitor: PlanVisitor }) => ReactNode;
+  children: (context: { plan: LinkedPlan; visitor: PlanVisitor }) => ReactNode;
   /** Frames the loading, not-found and error states; the public layout by default. */
   layout?: ComponentType<{ children: ReactNode }>;
 }
@@ -56,6 +57,14 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
     else if (guestRemoved) markGuestRemoved();
     else if (secretRefused) forgetGuestSecret();
   }, [guestGone, guestRemoved, secretRefused]);
+  // The plan's link as it is now, kept with the session: if the host resets
+  // it, this device finds the plan again from the link it knew (moved-link.ts).
+  const guestId = visitor?.kind === 'guest' ? visitor.guestId : undefined;
+  const currentLink = guestCheck.data?.planSlug;
+  useEffect(() => {
+    if (guestId && currentLink) markGuestPlanLink(guestId, currentLink);
+  }, [guestId, currentLink]);
+  const moved = useMovedLink(slug, isPlanGone(planQuery.error));
   const joinPage = <Navigate to={paths.join.getHref(slug)} replace />;
 
   if (visitor === undefined) {
@@ -66,6 +75,14 @@ export function RequirePlanVisitor({ slug, children, layout: Layout = PublicLayo
     );
   }
   if (visitor === null && !storedGuest) return joinPage;
+  if (moved && moved !== 'checking') return <Navigate to={moved} replace />;
+  if (moved === 'checking') {
+    return (
+      <Layout>
+        <LoadingPlan />
+      </Layout>
+    );
+  }
   // A plan already shown stays shown when a background refetch fails (but not when it is gone).
   if (planQuery.data === undefined || isPlanGone(planQuery.error)) {
     return (

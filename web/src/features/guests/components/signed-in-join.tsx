@@ -3,7 +3,7 @@ import { Button, Card, Stack, Text } from '@mantine/core';
 import { useNavigate } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import type { User } from '../../auth';
-import type { Plan } from '../../plans';
+import type { LinkedPlan } from '../../plans';
 import { accountName } from '../account-name';
 import { useJoinPlan } from '../mutations';
 
@@ -12,7 +12,7 @@ import { useJoinPlan } from '../mutations';
  * the plan page. 'Join Plan' shows 'Joining...' meanwhile and retries after a
  * failure (whose toast says why).
  */
-export function SignedInJoin({ plan, user }: { plan: Plan; user: User }) {
+export function SignedInJoin({ plan, user }: { plan: LinkedPlan; user: User }) {
   const navigate = useNavigate();
   const { mutate, isPending, isSuccess } = useJoinPlan(plan);
   const name = accountName(user);

@@ -27,10 +27,10 @@ function PlanNotFound({ homeHref = paths.home.getHref() }: { homeHref?: string }
   );
 }
 
-interface PlanLoadStateProps {
-  query: UseQueryResult<Plan>;
+interface PlanLoadStateProps<P extends Plan> {
+  query: UseQueryResult<P>;
   loading: ReactNode;
-  children: (plan: Plan) => ReactNode;
+  children: (plan: P) => ReactNode;
   /** Where the not-found card's 'Go Home' leads. */
   homeHref?: string;
 }
@@ -43,7 +43,7 @@ export const isPlanGone = (error: unknown) => error instanceof ApiError && error
  * already shown stays shown when a background refetch (a live update) fails
  * for another reason, so nothing the visitor is typing is lost.
  */
-export function PlanLoadState({ query, loading, children, homeHref }: PlanLoadStateProps) {
+export function PlanLoadState<P extends Plan>({ query, loading, children, homeHref }: PlanLoadStateProps<P>) {
   if (isPlanGone(query.error)) return <PlanNotFound homeHref={homeHref} />;
   if (query.data !== undefined) return children(query.data);
   if (query.isPending) return loading;

@@ -1,12 +1,15 @@
+import { useState } from 'react';
 import { ActionIcon, Box, Button, Card, Center, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { QRCodeSVG } from 'qrcode.react';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { IconCopy, IconMessage, IconShare, IconSms } from '../../../components/icons';
+import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { copyText } from '../../../lib/clipboard';
 import { smsHref, whatsAppHref } from '../../../lib/share-links';
 import { showErrorMessage, showSuccessToast } from '../../../lib/toast';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import { useResetPlanLink } from '../host-mutations';
 import { publicPlanUrl, SHARE_BODY, shareMessage, shareTitle } from '../share-message';
 import { colors } from '../../../lib/colors';
 
@@ -51,9 +54,38 @@ async function shareNatively(data: { title: string; text: string; url: string })
 interface SharePlanProps {
   plan: Plan;
   sender: { firstName?: string | null; lastName?: string | null } | null | undefined;
+  /** The host may reset the link (the old one stops working). */
+  isHost?: boolean;
 }
 
-export function SharePlan({ plan, sender }: SharePlanProps) {
+/**
+ * "Reset link" (docs/api.md "Plans"): a new link, the old one and its QR code
+ * stop working at once, so it asks first; everyone already in keeps their
+ * access. The page shows the new link when the answer is in.
+ */
+function ResetLink({ planId }: { planId: string }) {
+  const [confirming, setConfirming] = useState(false);
+  const reset = useResetPlanLink(planId);
+  return (
+    <>
+      <Button variant="subtle" color="red" onClick={() => setConfirming(true)} disabled={reset.isPending}>
+        Reset link
+      </Button>
+      <ConfirmDialog
+        opened={confirming}
+        onClose={() => setConfirming(false)}
+        title="Reset the plan link?"
+        message="The old link and QR code stop working at once: anyone who has not joined yet needs the new link. Everyone already in the plan keeps their access."
+        confirmLabel="Reset link"
+        pendingLabel="Resetting..."
+        pending={reset.isPending}
+        onConfirm={() => reset.mutate(undefined, { onSettled: () => setConfirming(false) })}
+      />
+    </>
+  );
+}
+
+export function SharePlan({ plan, sender, isHost = false }: SharePlanProps) {
   const link = plan.slug ? publicPlanUrl(window.location.origin, plan.slug) : '';
   const title = shareTitle(sender);
   const message = shareMessage(title, link);
@@ -103,6 +135,7 @@ export function SharePlan({ plan, sender }: SharePlanProps) {
               </ActionIcon>
             }
           />
+          {isHost && link && <ResetLink planId={plan.id} />}
         </Stack>
       </Card>
 

@@ -122,6 +122,51 @@ describe('share plan', () => {
     expect(screen.queryByText('Only the host can invite people to this plan')).not.toBeInTheDocument();
   });
 
+  it('lets the host reset the link after a confirm that says the old one stops working', async () => {
+    const network = mockFetch({
+      'GET /api/auth/me': meRoute(ada),
+      'GET /api/plans/p1': () => json(planJson()),
+      'POST /api/plans/p1/rotate-link': () => json(planJson({ slug: 'newSlug_1234' })),
+    });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/plan/p1/share' });
+    await user.click(await screen.findByRole('button', { name: 'Reset link' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reset the plan link?' });
+    expect(dialog).toHaveTextContent(
+      'The old link and QR code stop working at once: anyone who has not joined yet needs the new link. Everyone already in the plan keeps their access.',
+    );
+    // Cancel is a no.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(network.calls('POST', '/api/plans/p1/rotate-link')).toHaveLength(0);
+
+    await user.click(screen.getByRole('button', { name: 'Reset link' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reset link' }));
+    expect(await screen.findByText('Link reset')).toBeInTheDocument();
+    expect(screen.getByText('The old link no longer works')).toBeInTheDocument();
+    expect(network.calls('POST', '/api/plans/p1/rotate-link')).toHaveLength(1);
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Plan link' })).toHaveValue(`${window.location.origin}/l/newSlug_1234`));
+    const { container } = render(<QRCodeSVG value={`${window.location.origin}/l/newSlug_1234`} size={200} marginSize={2} />);
+    expect(qrModules(screen.getByRole('img', { name: 'QR code of the plan link' }))).toEqual(qrModules(container.querySelector('svg')!));
+  });
+
+  it('offers no reset to anyone but the host', async () => {
+    openShare(planJson(), ben);
+    expect(await screen.findByRole('img', { name: 'QR code of the plan link' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Reset link' })).not.toBeInTheDocument();
+  });
+
+  it("shows the server's sentence when a reset is refused, and keeps the link", async () => {
+    mockFetch({
+      'GET /api/auth/me': meRoute(ada),
+      'GET /api/plans/p1': () => json(planJson()),
+      'POST /api/plans/p1/rotate-link': () => text("Only the host can reset the plan's link", 403),
+    });
+    const { user } = renderWithProviders(<AppRoutes />, { route: '/plan/p1/share' });
+    await user.click(await screen.findByRole('button', { name: 'Reset link' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Reset link' }));
+    expect(await screen.findByText("Only the host can reset the plan's link")).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: 'Plan link' })).toHaveValue(link);
+  });
+
   it('shows "Plan not found" with a way home', async () => {
     mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans/p1': () => text('Plan not found', 404) });
     const { user, location } = renderWithProviders(<AppRoutes />, { route: '/plan/p1/share' });

@@ -4,7 +4,7 @@ import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
 import { usePlanLiveUpdates } from '../../../lib/live';
 import { useCurrentUser } from '../../auth';
-import { canInvite } from '../plan-access';
+import { canInvite, isPlanHost } from '../plan-access';
 import { planDetailQueryOptions } from '../queries';
 import { InviteNotAllowed } from './invite-not-allowed';
 import { LoadingPlan } from './loading-plan';
@@ -22,7 +22,11 @@ export function ShareScreen() {
     <AppLayout logoTo={paths.home.getHref()}>
       <PlanLoadState query={planQuery} loading={<LoadingPlan />}>
         {(plan) =>
-          canInvite(plan, user?.id) ? <SharePlan plan={plan} sender={user} /> : <InviteNotAllowed plan={plan} />
+          canInvite(plan, user?.id) ? (
+            <SharePlan plan={plan} sender={user} isHost={isPlanHost(plan, user?.id)} />
+          ) : (
+            <InviteNotAllowed plan={plan} />
+          )
         }
       </PlanLoadState>
     </AppLayout>
