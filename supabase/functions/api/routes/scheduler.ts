@@ -1,7 +1,8 @@
 // POST /api/scheduler/run: the scheduled work (docs/notifications.md
 // "Scheduling"): deadlines (the reminder a day before, the auto-lock),
-// digests, expired Idempotency-Keys (docs/offline.md "Idempotency keys"), then
-// every delivery that is due. Called every SCHEDULER_SECONDS by
+// digests, expired Idempotency-Keys (docs/offline.md "Idempotency keys"),
+// expired sessions and credentials nobody uses (docs/security-and-limits.md
+// "Housekeeping"), then every delivery that is due. Called every SCHEDULER_SECONDS by
 // `npm start`'s timer, and by pg_cron through pg_net on Supabase, with
 // `Authorization: Bearer <SCHEDULER_SECRET>`. Any number of runs may overlap:
 // each step claims its rows.
@@ -17,6 +18,9 @@ const encoder = new TextEncoder();
 
 /** Expired Idempotency-Keys deleted per run at most (claims delete their caller's too). */
 const EXPIRED_KEYS_PER_RUN = 5000;
+
+/** Expired sessions, idle guest credentials and idle calendar feeds deleted per run at most, of each. */
+const ENDED_CREDENTIALS_PER_RUN = 5000;
 
 /** The two secrets' SHA-256 digests compared in constant time (equal lengths, so nothing leaks the secret's). */
 async function sameSecret(given: string, expected: string): Promise<boolean> {
@@ -34,13 +38,14 @@ export const schedulerRoutes = new Hono().post('/run', async (c) => {
   if (!secret || secret.length < 32 || !given || !(await sameSecret(given, secret))) {
     throw new HttpError(404, 'Not found');
   }
-  const { deadlines, digests, expiredKeys } = await withWorker(async (tx) => {
-    const [row] = await tx<{ deadlines: number; digests: number; expiredKeys: number }[]>`
+  const { deadlines, digests, expiredKeys, endedCredentials } = await withWorker(async (tx) => {
+    const [row] = await tx<{ deadlines: number; digests: number; expiredKeys: number; endedCredentials: number }[]>`
       select private.run_deadlines(${NOTIFICATION_LIMITS.deadlineReminderSeconds}) as deadlines,
              private.run_digests(${NOTIFICATION_LIMITS.digestWindowSeconds}, ${NOTIFICATION_LIMITS.digestSettleSeconds}) as digests,
-             private.expire_idempotency_keys(${EXPIRED_KEYS_PER_RUN}) as "expiredKeys"`;
+             private.expire_idempotency_keys(${EXPIRED_KEYS_PER_RUN}) as "expiredKeys",
+             private.end_idle_credentials(${ENDED_CREDENTIALS_PER_RUN}) as "endedCredentials"`;
     return row;
   });
   const deliveries = await deliverDue();
-  return c.json({ deadlines, digests, expiredKeys, ...deliveries });
+  return c.json({ deadlines, digests, expiredKeys, endedCredentials, ...deliveries });
 });
