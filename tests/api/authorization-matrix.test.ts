@@ -150,6 +150,8 @@ const ROUTES: Route[] = [
   },
   // A member's own feed (docs/calendars.md "Calendar feed"): signed in is all it takes.
   { name: 'POST /api/calendar/feed/rotate', request: (_w, who) => ['POST', '/api/calendar/feed/rotate', withGuest(who)] },
+  // One's own account (docs/decisions/0081-deleting-an-account.md): signed in is all it takes; it ends the caller.
+  { name: 'DELETE /api/auth/account', freshWorldPerCaller: true, request: (_w, who) => ['DELETE', '/api/auth/account', withGuest(who)] },
   {
     name: "POST /api/auth/transfer-guest-votes (without the guest's secret)",
     freshWorldPerCaller: true,
