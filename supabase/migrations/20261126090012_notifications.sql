@@ -852,10 +852,12 @@ grant execute on function private.finish_deliveries(jsonb, integer, integer, int
 -- -----------------------------------------------------------------------------
 -- Called by the API for a member and plan named by a verified unsubscribe
 -- token (an HMAC only the API can make), as service_role. p_on: true turns
--- the plan's e-mails on, false off, null only reads. Answers the plan's title
--- and whether its e-mails are on; no row when the plan or the member is gone.
+-- the plan's e-mails on, false off, null only reads. Answers the plan's title,
+-- whether its e-mails are on, and the member's address (the API checks the
+-- link was mailed to it, and rolls back when not); no row when the plan or
+-- the member is gone.
 create function private.set_plan_emails(p_user_id uuid, p_plan_id uuid, p_on boolean)
-returns table (plan_title text, emails boolean)
+returns table (plan_title text, emails boolean, email text)
 language plpgsql
 volatile
 security definer
@@ -863,9 +865,11 @@ set search_path = ''
 as $$
 declare
   v_title text;
+  v_email text;
 begin
   select p.title into v_title from app.plans p where p.id = p_plan_id;
-  if v_title is null or not exists (select 1 from app.users u where u.id = p_user_id) then
+  select u.email into v_email from app.users u where u.id = p_user_id;
+  if v_title is null or v_email is null then
     return;
   end if;
   if p_on then
@@ -876,13 +880,32 @@ begin
   end if;
   return query
   select v_title, not exists (select 1 from app.email_unsubscribes u
-                               where u.user_id = p_user_id and u.plan_id = p_plan_id);
+                               where u.user_id = p_user_id and u.plan_id = p_plan_id), v_email;
 end;
 $$;
 comment on function private.set_plan_emails(uuid, uuid, boolean) is
-  'The unsubscribe link''s work: turns a member''s e-mails about a plan on, off (or only reads), answers the plan''s title and the state.';
+  'The unsubscribe link''s work: turns a member''s e-mails about a plan on, off (or only reads), answers the plan''s title, the state and the member''s address.';
 revoke all on function private.set_plan_emails(uuid, uuid, boolean) from public;
 grant execute on function private.set_plan_emails(uuid, uuid, boolean) to service_role;
+
+-- The same for the signed-in member (the claims' sub), when the link's days
+-- are over or the account's address changed since it was mailed: the member
+-- signs in and uses the link's page again (docs/api.md "Notifications").
+create function private.set_my_plan_emails(p_plan_id uuid, p_on boolean)
+returns table (plan_title text, emails boolean)
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  select e.plan_title, e.emails
+    from private.set_plan_emails((select auth.uid()), p_plan_id, p_on) e
+   where (select auth.uid()) is not null
+$$;
+comment on function private.set_my_plan_emails(uuid, boolean) is
+  'private.set_plan_emails for the signed-in member: turns their e-mails about a plan on, off (or only reads); no row when the plan is gone.';
+revoke all on function private.set_my_plan_emails(uuid, boolean) from public;
+grant execute on function private.set_my_plan_emails(uuid, boolean) to authenticated;
 
 -- -----------------------------------------------------------------------------
 -- RLS: nothing of this domain is read or written directly by a request.

@@ -9,6 +9,8 @@ import { api, apiDatabaseAsOwner, runScheduler, startApiWithDeadSmtp, testMailbo
 import { pushServiceClient, type PushSubscriptionJson, type ReceivedPush } from '../support/push-client.ts';
 import { datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
 import { tokenFor } from './guests-fixture.ts';
+import { UNSUBSCRIBE_LINK_EXPIRED } from '../../supabase/functions/_shared/contract/notifications.ts';
+import { unsubscribeToken } from '../../supabase/functions/_shared/unsubscribe.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);
@@ -420,7 +422,7 @@ describe('e-mails: one-click unsubscribe (RFC 8058), and SMTP down', () => {
     const caught = (await mail.latestMailTo(g.member.email)) as unknown as { headers: Record<string, string>; text: string };
     const header = caught.headers['list-unsubscribe'];
     expect(caught.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-    const url = /^<(http:\/\/localhost:5173\/api\/unsubscribe\/([A-Za-z0-9_-]{64}))>$/.exec(header);
+    const url = /^<(http:\/\/localhost:5173\/api\/unsubscribe\/([A-Za-z0-9_-]{91}))>$/.exec(header);
     expect(url, header).not.toBeNull();
     const token = url![2];
     expect(caught.text).toContain(`http://localhost:5173/unsubscribe/${token}`);
@@ -444,8 +446,32 @@ describe('e-mails: one-click unsubscribe (RFC 8058), and SMTP down', () => {
   });
 
   it('a forged or altered link is 404 and changes nothing', async () => {
-    expectText(await api('POST', `/api/unsubscribe/${'A'.repeat(64)}`), 404, 'This unsubscribe link is not valid');
+    expectText(await api('POST', `/api/unsubscribe/${'A'.repeat(91)}`), 404, 'This unsubscribe link is not valid');
     expectText(await api('GET', '/api/unsubscribe/short'), 404, 'This unsubscribe link is not valid');
+  });
+
+  it('a link over 90 days old, or mailed to an address the account no longer uses, is 410 and changes nothing; its member signed in still can', async () => {
+    const g = await group();
+    const secret = inject('jwtSecret');
+    const old = await unsubscribeToken(g.member.id, g.plan.id, g.member.email, { now: Date.now() - 91 * 86_400_000, secret });
+    const elsewhere = await unsubscribeToken(g.member.id, g.plan.id, 'an-old-address@example.com', { secret });
+    const optedOut = () => owner`select 1 from app.email_unsubscribes where user_id = ${g.member.id} and plan_id = ${g.plan.id}`;
+    for (const token of [old, elsewhere]) {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        expectText(await api(method, `/api/unsubscribe/${token}`), 410, UNSUBSCRIBE_LINK_EXPIRED);
+        // Someone else signed in is no better.
+        expectText(await api(method, `/api/unsubscribe/${token}`, { token: g.host.token }), 410, UNSUBSCRIBE_LINK_EXPIRED);
+      }
+      expect(await optedOut()).toEqual([]);
+    }
+    const signedIn = await api('POST', `/api/unsubscribe/${old}`, { token: g.member.token });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    expect(signedIn.json).toEqual({ planTitle: g.plan.title, emails: false });
+    expect(await optedOut()).toHaveLength(1);
+    expect((await api('DELETE', `/api/unsubscribe/${elsewhere}`, { token: g.member.token })).json).toEqual({ planTitle: g.plan.title, emails: true });
+    // A signed-out session is no sign-in: the database's gate says so.
+    await api('POST', '/api/auth/sign-out', { token: g.member.token });
+    expectText(await api('POST', `/api/unsubscribe/${old}`, { token: g.member.token }), 401, 'Your session has expired, please sign in again');
   });
 
   it('with SMTP down the time is still set; the e-mails go out once it is back', async () => {
