@@ -532,5 +532,18 @@ describe('e-mail opt-out per plan', () => {
     const other = await createPlan(db.owner, w.users.host, 'Gone soon');
     await db.owner`delete from app.plans where id = ${other.id}`;
     expect(await set(false, other.id)).toEqual([]);
+    // The link checks the address it was mailed to against the account's.
+    expect(await asWorker((sql) => sql`select email from private.set_plan_emails(${w.users.member}, ${w.planA}, null)`)).toEqual([
+      { email: (await db.owner`select email from app.users where id = ${w.users.member}`)[0].email },
+    ]);
+  });
+
+  it('the signed-in member sets their own (an old link); nobody else, and not anon', async () => {
+    const mine = (on: boolean | null) =>
+      db.as(w.actors.member, (sql) => sql`select plan_title, emails from private.set_my_plan_emails(${w.planA}, ${on})`);
+    expect(await mine(false)).toEqual([{ plan_title: 'Plan A', emails: false }]);
+    expect(await db.owner`select user_id from app.email_unsubscribes where plan_id = ${w.planA}`).toEqual([{ user_id: w.users.member }]);
+    expect(await mine(true)).toEqual([{ plan_title: 'Plan A', emails: true }]);
+    await expectPgError(db.as(w.actors.anon, (sql) => sql`select * from private.set_my_plan_emails(${w.planA}, false)`), '42501');
   });
 });
