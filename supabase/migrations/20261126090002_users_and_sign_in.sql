@@ -9,6 +9,13 @@
 -- id it then puts as `sub` into its own JWT. Both run under role `anon`, which
 -- has no privilege on the tables: they are SECURITY DEFINER and are the only
 -- way in.
+--
+-- A code belongs to the device that asked for it (docs/auth-and-guests.md
+-- "Sign-in codes"; decision 0076): the web app keeps a random device key and
+-- sends it with send-otp and verify-otp, and only that key's hash can try the
+-- code. A stranger's guesses never reach the owner's code, a stranger's send
+-- never replaces it, and the mail a stranger can cause an address is one
+-- budget per address that the account's own devices do not draw on.
 
 -- -----------------------------------------------------------------------------
 -- app.users
@@ -93,11 +100,16 @@ grant execute on function private.display_name(text, text, text) to anon, authen
 -- -----------------------------------------------------------------------------
 -- app.sign_in_codes
 -- -----------------------------------------------------------------------------
--- One row per e-mail. It holds the live code (if any) AND the send-rate
--- counters. The row outlives a successful sign-in (only the code is cleared),
--- otherwise signing in would reset the 30 s / hourly limits.
+-- One row per e-mail and asking device. It holds that device's live code (if
+-- any) AND its send-rate counters. The row outlives a successful sign-in
+-- (only the code is cleared), otherwise signing in would reset the 30 s /
+-- hourly limits.
 create table app.sign_in_codes (
-  email           text primary key,
+  email           text not null,
+  -- SHA-256 (hex) of the device key the request carried; '' for a request
+  -- without one (an API client that predates the key): such codes are
+  -- shared by every request without a key, as all codes once were.
+  device_hash     text not null default '',
   -- hex HMAC-SHA-256 of the code, computed by the API with its secret. Null
   -- means "no live code" (used, or killed after 5 wrong tries).
   code_hash       text,
@@ -107,18 +119,42 @@ create table app.sign_in_codes (
   hour_started_at timestamptz not null default now(),
   sends_this_hour integer not null default 1,
 
+  constraint sign_in_codes_pkey primary key (email, device_hash),
   constraint sign_in_codes_email_normalised check (email = lower(btrim(email))),
   constraint sign_in_codes_email_length check (char_length(email) between 3 and 254),
+  constraint sign_in_codes_device_hash_format check (device_hash = '' or device_hash ~ '^[0-9a-f]{64}$'),
   constraint sign_in_codes_code_hash_length check (code_hash is null or char_length(code_hash) between 1 and 512),
   constraint sign_in_codes_live_code_expires check ((code_hash is null) = (expires_at is null)),
   constraint sign_in_codes_failed_attempts_range check (failed_attempts between 0 and 5),
   constraint sign_in_codes_sends_this_hour_range check (sends_this_hour between 0 and 5)
 );
 comment on table app.sign_in_codes is
-  'Hashed one-time sign-in codes and send-rate counters. No grants to anon/authenticated: reached only through private.issue_sign_in_code / private.verify_sign_in_code.';
+  'Hashed one-time sign-in codes and send-rate counters, per address and asking device. No grants to anon/authenticated: reached only through private.issue_sign_in_code / private.verify_sign_in_code.';
 
 -- For the housekeeping delete of stale rows in issue_sign_in_code.
 create index sign_in_codes_last_sent_at_idx on app.sign_in_codes (last_sent_at);
+
+-- -----------------------------------------------------------------------------
+-- app.sign_in_devices: the devices an account has signed in from
+-- -----------------------------------------------------------------------------
+-- A device key that completed a sign-in is the account's own device: its
+-- codes are sent from a budget of its own (30 s apart, 5 an hour), so a
+-- stranger who fills the address's budget for unknown devices cannot stop
+-- the owner's sign-in from a phone they used before. Known for 180 days
+-- after its last sign-in, at most 20 per account (the newest); "Sign out
+-- everywhere" and undoing an e-mail change forget them all.
+create table app.sign_in_devices (
+  user_id           uuid not null references app.users (id) on delete cascade,
+  device_hash       text not null,
+  last_signed_in_at timestamptz not null default now(),
+
+  constraint sign_in_devices_pkey primary key (user_id, device_hash),
+  constraint sign_in_devices_device_hash_format check (device_hash ~ '^[0-9a-f]{64}$')
+);
+comment on table app.sign_in_devices is
+  'Device keys (SHA-256) that completed a sign-in, per account: their codes have a send budget of their own. Written only by private.verify_sign_in_code; a user deletes its own (sign out everywhere).';
+grant select, delete on app.sign_in_devices to authenticated;
+
 
 -- -----------------------------------------------------------------------------
 -- Helpers
@@ -164,25 +200,101 @@ $$;
 revoke all on function private.secure_equals(text, text) from public;
 
 -- -----------------------------------------------------------------------------
+-- The address's send lock and the account's own devices
+-- -----------------------------------------------------------------------------
+-- Every code mailed to an address (a sign-in code, an e-mail change's code)
+-- is decided under one lock per address, held to COMMIT (the API mails before
+-- it), so the checks below and the address's budget are race-free.
+create function private.lock_address_sends(p_email text)
+returns void
+language sql
+volatile
+set search_path = ''
+as $$
+  select pg_advisory_xact_lock(hashtextextended('hangplan:address-sends:' || p_email, 0))
+$$;
+revoke all on function private.lock_address_sends(text) from public;
+
+-- Whether a device key (its hash) completed a sign-in to the address's
+-- account within 180 days.
+create function private.is_known_sign_in_device(p_email text, p_device_hash text)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select p_device_hash <> '' and exists (
+    select 1 from app.users u
+      join app.sign_in_devices d on d.user_id = u.id
+     where u.email = p_email and d.device_hash = p_device_hash
+       and d.last_signed_in_at > now() - interval '180 days')
+$$;
+revoke all on function private.is_known_sign_in_device(text, text) from public;
+
+-- An address's budget for codes it did not ask for (a device that never
+-- signed in to its account, or an e-mail change of another account that
+-- names it): p_address_limit, one {key, max, window, message} entry the API
+-- builds (_shared/limits.ts 'otp-address'). Then the source pays: the
+-- per-network limits (p_network_limits) are hit only by a send that happens,
+-- and raise HP429 when full. Returns 0 when the send may go ahead (and has
+-- been counted), else the seconds until the address's budget has room (the
+-- caller answers 'too_many'; nothing was counted). Under
+-- private.lock_address_sends.
+create function private.count_code_send(p_address_limit jsonb, p_network_limits jsonb)
+returns integer
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_wait integer := 0;
+begin
+  if p_address_limit is not null then
+    v_wait := private.rate_limit_wait(p_address_limit ->> 'key', (p_address_limit ->> 'max')::integer);
+    if v_wait > 0 then
+      return v_wait;
+    end if;
+  end if;
+  perform private.enforce_rate_limits(coalesce(p_network_limits, '[]'));
+  if p_address_limit is not null then
+    perform private.enforce_rate_limits(jsonb_build_array(p_address_limit));
+  end if;
+  return 0;
+end;
+$$;
+revoke all on function private.count_code_send(jsonb, jsonb) from public;
+
+-- -----------------------------------------------------------------------------
 -- private.issue_sign_in_code
 -- -----------------------------------------------------------------------------
--- Returns 'ok' (the API then mails the code), 'too_soon' (< 30 s since the last
--- send to this e-mail) or 'too_many' (5 sends already in the current hour
--- window, which starts at the first send of the hour). On 'ok' the new code
--- replaces the previous one (a new send invalidates the old code), expires in
--- 10 minutes, and its failed-attempt count starts at 0.
+-- (outcome, retry_after): 'ok' (the API then mails the code), 'too_soon'
+-- (< 30 s since this device's last code, while that code is live) or
+-- 'too_many' (this device had 5 codes in its hour, or the address's budget
+-- for unknown devices is spent), retry_after the seconds until it may ask
+-- again. On 'ok' the new code replaces this device's previous one (never
+-- another device's), expires in 10 minutes, and its failed-attempt count
+-- starts at 0.
+--
+-- The checks that cost nothing come first: a refused request counts nothing
+-- anywhere. Only a code that is sent counts, on the address's budget (unless
+-- the device is the account's own: private.is_known_sign_in_device) and on
+-- the client's network (p_network_limits, HP429 when full). The API mails
+-- before COMMIT, so a failed send counts nothing either.
 --
 -- SECURITY DEFINER because anon has no privilege on app.sign_in_codes (nobody
 -- may read hashes or counters); the function checks its own input, and
 -- `search_path = ''` with schema-qualified names makes it immune to objects a
--- caller could place on the search_path.
---
--- Race-free: concurrent sends for one e-mail serialise on the row lock (the
--- `insert ... on conflict do nothing` waits for a concurrent inserter, then
--- `select ... for update` locks the row), so two parallel sends cannot both
--- pass the 30 s check.
-create function private.issue_sign_in_code(p_email text, p_code_hash text)
-returns text
+-- caller could place on the search_path. Race-free under
+-- private.lock_address_sends.
+create function private.issue_sign_in_code(
+  p_email text,
+  p_device_hash text,
+  p_code_hash text,
+  p_address_limit jsonb,
+  p_network_limits jsonb
+)
+returns table (outcome text, retry_after integer)
 language plpgsql
 volatile
 security definer
@@ -191,9 +303,14 @@ as $$
 declare
   v_now timestamptz := now();
   v_row app.sign_in_codes;
+  v_hour_open boolean;
+  v_wait integer;
 begin
   if not private.is_normalised_email(p_email) then
     raise exception using errcode = 'HP400', message = 'Enter a valid e-mail address';
+  end if;
+  if p_device_hash is null or (p_device_hash <> '' and p_device_hash !~ '^[0-9a-f]{64}$') then
+    raise exception using errcode = 'HP400', message = 'Invalid device hash';
   end if;
   if p_code_hash is null or char_length(p_code_hash) not between 1 and 512 then
     raise exception using errcode = 'HP400', message = 'Invalid code hash';
@@ -202,70 +319,72 @@ begin
   -- Housekeeping: rows untouched for a day carry no live code (10 min) and no
   -- rate-limit state (1 h) any more. Rows locked by concurrent calls are
   -- skipped, so this never waits nor deadlocks.
-  delete from app.sign_in_codes
-  where email in (
-    select s.email from app.sign_in_codes s
-    where s.last_sent_at < v_now - interval '1 day'
+  delete from app.sign_in_codes s
+  where (s.email, s.device_hash) in (
+    select o.email, o.device_hash from app.sign_in_codes o
+    where o.last_sent_at < v_now - interval '1 day'
+    limit 20
     for update skip locked
   );
 
-  insert into app.sign_in_codes as s
-    (email, code_hash, expires_at, failed_attempts, last_sent_at, hour_started_at, sends_this_hour)
-  values
-    (p_email, p_code_hash, v_now + interval '10 minutes', 0, v_now, v_now, 1)
-  on conflict (email) do nothing;
+  perform private.lock_address_sends(p_email);
+  select * into v_row from app.sign_in_codes s
+   where s.email = p_email and s.device_hash = p_device_hash;
+
   if found then
-    return 'ok';
-  end if;
-
-  select * into v_row from app.sign_in_codes where email = p_email for update;
-
-  -- The 30 s pause guards against resend spam while a code is pending. Once
-  -- the code was used (or killed by wrong tries) there is nothing to resend,
-  -- so someone who just signed out can sign in again at once; the hourly cap
-  -- still bounds the e-mails.
-  if v_row.code_hash is not null and v_row.last_sent_at > v_now - interval '30 seconds' then
-    return 'too_soon';
-  end if;
-
-  if v_row.hour_started_at > v_now - interval '1 hour' then
-    if v_row.sends_this_hour >= 5 then
-      return 'too_many';
+    -- The 30 s pause guards against resend spam while a code is pending. Once
+    -- the code was used (or killed by wrong tries) there is nothing to
+    -- resend, so someone who just signed out can sign in again at once; the
+    -- hourly cap still bounds the e-mails.
+    if v_row.code_hash is not null and v_row.last_sent_at > v_now - interval '30 seconds' then
+      return query select 'too_soon', greatest(1, ceil(extract(epoch from (v_row.last_sent_at + interval '30 seconds' - v_now))))::integer;
+      return;
     end if;
-    update app.sign_in_codes
-       set code_hash = p_code_hash,
-           expires_at = v_now + interval '10 minutes',
-           failed_attempts = 0,
-           last_sent_at = v_now,
-           sends_this_hour = sends_this_hour + 1
-     where email = p_email;
-  else
-    -- The previous hour window is over: this send opens a new one.
-    update app.sign_in_codes
-       set code_hash = p_code_hash,
-           expires_at = v_now + interval '10 minutes',
-           failed_attempts = 0,
-           last_sent_at = v_now,
-           hour_started_at = v_now,
-           sends_this_hour = 1
-     where email = p_email;
+    v_hour_open := v_row.hour_started_at > v_now - interval '1 hour';
+    if v_hour_open and v_row.sends_this_hour >= 5 then
+      return query select 'too_many', greatest(1, ceil(extract(epoch from (v_row.hour_started_at + interval '1 hour' - v_now))))::integer;
+      return;
+    end if;
   end if;
-  return 'ok';
+
+  v_wait := private.count_code_send(
+    case when private.is_known_sign_in_device(p_email, p_device_hash) then null else p_address_limit end,
+    p_network_limits);
+  if v_wait > 0 then
+    return query select 'too_many', v_wait;
+    return;
+  end if;
+
+  insert into app.sign_in_codes as s
+    (email, device_hash, code_hash, expires_at, failed_attempts, last_sent_at, hour_started_at, sends_this_hour)
+  values
+    (p_email, p_device_hash, p_code_hash, v_now + interval '10 minutes', 0, v_now, v_now, 1)
+  on conflict (email, device_hash) do update
+     set code_hash = excluded.code_hash,
+         expires_at = excluded.expires_at,
+         failed_attempts = 0,
+         last_sent_at = v_now,
+         -- A send after the hour window opens a new one.
+         hour_started_at = case when s.hour_started_at > v_now - interval '1 hour' then s.hour_started_at else v_now end,
+         sends_this_hour = case when s.hour_started_at > v_now - interval '1 hour' then s.sends_this_hour + 1 else 1 end;
+  return query select 'ok', null::integer;
 end;
 $$;
-comment on function private.issue_sign_in_code(text, text) is
-  'Stores a new hashed sign-in code for a normalised e-mail. Returns ok | too_soon (30 s) | too_many (5 per hour). HP400 on a malformed e-mail.';
+comment on function private.issue_sign_in_code(text, text, text, jsonb, jsonb) is
+  'Stores a new hashed sign-in code for a normalised e-mail and asking device: (ok | too_soon (30 s) | too_many (5 per hour per device, or the address''s budget for unknown devices), retry_after). Only a code that is sent counts, on the address and the network (HP429 when the network is full). HP400 on malformed input.';
 
-revoke all on function private.issue_sign_in_code(text, text) from public;
-grant execute on function private.issue_sign_in_code(text, text) to anon, authenticated;
+revoke all on function private.issue_sign_in_code(text, text, text, jsonb, jsonb) from public;
+grant execute on function private.issue_sign_in_code(text, text, text, jsonb, jsonb) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
 -- private.verify_sign_in_code
 -- -----------------------------------------------------------------------------
 -- Returns the user id (creating the account on first sign-in) when the hash
--- matches the live, unexpired code; else null. A wrong guess counts: at the 5th
--- wrong guess the code is cleared, so after that even the right code fails and
--- a new one must be requested. On success the code is cleared (single use).
+-- matches the live, unexpired code of this address AND device; else null. A
+-- wrong guess counts: at the 5th wrong guess the code is cleared, so after
+-- that even the right code fails and a new one must be requested. On success
+-- the code is cleared (single use) and the device becomes one of the
+-- account's own (app.sign_in_devices: the newest 20 are kept).
 --
 -- The row is locked (`for update`), so parallel guesses are counted one by one
 -- and cannot exceed 5 between them. It never raises for a wrong/expired code:
@@ -273,7 +392,7 @@ grant execute on function private.issue_sign_in_code(text, text) to anon, authen
 --
 -- SECURITY DEFINER for the same reason as issue_sign_in_code, and because
 -- creating the account must bypass RLS (anon may not insert into app.users).
-create function private.verify_sign_in_code(p_email text, p_code_hash text)
+create function private.verify_sign_in_code(p_email text, p_device_hash text, p_code_hash text)
 returns uuid
 language plpgsql
 volatile
@@ -287,8 +406,13 @@ begin
   if not private.is_normalised_email(p_email) then
     raise exception using errcode = 'HP400', message = 'Enter a valid e-mail address';
   end if;
+  if p_device_hash is null or (p_device_hash <> '' and p_device_hash !~ '^[0-9a-f]{64}$') then
+    raise exception using errcode = 'HP400', message = 'Invalid device hash';
+  end if;
 
-  select * into v_row from app.sign_in_codes where email = p_email for update;
+  select * into v_row from app.sign_in_codes s
+   where s.email = p_email and s.device_hash = p_device_hash
+   for update;
   if not found
      or v_row.code_hash is null
      or v_row.expires_at <= now()
@@ -297,18 +421,18 @@ begin
   end if;
 
   if not private.secure_equals(v_row.code_hash, p_code_hash) then
-    update app.sign_in_codes
+    update app.sign_in_codes s
        set failed_attempts = failed_attempts + 1,
            -- The 5th wrong try kills the code.
            code_hash  = case when failed_attempts + 1 >= 5 then null else code_hash end,
            expires_at = case when failed_attempts + 1 >= 5 then null else expires_at end
-     where email = p_email;
+     where s.email = p_email and s.device_hash = p_device_hash;
     return null;
   end if;
 
-  update app.sign_in_codes
+  update app.sign_in_codes s
      set code_hash = null, expires_at = null, failed_attempts = 0
-   where email = p_email;
+   where s.email = p_email and s.device_hash = p_device_hash;
 
   -- Find-or-create, race-free against a parallel first sign-in of the same
   -- e-mail (the unique constraint decides, nobody gets a 500).
@@ -318,13 +442,25 @@ begin
   if v_user_id is null then
     select u.id into v_user_id from app.users u where u.email = p_email;
   end if;
+
+  if p_device_hash <> '' then
+    insert into app.sign_in_devices as d (user_id, device_hash) values (v_user_id, p_device_hash)
+    on conflict (user_id, device_hash) do update set last_signed_in_at = now();
+    delete from app.sign_in_devices d
+     where d.user_id = v_user_id
+       and d.device_hash not in (
+         select n.device_hash from app.sign_in_devices n
+          where n.user_id = v_user_id
+          order by n.last_signed_in_at desc
+          limit 20);
+  end if;
   return v_user_id;
 end;
 $$;
-comment on function private.verify_sign_in_code(text, text) is
-  'Checks a hashed sign-in code in constant time. Returns the (possibly new) user id, or null for a wrong/expired/dead code. 5 wrong tries kill the code.';
-revoke all on function private.verify_sign_in_code(text, text) from public;
-grant execute on function private.verify_sign_in_code(text, text) to anon, authenticated;
+comment on function private.verify_sign_in_code(text, text, text) is
+  'Checks a hashed sign-in code of an address and device in constant time. Returns the (possibly new) user id, or null for a wrong/expired/dead code. 5 wrong tries kill the code. A device that signs in becomes the account''s own.';
+revoke all on function private.verify_sign_in_code(text, text, text) from public;
+grant execute on function private.verify_sign_in_code(text, text, text) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
 -- Verified e-mail change: a code to the NEW address, confirmed like sign-in.
@@ -341,7 +477,11 @@ grant execute on function private.verify_sign_in_code(text, text) to anon, authe
 --      (the first moment that is revealed, to the owner of the address's
 --      mailbox only). A change ends every OTHER session of the user.
 -- The send limits are those of sign-in codes (a resend needs 30 s while a code
--- is pending, at most 5 per hour), counted per account.
+-- is pending, at most 5 per hour), counted per account; and the code counts on
+-- the new address's budget for codes it did not ask for and on the client's
+-- network, like a sign-in code from an unknown device
+-- (private.count_code_send): K accounts naming one address mail it no more
+-- than that budget.
 
 create table app.email_changes (
   user_id         uuid primary key references app.users (id) on delete cascade,
@@ -364,12 +504,20 @@ comment on table app.email_changes is
   'Pending e-mail changes: the hashed code mailed to the new address and its send limits, one row per account. No grants: reached only through private.request_email_change / private.confirm_email_change.';
 
 -- -----------------------------------------------------------------------------
--- private.request_email_change -> 'ok' | 'same' | 'too_soon' | 'too_many'
+-- private.request_email_change -> (outcome 'ok' | 'same' | 'too_soon' | 'too_many' | 'address_busy', retry_after)
 -- -----------------------------------------------------------------------------
 -- 'same': the address is already the account's (nothing to confirm, no mail).
+-- 'address_busy': the new address's budget for codes it did not ask for is
+-- spent (others named it, or strangers asked it for sign-in codes).
 -- On 'ok' the new code replaces any earlier one (also for another address).
-create function private.request_email_change(p_new_email text, p_code_hash text)
-returns text
+-- The refusals count nothing; only a code that is sent counts.
+create function private.request_email_change(
+  p_new_email text,
+  p_code_hash text,
+  p_address_limit jsonb,
+  p_network_limits jsonb
+)
+returns table (outcome text, retry_after integer)
 language plpgsql
 volatile
 security definer
@@ -379,6 +527,7 @@ declare
   v_user_id uuid := (select auth.uid());
   v_now timestamptz := now();
   v_row app.email_changes;
+  v_wait integer;
 begin
   if v_user_id is null then
     raise exception using errcode = 'HP401', message = 'Not signed in';
@@ -394,43 +543,46 @@ begin
     update app.email_changes
        set new_email = null, code_hash = null, expires_at = null, failed_attempts = 0
      where user_id = v_user_id;
-    return 'same';
+    return query select 'same', null::integer;
+    return;
   end if;
 
-  insert into app.email_changes as e
-    (user_id, new_email, code_hash, expires_at, failed_attempts, last_sent_at, hour_started_at, sends_this_hour)
-  values
-    (v_user_id, p_new_email, p_code_hash, v_now + interval '10 minutes', 0, v_now, v_now, 1)
+  -- The account's row first (parallel requests of one account queue here),
+  -- then the address's lock: always in this order, as sign-in takes only the
+  -- second.
+  insert into app.email_changes as e (user_id, last_sent_at, hour_started_at, sends_this_hour)
+  values (v_user_id, '-infinity', v_now, 0)
   on conflict (user_id) do nothing;
-  if found then
-    return 'ok';
-  end if;
-
   select * into v_row from app.email_changes where user_id = v_user_id for update;
   if v_row.code_hash is not null and v_row.last_sent_at > v_now - interval '30 seconds' then
-    return 'too_soon';
+    return query select 'too_soon', greatest(1, ceil(extract(epoch from (v_row.last_sent_at + interval '30 seconds' - v_now))))::integer;
+    return;
   end if;
-  if v_row.hour_started_at > v_now - interval '1 hour' then
-    if v_row.sends_this_hour >= 5 then
-      return 'too_many';
-    end if;
-    update app.email_changes
-       set new_email = p_new_email, code_hash = p_code_hash, expires_at = v_now + interval '10 minutes',
-           failed_attempts = 0, last_sent_at = v_now, sends_this_hour = sends_this_hour + 1
-     where user_id = v_user_id;
-  else
-    update app.email_changes
-       set new_email = p_new_email, code_hash = p_code_hash, expires_at = v_now + interval '10 minutes',
-           failed_attempts = 0, last_sent_at = v_now, hour_started_at = v_now, sends_this_hour = 1
-     where user_id = v_user_id;
+  if v_row.hour_started_at > v_now - interval '1 hour' and v_row.sends_this_hour >= 5 then
+    return query select 'too_many', greatest(1, ceil(extract(epoch from (v_row.hour_started_at + interval '1 hour' - v_now))))::integer;
+    return;
   end if;
-  return 'ok';
+
+  perform private.lock_address_sends(p_new_email);
+  v_wait := private.count_code_send(p_address_limit, p_network_limits);
+  if v_wait > 0 then
+    return query select 'address_busy', v_wait;
+    return;
+  end if;
+
+  update app.email_changes e
+     set new_email = p_new_email, code_hash = p_code_hash, expires_at = v_now + interval '10 minutes',
+         failed_attempts = 0, last_sent_at = v_now,
+         hour_started_at = case when e.hour_started_at > v_now - interval '1 hour' then e.hour_started_at else v_now end,
+         sends_this_hour = case when e.hour_started_at > v_now - interval '1 hour' then e.sends_this_hour + 1 else 1 end
+   where e.user_id = v_user_id;
+  return query select 'ok', null::integer;
 end;
 $$;
-comment on function private.request_email_change(text, text) is
-  'Stores a hashed code for moving the signed-in account to p_new_email: ok | same (already its address) | too_soon (30 s) | too_many (5 per hour). Never tells whether the address is taken.';
-revoke all on function private.request_email_change(text, text) from public;
-grant execute on function private.request_email_change(text, text) to authenticated;
+comment on function private.request_email_change(text, text, jsonb, jsonb) is
+  'Stores a hashed code for moving the signed-in account to p_new_email: (ok | same (already its address) | too_soon (30 s) | too_many (5 per hour per account) | address_busy (the address''s budget for codes it did not ask for), retry_after). Only a sent code counts, on the address and the network (HP429 when the network is full). Never tells whether the address is taken.';
+revoke all on function private.request_email_change(text, text, jsonb, jsonb) from public;
+grant execute on function private.request_email_change(text, text, jsonb, jsonb) to authenticated;
 
 -- -----------------------------------------------------------------------------
 -- private.confirm_email_change -> (outcome 'changed' | 'invalid' | 'taken', old_email)
@@ -516,8 +668,8 @@ grant execute on function private.confirm_email_change(text, jsonb, text) to aut
 -- SHA-256 of a random token the API mails to the OLD address (in the link's
 -- fragment, so no server log or Referer sees it), valid 7 days, single use.
 -- private.undo_email_change puts that old address back, ends every session
--- of the account, and drops the pending change and this undo and every
--- later one (a thief who changed the address twice holds the second undo,
+-- of the account, forgets the devices it signed in from, and drops the
+-- pending change and this undo and every later one (a thief who changed the address twice holds the second undo,
 -- which must not outlive the owner's). An earlier undo stays: the owner's
 -- first link still works if a later one was used first.
 create table app.email_change_undos (
@@ -586,6 +738,8 @@ begin
       return;
   end;
   delete from app.sessions s where s.user_id = v_undo.user_id;
+  -- Whoever changed the address may have signed in from devices of their own.
+  delete from app.sign_in_devices d where d.user_id = v_undo.user_id;
   delete from app.email_changes c where c.user_id = v_undo.user_id;
   delete from app.email_change_undos u
    where u.user_id = v_undo.user_id and u.created_at >= v_undo.created_at;
@@ -593,7 +747,7 @@ begin
 end;
 $$;
 comment on function private.undo_email_change(text) is
-  'Puts back the address an e-mail change replaced, by the hash of the undo token mailed to it: undone (every session ends; this undo and later ones go) | invalid (unknown, used, expired) | taken (another account has the address).';
+  'Puts back the address an e-mail change replaced, by the hash of the undo token mailed to it: undone (every session ends, the account''s devices are forgotten; this undo and later ones go) | invalid (unknown, used, expired) | taken (another account has the address).';
 revoke all on function private.undo_email_change(text) from public;
 grant execute on function private.undo_email_change(text) to anon, authenticated;
 
@@ -618,6 +772,17 @@ create policy sign_in_codes_no_direct_access on app.sign_in_codes
   for all to anon, authenticated
   using (false)
   with check (false);
+
+alter table app.sign_in_devices enable row level security;
+-- A user may read and forget its own devices ("Sign out everywhere");
+-- nothing else reaches the table but the sign-in definers.
+create policy sign_in_devices_select_own on app.sign_in_devices
+  for select to authenticated
+  using (user_id = (select auth.uid()));
+
+create policy sign_in_devices_delete_own on app.sign_in_devices
+  for delete to authenticated
+  using (user_id = (select auth.uid()));
 
 alter table app.email_changes enable row level security;
 create policy email_changes_no_direct_access on app.email_changes

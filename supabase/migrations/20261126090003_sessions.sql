@@ -104,14 +104,18 @@ grant execute on function private.check_request(uuid, uuid, uuid, text) to anon,
 -- private.sign_in_with_code: verify a code and start a session
 -- -----------------------------------------------------------------------------
 -- private.verify_sign_in_code (users_and_sign_in: constant-time compare, single use,
--- 5 tries, account created on first sign-in) plus a new session for the user.
+-- 5 tries, the code of this address and device only, account created on
+-- first sign-in) plus a new session for the user.
 -- Never raises for a wrong code (the try must be committed): then both
 -- columns are null. Expired sessions of the user are cleared on the way.
 --
--- p_guess_limits (abuse_limits: wrong codes per network, per address per
--- day, overall): while one is full the request is refused (HP429) before the
--- code is compared; a wrong code counts a hit on each.
-create function private.sign_in_with_code(p_email text, p_code_hash text, p_guess_limits jsonb)
+-- p_guess_limits (abuse_limits: wrong codes per client network and per wider
+-- site): while one is full the request is refused (HP429) before the code is
+-- compared; a wrong code counts a hit on each. No limit is kept per address:
+-- the code's own 5 tries bound the guesses at it, and only the device that
+-- asked for a code can try it, so a stranger's wrong codes never lock the
+-- owner out (decision 0076).
+create function private.sign_in_with_code(p_email text, p_device_hash text, p_code_hash text, p_guess_limits jsonb)
 returns table (user_id uuid, session_id uuid)
 language plpgsql
 volatile
@@ -123,7 +127,7 @@ declare
   v_session_id uuid;
 begin
   perform private.refuse_when_full(p_guess_limits);
-  v_user_id := private.verify_sign_in_code(p_email, p_code_hash);
+  v_user_id := private.verify_sign_in_code(p_email, p_device_hash, p_code_hash);
   if v_user_id is null then
     perform private.count_failure(p_guess_limits);
     return query select null::uuid, null::uuid;
@@ -134,10 +138,10 @@ begin
   return query select v_user_id, v_session_id;
 end;
 $$;
-comment on function private.sign_in_with_code(text, text, jsonb) is
-  'Checks a hashed sign-in code (private.verify_sign_in_code) and on success starts a session: (user_id, session_id), or nulls for a wrong/expired/dead code, which counts on p_guess_limits. HP429 while a guess limit is full.';
-revoke all on function private.sign_in_with_code(text, text, jsonb) from public;
-grant execute on function private.sign_in_with_code(text, text, jsonb) to anon, authenticated;
+comment on function private.sign_in_with_code(text, text, text, jsonb) is
+  'Checks a hashed sign-in code of an address and device (private.verify_sign_in_code) and on success starts a session: (user_id, session_id), or nulls for a wrong/expired/dead code, which counts on p_guess_limits. HP429 while a guess limit is full.';
+revoke all on function private.sign_in_with_code(text, text, text, jsonb) from public;
+grant execute on function private.sign_in_with_code(text, text, text, jsonb) to anon, authenticated;
 
 alter table app.sessions enable row level security;
 

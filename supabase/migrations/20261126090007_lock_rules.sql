@@ -1,7 +1,8 @@
 -- =============================================================================
 -- Domain: the lock rules. What only the host does: pick an idea, lock a date,
--- set the event time, set the place, unlock for a revote; the notice sent
--- once the time is set.
+-- set the event time, set the place, unlock for a revote. What the group is
+-- told of these is the notifications domain's (the trigger on app.plans and
+-- the plan's notice budget, docs/notifications.md).
 -- =============================================================================
 --
 -- SECURITY INVOKER: the plans UPDATE policy already allows these
@@ -116,8 +117,9 @@ grant execute on function app.lock_date(uuid, date) to anon, authenticated;
 -- IANA zone of the host's clock (null: floating; the API checks the name
 -- exists, the table its form) as time_zone, finds or creates the
 -- slot (locked date, 'H:mm') so the chosen time is a real slot, points
--- locked_time_slot_id at it and completes the plan. Mailing participants is
--- the API's job after this returns (the notice below).
+-- locked_time_slot_id at it and completes the plan. Telling the group (the
+-- e-mail with its .ics) is the notifications domain's, within the plan's
+-- notice budget: the time always changes, only the notice may wait.
 create function app.set_event_time(p_plan_id uuid, p_time text, p_time_zone text default null)
 returns void
 language plpgsql
@@ -225,87 +227,3 @@ create trigger plans_remove_previous_locked_slot
   for each row
   when (old.locked_time_slot_id is not null and old.locked_time_slot_id is distinct from new.locked_time_slot_id)
   execute function private.remove_previous_locked_slot();
-
--- -----------------------------------------------------------------------------
--- The "time set" notice: only when the time changed, at most once per window.
--- -----------------------------------------------------------------------------
--- Everyone is told the time (push), and members by e-mail with an .ics
--- (private.enqueue_notification, the notifications domain). The e-mail carries
--- host-chosen text, so a host must not be able to mail the group again and
--- again (docs/security-and-limits.md "Abuse limits"). Each plan remembers the
--- date and time it last announced:
---
---   * the same date and time again in the same zone (e.g. unlock, pick the
---     same date, set the same time) sends nothing;
---   * a different date, time or zone (the same "7 PM" set from a phone in
---     another zone is another instant, and the attached .ics moves the
---     members' event) sends the e-mail, unless the last one went out
---     less than the window ago (10 minutes; the API passes it): then the
---     request is refused (HP429, DETAIL = seconds to wait) and rolls back, so
---     what the members were told is never silently out of date.
-
-create table app.event_time_notices (
-  plan_id    uuid primary key references app.plans (id) on delete cascade,
-  date       date not null,
-  -- As app.plans.event_time: 'h:mm AM/PM'.
-  event_time text not null,
-  -- As app.plans.time_zone: the zone of the host's clock, or null.
-  time_zone  text,
-  sent_at    timestamptz not null default now()
-);
-comment on table app.event_time_notices is
-  'The date, time and zone last e-mailed to a plan''s members, and when. Reached only through private.claim_event_time_notice.';
-
--- Called by the API right after app.set_event_time, in the same transaction
--- (the plan row is still locked by it, so two of these never race for a plan).
--- True: the time is announced (the outbox has it; 'time_changed' when an
--- earlier time was announced). False: nothing changed, nothing is sent.
--- HP429 (p_message, DETAIL = seconds): changed too soon.
-create function private.claim_event_time_notice(p_plan_id uuid, p_window_seconds integer, p_message text)
-returns boolean
-language plpgsql
-volatile
-security definer
-set search_path = ''
-as $$
-declare
-  v_plan   app.plans;
-  v_notice app.event_time_notices;
-begin
-  select * into v_plan from app.plans p where p.id = p_plan_id;
-  if not found or v_plan.host_id is distinct from (select auth.uid()) then
-    raise exception using errcode = 'HP403', message = 'Only the host can set the event time';
-  end if;
-  if v_plan.status <> 'completed' or v_plan.event_time is null or v_plan.locked_time_slot_date is null then
-    return false;
-  end if;
-
-  select * into v_notice from app.event_time_notices n where n.plan_id = p_plan_id for update;
-  if found then
-    if v_notice.date = v_plan.locked_time_slot_date and v_notice.event_time = v_plan.event_time
-       and v_notice.time_zone is not distinct from v_plan.time_zone then
-      return false;
-    end if;
-    perform private.refuse_within_window(v_notice.sent_at, p_window_seconds, p_message);
-  end if;
-
-  insert into app.event_time_notices as n (plan_id, date, event_time, time_zone, sent_at)
-  values (p_plan_id, v_plan.locked_time_slot_date, v_plan.event_time, v_plan.time_zone, now())
-  on conflict (plan_id) do update
-     set date = excluded.date, event_time = excluded.event_time, time_zone = excluded.time_zone, sent_at = excluded.sent_at;
-  perform private.enqueue_notification(p_plan_id, case when v_notice.plan_id is null then 'time_set' else 'time_changed' end,
-                                       private.plan_notice_detail(v_plan), 'everyone', true);
-  return true;
-end;
-$$;
-comment on function private.claim_event_time_notice(uuid, integer, text) is
-  'After set_event_time: true when the time is announced (recorded, in the outbox), false when it did not change, HP429 when the last announcement is younger than the window.';
-revoke all on function private.claim_event_time_notice(uuid, integer, text) from public;
-grant execute on function private.claim_event_time_notice(uuid, integer, text) to authenticated;
-
-alter table app.event_time_notices enable row level security;
-create policy event_time_notices_no_direct_access on app.event_time_notices
-  as restrictive
-  for all to anon, authenticated
-  using (false)
-  with check (false);

@@ -58,14 +58,20 @@ grant insert (id, user_id, catalog_id, free_form_text) on app.user_interests to 
 --
 -- Anyone holding the plan's link may call it, so it never echoes one member's
 -- own words (a private free text: 'divorce lawyer', a name, an address;
--- docs/api.md "Interests and suggestions"). An interest counts only when:
+-- docs/api.md "Interests and suggestions"). The caller's own interests are
+-- left out of what the caller is told: every count is of the *other* members
+-- (docs/decisions/0090-suggestions-leave-the-caller-out.md). Otherwise a
+-- member could add 'divorce lawyer' to their own list and read whether it now
+-- comes out, i.e. whether one other member holds it. So the answer a caller
+-- gets depends on nothing the caller entered. An interest counts only when:
 --
---   * at least two of the plan's members hold it (trimmed, any case): it is
---     then common to the group, which is what the panel promises ("Ideas
---     based on common interests"); or
+--   * at least two of the plan's members other than the caller hold it
+--     (trimmed, any case): it is then common to the group, which is what the
+--     panel promises ("Ideas based on common interests"); or
 --   * it is a catalogue item (its text is the catalogue's name, not anyone's
---     words), which counts from one member: the catalogue is 8 generic tiles
---     and the suggestion is a fixed phrase ('Meet for coffee at a new café').
+--     words), which counts from one member other than the caller: the
+--     catalogue is 8 generic tiles and the suggestion is a fixed phrase
+--     ('Meet for coffee at a new café').
 --
 -- The text returned for a catalogue interest is the catalogue's name.
 
@@ -87,13 +93,15 @@ begin
       join app.user_interests ui on ui.user_id = pa.user_id
       left join app.interest_catalog cat on lower(cat.name) = lower(btrim(ui.free_form_text))
      where pa.plan_id = p_plan_id
+       -- Not the caller's own (anon and guests have no user id: nobody is left out).
+       and pa.user_id is distinct from (select auth.uid())
      group by lower(btrim(ui.free_form_text))
     having count(distinct ui.user_id) >= 2 or count(cat.id) > 0
      order by member_count desc, interest;
 end;
 $$;
 comment on function private.plan_shared_interests(uuid) is
-  'Interests shared by at least two of the plan''s members, or catalogue items, with how many members hold each, most shared first. Never one member''s own text. HP404 unless the caller may read the plan.';
+  'Interests shared by at least two of the plan''s members other than the caller, or catalogue items one of them holds, with how many of them hold each, most shared first. Never one member''s own text; nothing the caller holds changes the answer. HP404 unless the caller may read the plan.';
 revoke all on function private.plan_shared_interests(uuid) from public;
 grant execute on function private.plan_shared_interests(uuid) to anon, authenticated;
 

@@ -1,8 +1,8 @@
 -- =============================================================================
 -- Domain: notifications. Devices that asked to be told (Web Push), the outbox
--- of what happened and who must hear of it, the digest of new ideas and
--- comments, the host's reminder, the deadline, and members' per-plan e-mail
--- opt-out (docs/notifications.md).
+-- of what happened and who must hear of it, each plan's notice budget, the
+-- digest of new ideas and comments, the host's reminder, the deadline, and
+-- members' per-plan e-mail opt-out (docs/notifications.md).
 -- =============================================================================
 --
 -- The outbox
@@ -23,20 +23,22 @@
 --
 -- Who causes what
 --
---   * The host's decisions on app.plans (pick an idea, lock a date, unlock,
---     the place, delete the plan): the trigger at the end of this file, so
---     every path that changes a plan (the API, the deadline's auto-lock) is
---     announced, and nothing else has to remember to.
---   * The time (set or changed): private.claim_event_time_notice (lock rules),
---     which already decides whether the members are told (the time changed,
---     not too soon).
+--   * The decisions on app.plans (pick an idea, lock a date, set the time,
+--     the place, unlock; the host's or the deadline's auto-lock): the trigger
+--     on app.plans notes them in the plan's notice budget
+--     (app.plan_notices), so every path that changes a plan is announced and
+--     nothing else has to remember to. private.send_plan_notices writes the
+--     notice to the outbox when the budget allows: at once (the host's
+--     request calls it) or when the window ends (the scheduler), one notice
+--     saying what is true then, and none when nothing is new.
+--   * Deleting a plan: the trigger, at once (it happens once).
 --   * New ideas and comments: private.run_digests, by the scheduler, at most
 --     one digest per plan per window, never from the write itself.
 --   * Reminders: app.remind_unanswered (the host), private.run_deadlines (a
---     day before the deadline).
+--     day before the deadline), at most one per plan per window together.
 --
--- Everyone is told except whoever caused it (the request's claims); what the
--- scheduler does (nobody's request) is told to everyone concerned.
+-- Everyone is told except whoever caused it; what the scheduler does
+-- (nobody's request) is told to everyone concerned.
 
 -- -----------------------------------------------------------------------------
 -- app.push_subscriptions: a browser's Web Push subscription.
@@ -226,18 +228,19 @@ revoke all on function private.plan_notice_detail(app.plans) from public;
 -- -----------------------------------------------------------------------------
 -- private.enqueue_notification: the outbox's one writer.
 -- -----------------------------------------------------------------------------
--- p_to: 'everyone' (the plan's participants but whoever the claims name),
--- 'host', or 'unanswered' (who has not voted on anything yet; never the
--- host). Push goes to every device of each recipient; with p_email, members
--- also get an e-mail, unless they turned e-mails about this plan off (the
--- time's e-mail goes to every member, whoever set it). A digest
+-- p_to: 'everyone' (the plan's participants but p_caused_by, the member who
+-- caused it; null: nobody is left out), 'host', or 'unanswered' (who has not
+-- voted on anything yet; never the host). Push goes to every device of each
+-- recipient; with p_email, members also get an e-mail, unless they turned
+-- e-mails about this plan off (the time's e-mail goes to every member,
+-- whoever set it). A digest
 -- (p_detail {from, until}) counts per recipient the ideas and comments of
 -- others, and leaves out whoever has nothing new.
 --
 -- Returns how many people were reached (with at least one delivery); an event
 -- that reaches nobody is not kept.
 create function private.enqueue_notification(
-  p_plan_id uuid, p_kind text, p_detail jsonb, p_to text, p_email boolean)
+  p_plan_id uuid, p_kind text, p_detail jsonb, p_to text, p_email boolean, p_caused_by uuid)
 returns integer
 language plpgsql
 volatile
@@ -245,11 +248,9 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_plan        app.plans;
-  v_event       bigint;
-  v_actor_user  uuid := (select auth.uid());
-  v_actor_guest uuid := private.claimed_guest_id();
-  v_reached     integer;
+  v_plan    app.plans;
+  v_event   bigint;
+  v_reached integer;
 begin
   select * into v_plan from app.plans p where p.id = p_plan_id;
   if not found then
@@ -278,8 +279,7 @@ begin
       from app.participants pa
      where pa.plan_id = p_plan_id
        and case p_to
-             when 'everyone' then (v_actor_user is null or pa.user_id is distinct from v_actor_user)
-                                  and (v_actor_guest is null or pa.guest_id is distinct from v_actor_guest)
+             when 'everyone' then p_caused_by is null or pa.user_id is distinct from p_caused_by
              when 'host' then pa.user_id = v_plan.host_id
              when 'unanswered' then pa.user_id is distinct from v_plan.host_id
                                     and not private.has_responded(p_plan_id, pa.user_id, pa.guest_id)
@@ -324,17 +324,99 @@ begin
   return v_reached;
 end;
 $$;
-comment on function private.enqueue_notification(uuid, text, jsonb, text, boolean) is
+comment on function private.enqueue_notification(uuid, text, jsonb, text, boolean, uuid) is
   'The outbox''s writer: an event and a delivery per device (and per member''s e-mail) of the chosen people, in the caller''s transaction. Returns how many people it reaches.';
-revoke all on function private.enqueue_notification(uuid, text, jsonb, text, boolean) from public;
+revoke all on function private.enqueue_notification(uuid, text, jsonb, text, boolean, uuid) from public;
 
 -- -----------------------------------------------------------------------------
--- The host's decisions on a plan announce themselves.
+-- The plan's notice budget: what its people were last told of its decisions.
 -- -----------------------------------------------------------------------------
--- One event per changed plan row, the most telling one: a date locked with
--- an idea picked at once (the deadline's auto-lock) is "decided". The time is
--- not here (private.claim_event_time_notice). E-mail goes with the ones that
--- change what members were e-mailed or that end voting by themselves.
+-- A host looping a change (the place; unlock, lock and time) must not e-mail
+-- and push everyone each time (docs/notifications.md "The notice budget",
+-- docs/decisions/0078-one-notice-budget-per-plan.md). Nothing the host does
+-- is refused for it: the change always applies, only the notice waits. One
+-- row per plan that changed since it was created:
+--
+--   * told_*: what the last notice said (before the first one: the plan as it
+--     was before its first change), in the shape private.plan_notice_state
+--     gives a plan;
+--   * quiet_until: no notice before this (the last one plus the window, which
+--     the API passes; null: none sent yet);
+--   * pending_since, caused_by: since when a change waits that told_* does
+--     not say yet, and the member who made it (null: nobody, i.e. the
+--     deadline's auto-lock, or more than one).
+--
+-- The trigger below sets pending_since at a change that makes the plan differ
+-- from what was told, and clears it when a change makes the plan what was
+-- told again (nobody hears of a round trip). private.send_plan_notices writes
+-- the one notice, built from the plan as it is when it goes.
+create table app.plan_notices (
+  plan_id         uuid primary key references app.plans (id) on delete cascade,
+  -- As app.plans: the status, the picked idea, the locked date (null while
+  -- planning), the time and its zone (null unless completed), the place.
+  told_status     text not null,
+  told_idea_id    uuid,
+  told_date       date,
+  told_event_time text,
+  told_time_zone  text,
+  told_location   text,
+  quiet_until     timestamptz,
+  pending_since   timestamptz,
+  caused_by       uuid
+);
+comment on table app.plan_notices is
+  'Each plan''s notice budget: what its people were last told of its decisions, until when no notice goes, and whether a change waits. Reached only through its trigger and private.send_plan_notices.';
+
+-- The scheduler's pass takes the plans whose notice waits (few at any time).
+create index plan_notices_pending_idx on app.plan_notices (pending_since) where pending_since is not null;
+
+-- What a notice about the plan's decisions describes, as a row of
+-- app.plan_notices (only plan_id and told_* set).
+create function private.plan_notice_state(p_plan app.plans)
+returns app.plan_notices
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_plan.id, p_plan.status, p_plan.locked_idea_id,
+         case when p_plan.status <> 'planning' then p_plan.locked_time_slot_date end,
+         case when p_plan.status = 'completed' then p_plan.event_time end,
+         case when p_plan.status = 'completed' then p_plan.time_zone end,
+         p_plan.location, null::timestamptz, null::timestamptz, null::uuid
+$$;
+revoke all on function private.plan_notice_state(app.plans) from public;
+
+-- What the people who were told p_told must hear to know p_now: the most
+-- telling kind, or null when nothing they were told is out of date (an idea
+-- un-picked alone is not news).
+create function private.plan_notice_kind(p_told app.plan_notices, p_now app.plan_notices)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(
+    case
+      when p_now.told_status = 'planning' then
+        case when p_told.told_status <> 'planning' then 'unlocked' end
+      when p_now.told_status = 'completed' then
+        case when p_told.told_status <> 'completed' then 'time_set'
+             when (p_told.told_date, p_told.told_event_time, p_told.told_time_zone)
+                  is distinct from (p_now.told_date, p_now.told_event_time, p_now.told_time_zone) then 'time_changed'
+        end
+      -- A date locked without a time yet.
+      when p_told.told_status in ('planning', 'completed') or p_told.told_date is distinct from p_now.told_date then
+        case when p_now.told_idea_id is not null and p_now.told_idea_id is distinct from p_told.told_idea_id
+             then 'decided' else 'date_locked' end
+    end,
+    case when p_now.told_idea_id is not null and p_now.told_idea_id is distinct from p_told.told_idea_id then 'idea_picked' end,
+    case when p_now.told_location is distinct from p_told.told_location then 'place_changed' end)
+$$;
+revoke all on function private.plan_notice_kind(app.plan_notices, app.plan_notices) from public;
+
+-- Every change of a plan's decisions is noted in its budget; deleting the
+-- plan is told at once (it happens once). The time is here too: its e-mail
+-- carries the .ics.
 create function private.announce_plan_change()
 returns trigger
 language plpgsql
@@ -343,38 +425,25 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_kind        text;
-  v_email       boolean := false;
-  v_was_locked  boolean;
-  v_is_locked   boolean;
-  v_idea_picked boolean;
+  v_actor uuid := (select auth.uid());
+  v_told  app.plan_notices;
 begin
   if tg_op = 'DELETE' then
-    perform private.enqueue_notification(old.id, 'plan_deleted', '{}', 'everyone', true);
+    perform private.enqueue_notification(old.id, 'plan_deleted', '{}', 'everyone', true, v_actor);
     return old;
   end if;
 
-  v_was_locked := old.status <> 'planning';
-  v_is_locked := new.status <> 'planning';
-  v_idea_picked := new.locked_idea_id is not null and new.locked_idea_id is distinct from old.locked_idea_id;
-  if v_is_locked and not v_was_locked then
-    v_kind := case when v_idea_picked then 'decided' else 'date_locked' end;
-    v_email := v_idea_picked;
-  elsif v_was_locked and not v_is_locked then
-    v_kind := 'unlocked';
-    v_email := old.status = 'completed';
-  elsif v_is_locked and new.status <> 'completed'
-        and new.locked_time_slot_date is distinct from old.locked_time_slot_date then
-    v_kind := 'date_locked';
-  elsif v_idea_picked then
-    v_kind := 'idea_picked';
-  elsif new.location is distinct from old.location then
-    v_kind := 'place_changed';
-    v_email := new.status = 'completed';
+  insert into app.plan_notices select * from private.plan_notice_state(old) on conflict (plan_id) do nothing;
+  select * into v_told from app.plan_notices n where n.plan_id = new.id for update;
+  if private.plan_notice_kind(v_told, private.plan_notice_state(new)) is null then
+    update app.plan_notices n set pending_since = null, caused_by = null
+     where n.plan_id = new.id and n.pending_since is not null;
   else
-    return null;
+    update app.plan_notices n
+       set caused_by = case when n.pending_since is null or n.caused_by = v_actor then v_actor end,
+           pending_since = coalesce(n.pending_since, now())
+     where n.plan_id = new.id;
   end if;
-  perform private.enqueue_notification(new.id, v_kind, private.plan_notice_detail(new), 'everyone', v_email);
   return null;
 end;
 $$;
@@ -386,6 +455,8 @@ create trigger plans_announce_change
   when (old.status is distinct from new.status
         or old.locked_idea_id is distinct from new.locked_idea_id
         or old.locked_time_slot_date is distinct from new.locked_time_slot_date
+        or old.event_time is distinct from new.event_time
+        or old.time_zone is distinct from new.time_zone
         or old.location is distinct from new.location)
   execute function private.announce_plan_change();
 
@@ -393,6 +464,76 @@ create trigger plans_announce_change
 create trigger plans_announce_delete
   before delete on app.plans
   for each row execute function private.announce_plan_change();
+
+-- Writes the waiting notice of one plan (the host's request, right after its
+-- change, in its transaction) or of every plan (p_plan_id null: the
+-- scheduler) when the budget allows: no notice went out in the last
+-- p_window_seconds, and a date the host locked has had that long to get its
+-- time (the usual next step: then the one notice is the time's, with its
+-- .ics). The notice says what is true now: its kind from what the people
+-- were told (private.plan_notice_kind), its text the plan as it is, and
+-- whether the place changed too. E-mail goes with the decisions that end
+-- voting and whatever changes what members were e-mailed (the time). A
+-- notice that reaches nobody does not start a window. Rows are taken FOR
+-- UPDATE SKIP LOCKED, so each notice is written once however many run this.
+-- Returns how many notices were written.
+create function private.send_plan_notices(p_plan_id uuid, p_window_seconds integer)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_told app.plan_notices;
+  v_plan app.plans;
+  v_now  app.plan_notices;
+  v_kind text;
+  v_sent integer := 0;
+begin
+  for v_told in
+    select * from app.plan_notices n
+     where n.pending_since is not null
+       and (p_plan_id is null or n.plan_id = p_plan_id)
+       and (n.quiet_until is null or n.quiet_until <= now())
+     order by n.pending_since
+     for update skip locked
+  loop
+    select * into v_plan from app.plans p where p.id = v_told.plan_id;
+    v_now := private.plan_notice_state(v_plan);
+    continue when v_told.caused_by is not null
+              and v_now.told_status not in ('planning', 'completed')
+              and v_told.pending_since > now() - make_interval(secs => p_window_seconds);
+
+    v_kind := private.plan_notice_kind(v_told, v_now);
+    if v_kind is null then
+      update app.plan_notices n set pending_since = null, caused_by = null where n.plan_id = v_plan.id;
+      continue;
+    end if;
+    v_now.quiet_until := v_told.quiet_until;
+    if private.enqueue_notification(v_plan.id, v_kind,
+         private.plan_notice_detail(v_plan)
+           || jsonb_build_object('placeChanged', v_now.told_location is distinct from v_told.told_location),
+         'everyone',
+         v_kind in ('time_set', 'time_changed', 'decided') or 'completed' in (v_told.told_status, v_now.told_status),
+         v_told.caused_by) > 0 then
+      v_now.quiet_until := now() + make_interval(secs => p_window_seconds);
+      v_sent := v_sent + 1;
+    end if;
+    update app.plan_notices n
+       set told_status = v_now.told_status, told_idea_id = v_now.told_idea_id, told_date = v_now.told_date,
+           told_event_time = v_now.told_event_time, told_time_zone = v_now.told_time_zone,
+           told_location = v_now.told_location, quiet_until = v_now.quiet_until,
+           pending_since = null, caused_by = null
+     where n.plan_id = v_plan.id;
+  end loop;
+  return v_sent;
+end;
+$$;
+comment on function private.send_plan_notices(uuid, integer) is
+  'The host''s request (its plan) and the scheduler (every plan): writes each waiting notice the budget allows to the outbox, saying what is true now. Returns how many were written.';
+revoke all on function private.send_plan_notices(uuid, integer) from public;
+grant execute on function private.send_plan_notices(uuid, integer) to authenticated, service_role;
 
 -- -----------------------------------------------------------------------------
 -- Subscriptions: save and delete (the device's own identity, from the claims).
@@ -499,7 +640,7 @@ begin
   if not exists (select 1 from app.plans p where p.id = p_plan_id and p.host_id = (select auth.uid())) then
     raise exception using errcode = 'HP403', message = 'Only the host can send reminders';
   end if;
-  return private.enqueue_notification(p_plan_id, 'reminder', '{}', 'unanswered', true);
+  return private.enqueue_notification(p_plan_id, 'reminder', '{}', 'unanswered', true, null);
 end;
 $$;
 revoke all on function private.send_reminder(uuid) from public;
@@ -509,7 +650,8 @@ grant execute on function private.send_reminder(uuid) to authenticated;
 -- app.remind_unanswered: the host's "Remind them".
 -- -----------------------------------------------------------------------------
 -- Who has not voted on any idea or date gets a reminder (push; members also
--- e-mail). Once per window per plan (HP429, DETAIL = seconds to wait); a
+-- e-mail). Once per window per plan (HP429, DETAIL = seconds to wait), the
+-- deadline's automatic reminder included (private.run_deadlines); a
 -- reminder that reaches nobody does not count. Only while voting is open.
 create function app.remind_unanswered(p_plan_id uuid, p_window_seconds integer, p_message text)
 returns integer
@@ -611,10 +753,17 @@ revoke all on function private.vote_leaders(uuid) from public;
 
 -- A day (p_lead_seconds) before the deadline, one reminder to who has not
 -- answered; at the deadline, with auto_lock, the leaders are picked and
--- locked (the plans trigger tells everyone), and the host is told where
+-- locked (the plans trigger notes it in the plan's notice budget, and
+-- private.send_plan_notices tells everyone), and the host is told where
 -- things stand unless a date was locked. Rows are taken FOR UPDATE SKIP
 -- LOCKED and marked, so each plan is handled once however many run this.
-create function private.run_deadlines(p_lead_seconds integer)
+--
+-- The reminder shares the host's window (app.remind_unanswered,
+-- p_remind_window_seconds): a deadline moved again and again re-arms it, but
+-- nobody is reminded more than once per window; it waits while one went out
+-- less than the window ago, and one that reaches somebody starts the window
+-- (plans.reminded_at) like the host's.
+create function private.run_deadlines(p_lead_seconds integer, p_remind_window_seconds integer)
 returns integer
 language plpgsql
 volatile
@@ -626,6 +775,7 @@ declare
   v_leaders record;
   v_done    integer := 0;
   v_locked  boolean;
+  v_reached integer;
 begin
   for v_plan in
     select * from app.plans p
@@ -634,11 +784,15 @@ begin
        and p.status = 'planning'
        and p.deadline > now()
        and p.deadline <= now() + make_interval(secs => p_lead_seconds)
+       and (p.reminded_at is null or p.reminded_at <= now() - make_interval(secs => p_remind_window_seconds))
      for update skip locked
   loop
-    update app.plans p set deadline_reminded_at = now() where p.id = v_plan.id;
-    perform private.enqueue_notification(v_plan.id, 'deadline_soon',
-      jsonb_build_object('deadline', v_plan.deadline), 'unanswered', true);
+    v_reached := private.enqueue_notification(v_plan.id, 'deadline_soon',
+      jsonb_build_object('deadline', v_plan.deadline), 'unanswered', true, null);
+    update app.plans p
+       set deadline_reminded_at = now(),
+           reminded_at = case when v_reached > 0 then now() else p.reminded_at end
+     where p.id = v_plan.id;
     v_done := v_done + 1;
   end loop;
 
@@ -664,16 +818,16 @@ begin
       perform private.enqueue_notification(v_plan.id, 'deadline_reached', jsonb_build_object(
         'autoLock', v_plan.auto_lock,
         'ideaText', v_leaders.idea_text, 'ideaVotes', v_leaders.idea_votes,
-        'date', v_leaders.date, 'dateVotes', v_leaders.date_votes), 'host', true);
+        'date', v_leaders.date, 'dateVotes', v_leaders.date_votes), 'host', true, null);
     end if;
   end loop;
   return v_done;
 end;
 $$;
-comment on function private.run_deadlines(integer) is
-  'Scheduler: the reminder a day before each deadline, and what happens at it (auto-lock, or the host told). Returns how many plans it handled.';
-revoke all on function private.run_deadlines(integer) from public;
-grant execute on function private.run_deadlines(integer) to service_role;
+comment on function private.run_deadlines(integer, integer) is
+  'Scheduler: the reminder a day before each deadline (at most one reminder per plan per window, the host''s included), and what happens at it (auto-lock, or the host told). Returns how many plans it handled.';
+revoke all on function private.run_deadlines(integer, integer) from public;
+grant execute on function private.run_deadlines(integer, integer) to service_role;
 
 -- New ideas and comments, at most one digest per plan per p_window_seconds,
 -- once the oldest new one is p_settle_seconds old (a burst goes out as one).
@@ -715,7 +869,7 @@ begin
     continue when v_claimed is null;
     v_claimed := null;
     perform private.enqueue_notification(v_row.plan_id, 'digest', jsonb_build_object(
-      'from', coalesce(v_row.covered_until, '-infinity'::timestamptz), 'until', v_row.newest), 'everyone', false);
+      'from', coalesce(v_row.covered_until, '-infinity'::timestamptz), 'until', v_row.newest), 'everyone', false, null);
     v_sent := v_sent + 1;
   end loop;
   return v_sent;
@@ -915,6 +1069,7 @@ alter table app.email_unsubscribes enable row level security;
 alter table app.notification_events enable row level security;
 alter table app.notification_deliveries enable row level security;
 alter table app.plan_digests enable row level security;
+alter table app.plan_notices enable row level security;
 
 create policy push_subscriptions_no_direct_access on app.push_subscriptions
   as restrictive for all to anon, authenticated using (false) with check (false);
@@ -925,6 +1080,8 @@ create policy notification_events_no_direct_access on app.notification_events
 create policy notification_deliveries_no_direct_access on app.notification_deliveries
   as restrictive for all to anon, authenticated using (false) with check (false);
 create policy plan_digests_no_direct_access on app.plan_digests
+  as restrictive for all to anon, authenticated using (false) with check (false);
+create policy plan_notices_no_direct_access on app.plan_notices
   as restrictive for all to anon, authenticated using (false) with check (false);
 
 -- The scheduler's role reaches this schema's functions (each granted above).

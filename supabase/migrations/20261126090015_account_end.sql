@@ -29,9 +29,10 @@
 -- private.sign_out_everywhere: "Sign out everywhere"
 -- -----------------------------------------------------------------------------
 -- Every session of the caller, this one too (and with them every device's
--- push subscriptions for the account), and the calendar feed: a lost phone,
--- or whoever copied the feed's URL, hears nothing more. The member's next
--- look at the feed's card issues a new URL.
+-- push subscriptions for the account), the devices known to sign-in (their
+-- code budgets of their own, users_and_sign_in) and the calendar feed: a
+-- lost phone, or whoever copied the feed's URL, hears nothing more. The
+-- member's next look at the feed's card issues a new URL.
 create function private.sign_out_everywhere()
 returns void
 language sql
@@ -40,10 +41,11 @@ security definer
 set search_path = ''
 as $$
   delete from app.sessions s where s.user_id = (select auth.uid());
+  delete from app.sign_in_devices d where d.user_id = (select auth.uid());
   delete from app.calendar_feeds f where f.user_id = (select auth.uid());
 $$;
 comment on function private.sign_out_everywhere() is
-  'Ends every session of the caller (their push subscriptions go with them) and the caller''s calendar feed.';
+  'Ends every session of the caller (their push subscriptions go with them), forgets the devices known to its sign-in, and ends the caller''s calendar feed.';
 revoke all on function private.sign_out_everywhere() from public;
 grant execute on function private.sign_out_everywhere() to authenticated;
 

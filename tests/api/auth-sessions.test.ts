@@ -1,6 +1,7 @@
 // Revocable sessions over HTTP: POST /api/auth/sign-out ends this device's
 // session, POST /api/auth/sign-out-everywhere every session of the user; an
 // ended session's token is refused (401) on the very next request, on any route.
+import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api, apiDatabaseAsOwner, signIn, testMailbox, uniqueEmail } from '../support/api.ts';
 
@@ -83,6 +84,21 @@ describe('POST /api/auth/sign-out-everywhere', () => {
     expectExpired(await me(phone));
     expectExpired(await api('GET', '/api/plans', { token: phone }));
     expect((await me(someoneElse.token)).status).toBe(200);
+  });
+
+  it("forgets the devices the account signed in from: none keeps a sign-in budget of its own", async () => {
+    const email = uniqueEmail('forget');
+    const device = randomBytes(32).toString('base64url');
+    const code = async () => {
+      const before = (await testMailbox().mailsTo(email)).length;
+      expect((await api('POST', '/api/auth/send-otp', { body: { email, device } })).status).toBe(204);
+      return await testMailbox().latestCodeFor(email, { count: before + 1 });
+    };
+    const res = await api<{ token: string }>('POST', '/api/auth/verify-otp', { body: { email, code: await code(), device } });
+    const known = () => owner`select 1 from app.sign_in_devices d join app.users u on u.id = d.user_id where u.email = ${email}`;
+    expect(await known()).toHaveLength(1);
+    expect((await api('POST', '/api/auth/sign-out-everywhere', { token: res.json.token })).status).toBe(204);
+    expect(await known()).toHaveLength(0);
   });
 
   it('needs a live session', async () => {

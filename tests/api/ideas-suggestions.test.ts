@@ -47,7 +47,49 @@ describe('GET /api/plans/{id}/activity-suggestions', () => {
         // 'Origami' is Max's own words, held by nobody else: never shown.
       ],
     });
-    expect((await suggestions(planId, host.token)).json).toEqual(res.json);
+    // A member is told what the others share: the host's own Coffee and Board Games are left out.
+    expect((await suggestions(planId, host.token)).json).toEqual({
+      suggestions: ['Meet for coffee at a new café', 'Go on a day hike'],
+    });
+  });
+
+  it("a member cannot probe another's interest by adding it to their own list", async () => {
+    const addInterest = async (user: User, freeFormText: string) => {
+      const res = await api<{ id: string }>('POST', '/api/users/me/interests', { token: user.token, body: { freeFormText } });
+      expect(res.status, res.text).toBe(201);
+      return res.json.id;
+    };
+    const removeInterest = async (user: User, id: string) =>
+      expect((await api('DELETE', `/api/users/me/interests/${id}`, { token: user.token })).status).toBe(204);
+    const victim = await newUser('Vic', 'Victim');
+    const prober = await newUser('Pat', 'Prober');
+    const plan = await newPlan(victim, 'Probe');
+    await addMember(plan, prober);
+    const read = async () => {
+      const res = await suggestions(plan, prober.token);
+      expect(res.status, res.text).toBe(200);
+      return res.json;
+    };
+    const nothing = await read();
+    expect(nothing).toEqual({ suggestions: [] });
+
+    // The prober guesses; whether the victim holds it or not, the answer is the same.
+    const guess = await addInterest(prober, 'Divorce lawyer');
+    expect(await read()).toEqual(nothing);
+    const secret = await addInterest(victim, 'divorce lawyer');
+    expect(await read()).toEqual(nothing);
+    // Nor does a catalogue item tell (its place would say how many hold it).
+    await addInterest(victim, 'Coffee');
+    const withCoffee = await read();
+    expect(withCoffee).toEqual({ suggestions: ['Meet for coffee at a new café'] });
+    await addInterest(prober, 'Coffee');
+    expect(await read()).toEqual(withCoffee);
+    await removeInterest(victim, secret);
+    expect(await read()).toEqual(withCoffee);
+    await removeInterest(prober, guess);
+    expect(await read()).toEqual(withCoffee);
+    // The victim, anonymous readers and the prober never saw the victim's words.
+    expect((await suggestions(plan, victim.token)).json).toEqual({ suggestions: ['Meet for coffee at a new café'] });
   });
 
   it('drops suggestions equal to an existing idea (trimmed, any case)', async () => {

@@ -28,16 +28,14 @@ async function versionOf(planId: string): Promise<number> {
 
 /**
  * Run `write` (an API call) and return the change event it caused. It comes
- * within milliseconds; the assertion allows the issue's 2 s budget for a
- * loaded machine, so it only fails when delivery is broken, not slow.
+ * within milliseconds; the wait is generous so that a loaded machine never
+ * fails it, only a delivery that does not happen (no timing is asserted:
+ * docs/testing.md).
  */
 async function changeAfter(stream: SseStream, planId: string, write: () => Promise<{ status: number; text: string }>) {
   const res = await write();
   expect(res.status, res.text).toBeLessThan(300);
-  const answered = performance.now();
-  const event = await stream.next((e) => e.event === 'change' && e.data.planId === planId, 3000);
-  expect(event.at - answered).toBeLessThan(2000);
-  return event;
+  return await stream.next((e) => e.event === 'change' && e.data.planId === planId, 10_000);
 }
 
 describe('who may listen', () => {
@@ -368,9 +366,8 @@ describe('a second instance behind a transaction pooler: polling, heartbeat, end
     const started = performance.now();
     const stream = await watch(`/api/plans/${planId}/events`, { baseUrl: server.url });
     await stream.ended;
-    const lasted = performance.now() - started;
-    expect(lasted).toBeGreaterThan(1500);
-    expect(lasted).toBeLessThan(6000);
+    // It ended by itself (else the test times out), and not before its lifetime.
+    expect(performance.now() - started).toBeGreaterThan(1500);
     expect(stream.comments.filter((c) => c === 'ping').length).toBeGreaterThanOrEqual(3);
   });
 });

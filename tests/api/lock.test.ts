@@ -21,9 +21,6 @@ const lockDate = (planId: string, date: unknown, token?: string) => post(planId,
 const setTime = (planId: string, time: unknown, token?: string) => post(planId, 'set-event-time', { time }, token);
 const unlock = (planId: string, token?: string) => post(planId, 'unlock', undefined, token);
 const setLocation = (planId: string, location: unknown, token?: string) => post(planId, 'location', { location }, token);
-/** A changed time is e-mailed at most once per 10 minutes (tests/api/limits.test.ts); these tests change it at will. */
-const forgetLastMail = (planId: string) => owner`delete from app.event_time_notices where plan_id = ${planId}`;
-
 
 describe('planning → time_range_locked → completed → unlock → planning', () => {
   it('walks the whole flow; each step answers the plan JSON', async () => {
@@ -87,7 +84,6 @@ describe('planning → time_range_locked → completed → unlock → planning',
     await setTime(plan.id, '18:00', host.token);
     expectText(await lockDate(plan.id, d1, host.token), 409, 'Unlock the plan before locking another date');
     // Setting another time on the completed plan moves the time.
-    await forgetLastMail(plan.id);
     expect((await setTime(plan.id, '08:15', host.token)).json).toMatchObject({ status: 'completed', eventTime: '8:15 AM' });
     await unlock(plan.id, host.token);
     expect((await lockDate(plan.id, d1, host.token)).json).toMatchObject({ status: 'time_range_locked', lockedTimeSlotDate: d1 });
@@ -139,7 +135,6 @@ describe('set-event-time', () => {
       ['12:00', '12:00 PM'],
       ['23:59', '11:59 PM'],
     ]) {
-      await forgetLastMail(plan.id);
       expect((await setTime(plan.id, time, host.token)).json.eventTime).toBe(shown);
     }
   });
@@ -155,9 +150,7 @@ describe("set-event-time: the zone of the host's clock", () => {
     expect(first.status, first.text).toBe(200);
     expect(first.json).toMatchObject({ eventTime: '7:30 PM', timeZone: 'Europe/Berlin' });
     expect((await api('GET', `/api/plans/${plan.id}`)).json).toMatchObject({ timeZone: 'Europe/Berlin' });
-    await forgetLastMail(plan.id);
     expect((await set({ time: '19:30', timeZone: null })).json).toMatchObject({ eventTime: '7:30 PM', timeZone: null });
-    await forgetLastMail(plan.id);
     expect((await set({ time: '19:30', timeZone: 'Asia/Kolkata' })).json.timeZone).toBe('Asia/Kolkata');
     expect((await post(plan.id, 'unlock', {}, host.token)).json).toMatchObject({ eventTime: null, timeZone: null });
   });

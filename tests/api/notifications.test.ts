@@ -1,13 +1,14 @@
 // Notifications end to end (docs/notifications.md): subscriptions through the
 // API, the host's decisions pushed to the stand-in push service (which checks
-// the VAPID JWT and decrypts every message), reminders, the deadline, digests,
-// retries when the push service or SMTP fails, and the one-click unsubscribe.
-// The scheduler is driven for real: POST /api/scheduler/run with its secret.
+// the VAPID JWT and decrypts every message) within each plan's notice budget,
+// reminders, the deadline, digests, retries when the push service or SMTP
+// fails, and the one-click unsubscribe. The scheduler is driven for real:
+// POST /api/scheduler/run with its secret.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { api, apiDatabaseAsOwner, runScheduler, startApiWithDeadSmtp, testMailbox } from '../support/api.ts';
 import { pushServiceClient, type PushSubscriptionJson, type ReceivedPush } from '../support/push-client.ts';
-import { datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
+import { compact, datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
 import { tokenFor } from './guests-fixture.ts';
 import { UNSUBSCRIBE_LINK_EXPIRED } from '../../supabase/functions/_shared/contract/notifications.ts';
 import { unsubscribeToken } from '../../supabase/functions/_shared/unsubscribe.ts';
@@ -58,6 +59,19 @@ async function group(title = `Friday ${randomBytes(3).toString('hex')}`) {
     },
   };
 }
+
+/**
+ * As if the notice budget's 10 minutes (NOTIFICATION_LIMITS.noticeWindowSeconds)
+ * had passed since the plan's last notice and its first waiting change.
+ */
+const windowPasses = (planId: string) =>
+  owner`update app.plan_notices
+           set quiet_until = quiet_until - interval '601 seconds', pending_since = pending_since - interval '601 seconds'
+         where plan_id = ${planId}`;
+
+/** Nothing of the plan waits in the outbox: every push and e-mail written so far has been sent. */
+const outboxEmpty = (planId: string) =>
+  expect.poll(async () => (await owner`select 1 from app.notification_events where plan_id = ${planId}`).length).toBe(0);
 
 /** Make whatever waits in the plan's outbox due now (a retry's back-off, skipped). */
 const dueNow = (planId: string) =>
@@ -224,10 +238,15 @@ describe('ending a session ends what it reached', () => {
 });
 
 describe("the host's decisions reach every other phone", () => {
-  it('locking a date: the member and the guest are told at once, each with the page to open; the host is not', async () => {
+  it('locking a date waits for its time; alone, the member and the guest are told when the window ends, each with the page to open; the host is not', async () => {
     const g = await group();
     const date = await day(owner, 5);
     expect((await api('POST', `/api/plans/${g.plan.id}/lock-date`, { body: { date }, token: g.host.token })).status).toBe(200);
+    expect((await owner`select pending_since is not null as waiting from app.plan_notices where plan_id = ${g.plan.id}`)[0].waiting).toBe(true);
+    await runScheduler();
+    expect(await push.receivedBy(g.phones.member.endpoint)).toEqual([]);
+    await windowPasses(g.plan.id);
+    expect((await runScheduler()).notices).toBeGreaterThanOrEqual(1);
     const toMember = await push.waitFor(g.phones.member.endpoint);
     const toGuest = await push.waitFor(g.phones.guest.endpoint);
     expect(payloadOf(toMember)).toMatchObject({
@@ -261,6 +280,83 @@ describe("the host's decisions reach every other phone", () => {
     const told = await push.waitFor(g.phones.guest.endpoint);
     expect(payloadOf(told)).toEqual({ title: g.plan.title, body: `The host deleted ${g.plan.title}`, url: '/', tag: expect.any(String) });
     expect(await owner`select * from app.push_subscriptions where endpoint = ${g.phones.guest.endpoint}`).toEqual([]);
+  });
+});
+
+describe('the notice budget: a host looping changes reaches each phone and inbox at most once per 10 minutes', () => {
+  const bodies = async (phone: PushSubscriptionJson) => (await push.receivedBy(phone.endpoint)).map((m) => payloadOf(m).body);
+
+  it('the place, six times: every change applies; one push at once, then one saying the final place; the same place again: nothing', async () => {
+    const g = await group();
+    const place = (location: string) => api<PlanJson>('POST', `/api/plans/${g.plan.id}/location`, { body: { location }, token: g.host.token });
+    expect((await place('Place 0')).status).toBe(200);
+    for (let i = 1; i <= 6; i += 1) expect((await place(`Place ${i}`)).json.location).toBe(`Place ${i}`);
+    await outboxEmpty(g.plan.id);
+    // The scheduler before the window is over: nothing more.
+    await runScheduler();
+    for (const phone of [g.phones.member, g.phones.guest]) expect(await bodies(phone)).toEqual(['New place: Place 0']);
+
+    await windowPasses(g.plan.id);
+    await runScheduler();
+    for (const phone of [g.phones.member, g.phones.guest]) expect(await bodies(phone)).toEqual(['New place: Place 0', 'New place: Place 6']);
+    expect(await bodies(g.phones.host)).toEqual([]);
+
+    await windowPasses(g.plan.id);
+    expect((await place('Place 6')).status).toBe(200);
+    await runScheduler();
+    await outboxEmpty(g.plan.id);
+    expect(await bodies(g.phones.member)).toHaveLength(2);
+    // No e-mail: the time is not set, so nothing members were e-mailed changed.
+    expect(await mail.mailsTo(g.member.email)).toEqual([]);
+  });
+
+  it('unlock, lock and a time, three times: one more e-mail per member and push per phone, with the final time and its .ics', async () => {
+    const g = await group();
+    const post = (action: string, body: object) => api<PlanJson>('POST', `/api/plans/${g.plan.id}/${action}`, { body, token: g.host.token });
+    const [d1, d2] = [await day(owner, 6), await day(owner, 7)];
+    await post('lock-date', { date: d1 });
+    await post('set-event-time', { time: '18:00' });
+    for (const who of [g.host, g.member]) expect((await mail.latestMailTo(who.email)).subject).toMatch(/ at 6:00 PM$/);
+    for (const [date, time] of [[d2, '19:00'], [d1, '20:30'], [d2, '21:00']]) {
+      expect((await post('unlock', {})).json.status).toBe('planning');
+      expect((await post('lock-date', { date })).status).toBe(200);
+      expect((await post('set-event-time', { time })).json).toMatchObject({ status: 'completed', lockedTimeSlotDate: date });
+    }
+    await outboxEmpty(g.plan.id);
+    await runScheduler();
+    for (const who of [g.host, g.member]) expect(await mail.mailsTo(who.email)).toHaveLength(1);
+    for (const phone of [g.phones.member, g.phones.guest]) expect(await bodies(phone)).toHaveLength(1);
+
+    await windowPasses(g.plan.id);
+    await runScheduler();
+    for (const phone of [g.phones.member, g.phones.guest]) {
+      expect(await bodies(phone)).toEqual([expect.stringMatching(/^It's on: .* at 6:00 PM$/), expect.stringMatching(/^New time: .* at 9:00 PM$/)]);
+    }
+    expect(await bodies(g.phones.host)).toEqual([]);
+    for (const who of [g.host, g.member]) {
+      const mails = await mail.mailsTo(who.email);
+      expect(mails).toHaveLength(2);
+      expect(mails[1].subject).toMatch(/^Time set: .* at 9:00 PM$/);
+      const name = mails[1].attachments?.[0]?.generatedFileName ?? mails[1].attachments?.[0]?.fileName ?? '';
+      const ics = await (await fetch(`${inject('mailUrl')}/email/${mails[1].id}/attachment/${encodeURIComponent(name)}`)).text();
+      expect(ics).toContain(`DTSTART:${compact(d2)}T210000`);
+    }
+  });
+
+  it('the deadline moved again and again: who has not answered is reminded once, and the host\'s reminder waits too', async () => {
+    const g = await group();
+    const deadline = (hours: number) => api<PlanJson>('POST', `/api/plans/${g.plan.id}/deadline`, {
+      body: { deadline: new Date(Date.now() + hours * 3_600_000).toISOString() }, token: g.host.token,
+    });
+    for (const hours of [20, 21, 22, 20.5]) {
+      expect((await deadline(hours)).status).toBe(200);
+      await runScheduler();
+    }
+    await outboxEmpty(g.plan.id);
+    const waiting = 'Less than a day left to vote: add yours before the deadline';
+    for (const phone of [g.phones.member, g.phones.guest]) expect(await bodies(phone)).toEqual([waiting]);
+    expect((await mail.mailsTo(g.member.email)).map((m) => m.subject)).toEqual([`${g.plan.title}: ${waiting}`]);
+    expect((await api('POST', `/api/plans/${g.plan.id}/remind`, { token: g.host.token })).status).toBe(429);
   });
 });
 
@@ -438,7 +534,9 @@ describe('e-mails: one-click unsubscribe (RFC 8058), and SMTP down', () => {
     expect(oneClick.status).toBe(200);
     expect(oneClick.json).toEqual({ planTitle: g.plan.title, emails: false });
 
-    // Unlocking a plan whose time was set e-mails the other members; Mia no longer.
+    // Unlocking a plan whose time was set e-mails the other members (once the
+    // window allows it, as if it had passed); Mia no longer.
+    await windowPasses(g.plan.id);
     await api('POST', `/api/plans/${g.plan.id}/unlock`, { body: {}, token: g.host.token });
     expect((await mail.latestMailTo(noa.email, { count: 2 })).subject).toBe(`${g.plan.title}: Voting is open again: vote for a new date`);
     expect(await mail.mailsTo(g.member.email)).toHaveLength(1);

@@ -106,7 +106,7 @@ describe('the calendar sequence of a plan', () => {
     await db.as(member(host), (tx) => tx`select app.lock_date(${plan.id}, ${date}::date)`);
     await db.as(member(host), async (tx) => {
       await tx`select app.set_event_time(${plan.id}, '18:00')`;
-      await tx`select private.claim_event_time_notice(${plan.id}, 600, 'Too soon')`;
+      await tx`select private.send_plan_notices(${plan.id}, 600)`;
     });
     const [event] = await db.owner<{ detail: { calendarSequence: number } }[]>`
       select detail from app.notification_events where plan_id = ${plan.id} and kind = 'time_set'`;

@@ -1,7 +1,7 @@
 // app.interest_catalog, app.user_interests and private.plan_shared_interests.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld } from '../support/db.ts';
-import { type ActorName } from '../support/plan-fixture.ts';
+import { createUser, type ActorName } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
 const w = usePlanWorld(db);
@@ -80,7 +80,7 @@ describe('shared interests of a plan (activity suggestions)', () => {
     expect(rows).toEqual([{ interest: 'Coffee', member_count: 2 }]);
   });
 
-  it("privacy: one member's free text never comes out; shared free text and catalogue items do", async () => {
+  it("privacy: one member's free text never comes out; shared free text and catalogue items do; the caller's own are left out", async () => {
     const add = (user: string, text: string) =>
       db.owner`insert into app.user_interests (user_id, free_form_text) values (${user}, ${text}) returning id`;
     const added = [
@@ -90,17 +90,65 @@ describe('shared interests of a plan (activity suggestions)', () => {
       ...(await add(w.users.member, 'reading')), // the catalogue's "Reading", typed by hand
       ...(await add(w.users.stranger, 'Hiking')), // shares Hiking with the host, but not in plan A
     ];
+    const read = (actor: ActorName) => db.as(w.actors[actor], (sql) => sql`select * from private.plan_shared_interests(${w.planA})`);
     try {
-      for (const actor of ['anonWithLink', 'guest', 'member', 'host'] as ActorName[]) {
-        const rows = await db.as(w.actors[actor], (sql) => sql`select * from private.plan_shared_interests(${w.planA})`);
-        expect(rows).toEqual([
+      // Callers with no interests in the plan: every member counts.
+      for (const actor of ['anonWithLink', 'guest', 'strangerWithLink'] as ActorName[]) {
+        expect(await read(actor)).toEqual([
           { interest: 'Coffee', member_count: 2 },
           { interest: 'POTTERY', member_count: 2 }, // one of the spellings (the least, as before)
           { interest: 'Reading', member_count: 1 },
         ]);
       }
+      // A member hears only the others: Pottery is then one member's own words.
+      expect(await read('member')).toEqual([{ interest: 'Coffee', member_count: 1 }]);
+      expect(await read('host')).toEqual([
+        { interest: 'Coffee', member_count: 1 },
+        { interest: 'Reading', member_count: 1 },
+      ]);
     } finally {
       await db.owner`delete from app.user_interests where id in ${db.owner(added.map((r) => r.id))}`;
+    }
+  });
+
+  it("the probe: adding an interest to one's own list never tells whether one other member holds it", async () => {
+    // A third member, who suspects the host of something private.
+    const prober = await createUser(db.owner, 'Pat', 'Prober');
+    await db.owner`insert into app.participants (plan_id, user_id, name) values (${w.planA}, ${prober}, '-')`;
+    const asProber = { role: 'authenticated', sub: prober } as const;
+    const read = () => db.as(asProber, (sql) => sql`select * from private.plan_shared_interests(${w.planA})`);
+    const add = async (user: string, text: string) =>
+      (await db.owner<{ id: string }[]>`insert into app.user_interests (user_id, free_form_text) values (${user}, ${text}) returning id`)[0]!.id;
+    const remove = (id: string) => db.owner`delete from app.user_interests where id = ${id}`;
+    try {
+      const before = await read();
+      expect(before).toEqual([{ interest: 'Coffee', member_count: 2 }]);
+      const probe = await add(prober, 'Divorce lawyer');
+      // Without the host holding it, and with: the same answer.
+      expect(await read()).toEqual(before);
+      const secret = await add(w.users.host, ' divorce lawyer ');
+      expect(await read()).toEqual(before);
+      // The prober's own catalogue items do not count for the prober either (the order would tell the counts).
+      const coffee = await add(prober, 'Coffee');
+      expect(await read()).toEqual(before);
+      await remove(coffee);
+      await remove(probe);
+      expect(await read()).toEqual(before);
+      // Two other members sharing it: common to the group, and said to the prober (not the host's words alone).
+      const shared = await add(w.users.member, 'Divorce Lawyer');
+      expect(await read()).toEqual([
+        { interest: 'Coffee', member_count: 2 },
+        { interest: 'Divorce Lawyer', member_count: 2 }, // the least spelling, as above
+      ]);
+      // The host, one of the two, is told nothing of the other's.
+      expect(await db.as(w.actors.host, (sql) => sql`select * from private.plan_shared_interests(${w.planA})`)).toEqual([
+        { interest: 'Coffee', member_count: 1 },
+      ]);
+      await remove(shared);
+      await remove(secret);
+    } finally {
+      await db.owner`delete from app.user_interests where user_id = ${prober}`;
+      await db.owner`delete from app.participants where user_id = ${prober}`;
     }
   });
   it('answers Plan not found to callers who cannot read the plan', async () => {

@@ -1,8 +1,9 @@
 // The host's rules (the lock rules domain): lock_date, set_event_time,
-// unlock_plan, pick_idea, set_location; and private.claim_event_time_notice,
-// which lets the "time is set" notice go out only when the date or time
-// changed, at most once per window per plan (who it reaches:
-// notifications.test.ts).
+// unlock_plan, pick_idea, set_location; and that the time is never refused
+// for the plan's notice budget: the "time is set" notice goes out only when
+// the date, time or zone differs from what the members were told, at most
+// once per window per plan, saying the last time (the budget itself, and who
+// a notice reaches: notifications.test.ts).
 import { describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, useHostAndMember, usePlanWorld, type Claims } from '../support/db.ts';
 import { dayFromToday, type ActorName } from '../support/plan-fixture.ts';
@@ -178,14 +179,14 @@ describe('set_location', () => {
   });
 });
 
-describe('the "time is set" e-mail, once per change', () => {
-  const { users, newPlan: plan } = useHostAndMember(db);
-
-  const MESSAGE = 'Everyone was e-mailed a new time a moment ago';
+describe('the time always changes; only its notice waits (the notice budget)', () => {
+  const { newPlan: plan } = useHostAndMember(db);
+  const WINDOW = 600;
 
   /**
-   * set_event_time then the claim, in one transaction, as the API does. With
-   * `days`, the host first unlocks and locks that date (the UI's "Change Date").
+   * set_event_time then the plan's notice, in one transaction, as the API
+   * does; how many notices were written. With `days`, the host first unlocks
+   * and locks that date (the UI's "Change Date").
    */
   const setTime = (claims: Claims, planId: string, time: string, days?: number, timeZone: string | null = null) =>
     db.as(claims, async (sql) => {
@@ -194,64 +195,68 @@ describe('the "time is set" e-mail, once per change', () => {
         await sql`select app.lock_date(${planId}, current_date + ${days}::int)`;
       }
       await sql`select app.set_event_time(${planId}, ${time}, ${timeZone})`;
-      const [{ send }] = await sql`select private.claim_event_time_notice(${planId}, 600, ${MESSAGE}) as send`;
-      return send as boolean;
+      return (await sql`select private.send_plan_notices(${planId}, ${WINDOW}) as n`)[0].n as number;
+    });
+  /** The plan's time notices in the outbox: kind, the time and zone they say, and their e-mails. */
+  const timeNotices = (planId: string) =>
+    db.owner`
+      select e.kind, e.detail ->> 'eventTime' as time, e.detail ->> 'timeZone' as zone,
+             (select count(*)::int from app.notification_deliveries d where d.event_id = e.id and d.channel = 'email') as emails
+        from app.notification_events e where e.plan_id = ${planId} order by e.id`;
+  const windowPasses = (planId: string) =>
+    db.owner`update app.plan_notices set quiet_until = now() - interval '1 second' where plan_id = ${planId}`;
+  /** The scheduler's pass, for this plan only (other tests' plans wait in the same database). */
+  const sendDue = (planId: string) =>
+    db.owner.begin(async (tx) => {
+      await tx`set local role service_role`;
+      return (await tx`select private.send_plan_notices(${planId}, ${WINDOW}) as n`)[0].n as number;
     });
 
-  describe('claim_event_time_notice', () => {
-    it('first time: send; the same time again: nothing to send', async () => {
-      const p = await plan();
-      expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(true);
-      expect(await setTime(p.host, p.planId, '19:00')).toBe(false);
-      // Unlock, pick the same date, same time: still the same, still nothing.
-      expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(false);
-    });
+  it('first time: one notice; the same time again (also after unlock and the same date): nothing', async () => {
+    const p = await plan();
+    expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(1);
+    expect(await setTime(p.host, p.planId, '19:00')).toBe(0);
+    expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(0);
+    await windowPasses(p.planId);
+    expect(await sendDue(p.planId)).toBe(0);
+    expect(await timeNotices(p.planId)).toEqual([{ kind: 'time_set', time: '7:00 PM', zone: null, emails: 2 }]);
+  });
 
-    it('a different time or date within the window is HP429 (seconds in DETAIL) and rolls back; after it, send', async () => {
-      const p = await plan();
-      expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(true);
-      try {
-        await setTime(p.host, p.planId, '20:00');
-        expect.fail('expected HP429');
-      } catch (error) {
-        const e = error as { code: string; message: string; detail: string };
-        expect(e.code).toBe('HP429');
-        expect(e.message).toBe(MESSAGE);
-        expect(Number(e.detail)).toBeGreaterThan(590);
-      }
-      await expectPgError(setTime(p.host, p.planId, '19:00', 5), 'HP429', MESSAGE);
-      // Rolled back: the plan still says 7 PM on the first date.
+  it('new times and dates within the window all apply, never refused; one notice when it ends, saying the last time', async () => {
+    const p = await plan();
+    expect(await setTime(p.host, p.planId, '19:00', 4)).toBe(1);
+    for (const [time, days, shown] of [['20:00', undefined, '8:00 PM'], ['21:15', 5, '9:15 PM'], ['22:00', 6, '10:00 PM']] as const) {
+      expect(await setTime(p.host, p.planId, time, days)).toBe(0);
       const [row] = await db.owner`select event_time, (locked_time_slot_date - current_date)::int as days from app.plans where id = ${p.planId}`;
-      expect(row).toEqual({ event_time: '7:00 PM', days: 4 });
-      await db.owner`update app.event_time_notices set sent_at = now() - interval '601 seconds' where plan_id = ${p.planId}`;
-      expect(await setTime(p.host, p.planId, '20:00')).toBe(true);
-      const [notice] = await db.owner`select event_time from app.event_time_notices where plan_id = ${p.planId}`;
-      expect(notice.event_time).toBe('8:00 PM');
-    });
+      expect(row).toEqual({ event_time: shown, days: days ?? 4 });
+    }
+    expect(await sendDue(p.planId)).toBe(0);
+    await windowPasses(p.planId);
+    expect(await sendDue(p.planId)).toBe(1);
+    // One e-mail per member (the host and Mia) for each notice.
+    expect(await timeNotices(p.planId)).toEqual([
+      { kind: 'time_set', time: '7:00 PM', zone: null, emails: 2 },
+      { kind: 'time_changed', time: '10:00 PM', zone: null, emails: 2 },
+    ]);
+  });
 
-    it('the same time set in another zone is another instant: sent again, after the window', async () => {
-      const p = await plan();
-      expect(await setTime(p.host, p.planId, '19:00', 4, 'Europe/Berlin')).toBe(true);
-      expect(await setTime(p.host, p.planId, '19:00', undefined, 'Europe/Berlin')).toBe(false);
-      await expectPgError(setTime(p.host, p.planId, '19:00', undefined, 'America/New_York'), 'HP429', MESSAGE);
-      await db.owner`update app.event_time_notices set sent_at = now() - interval '601 seconds' where plan_id = ${p.planId}`;
-      expect(await setTime(p.host, p.planId, '19:00', undefined, 'America/New_York')).toBe(true);
-      const [notice] = await db.owner`select event_time, time_zone from app.event_time_notices where plan_id = ${p.planId}`;
-      expect(notice).toEqual({ event_time: '7:00 PM', time_zone: 'America/New_York' });
-    });
+  it('the same time set in another zone is another instant: told, within the window', async () => {
+    const p = await plan();
+    expect(await setTime(p.host, p.planId, '19:00', 4, 'Europe/Berlin')).toBe(1);
+    expect(await setTime(p.host, p.planId, '19:00', undefined, 'Europe/Berlin')).toBe(0);
+    expect(await setTime(p.host, p.planId, '19:00', undefined, 'America/New_York')).toBe(0);
+    await windowPasses(p.planId);
+    expect(await sendDue(p.planId)).toBe(1);
+    expect((await timeNotices(p.planId)).map((n) => [n.kind, n.time, n.zone])).toEqual([
+      ['time_set', '7:00 PM', 'Europe/Berlin'],
+      ['time_changed', '7:00 PM', 'America/New_York'],
+    ]);
+  });
 
-    it('not completed: nothing to send; not the host: HP403', async () => {
-      const p = await plan();
-      expect(await db.as(p.host, async (sql) => (await sql`select private.claim_event_time_notice(${p.planId}, 600, 'x') as s`)[0].s)).toBe(false);
-      await expectPgError(
-        db.as({ role: 'authenticated', sub: users.member, plan_id: p.planId }, (sql) => sql`select private.claim_event_time_notice(${p.planId}, 600, 'x')`),
-        'HP403',
-      );
-    });
-
-    it('nobody reads or writes the notices directly', async () => {
-      await expectDenied(db.as({ role: 'authenticated', sub: users.host }, (sql) => sql`select * from app.event_time_notices`));
-      await expectDenied(db.as({ role: 'anon' }, (sql) => sql`select private.claim_event_time_notice(gen_random_uuid(), 600, 'x')`));
-    });
+  it('a member cannot set the time; nobody reads or writes the budget directly', async () => {
+    const p = await plan();
+    await expectPgError(setTime(p.member, p.planId, '19:00', 4), 'HP403');
+    await expectDenied(db.as(p.host, (sql) => sql`select * from app.plan_notices`));
+    await expectDenied(db.as({ role: 'anon' }, (sql) => sql`select private.send_plan_notices(gen_random_uuid(), 600)`));
   });
 });

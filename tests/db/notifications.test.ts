@@ -1,8 +1,9 @@
 // The notifications domain: subscriptions, the outbox written by the host's
-// decisions, reminders, deadlines, digests, and the claims of the deliverers
-// (docs/notifications.md). The sending itself is the API's (tests/api/notifications*.test.ts).
+// decisions within each plan's notice budget, reminders, deadlines, digests,
+// and the claims of the deliverers (docs/notifications.md). The sending
+// itself is the API's (tests/api/notifications*.test.ts).
 import { randomBytes } from 'node:crypto';
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
 import { addGuest, addIdea, addMember, addSlot, asGuest, createPlan, createUser, signedIn, startSession } from '../support/plan-fixture.ts';
@@ -55,10 +56,33 @@ const outbox = (planId: string) =>
 
 const clearOutbox = () => db.owner`delete from app.notification_events`;
 
+/** The notice budget's window, as the API passes it (NOTIFICATION_LIMITS.noticeWindowSeconds). */
+const WINDOW = 600;
+
+/**
+ * A host's change as the API makes it: the change, then, in the same
+ * transaction, the plan's notice if its budget allows one now.
+ */
+const hostDoes = (planId: string, change: (sql: TransactionSql) => Promise<unknown>, claims: Claims = w.actors.host) =>
+  db.as(claims, async (sql) => {
+    await change(sql);
+    await sql`select private.send_plan_notices(${planId}, ${WINDOW})`;
+  });
+
+/** The scheduler's pass over every plan's waiting notice; how many it wrote. */
+const sendDueNotices = () =>
+  asWorker(async (sql) => (await sql`select private.send_plan_notices(null, ${WINDOW}) as n`)[0].n as number);
+
+/** As if the window had passed since the last notice and the first waiting change. */
+const windowPasses = (planId: string) =>
+  db.owner`update app.plan_notices
+              set quiet_until = quiet_until - interval '601 seconds', pending_since = pending_since - interval '601 seconds'
+            where plan_id = ${planId}`;
+
 // One database for the file: each test starts with this domain's tables empty.
 beforeEach(async () => {
   await db.owner`truncate app.push_subscriptions, app.notification_events, app.notification_deliveries,
-                          app.plan_digests, app.email_unsubscribes`;
+                          app.plan_digests, app.plan_notices, app.email_unsubscribes`;
 });
 
 describe('push subscriptions', () => {
@@ -89,7 +113,7 @@ describe('push subscriptions', () => {
     await subscribe(w.actors.guest, first);
     await subscribe(w.actors.otherGuest, first);
     expect(await db.owner`select count(*)::int as n from app.push_subscriptions where endpoint = ${first}`).toEqual([{ n: 3 }]);
-    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'The Lanes')`);
     expect((await outbox(w.planA)).filter((r) => r.endpoint === first)).toHaveLength(1);
     await db.as(w.actors.member, (sql) => sql`select private.delete_push_subscription(${first})`);
     expect((await db.owner`select guest_id from app.push_subscriptions where endpoint = ${first} order by guest_id`).map((r) => r.guest_id))
@@ -167,50 +191,53 @@ describe('push subscriptions', () => {
 });
 
 describe("the host's decisions go to the outbox", () => {
-  it('locking a date: a push to every other device; the host (who did it) is not told', async () => {
+  it('the place: a push to every other device at once; the host (who did it) is not told', async () => {
     const hostPhone = await subscribe(w.actors.host);
     const memberPhone = await subscribe(w.actors.member);
     const guestPhone = await subscribe(w.actors.guest);
-    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'The Lanes')`);
     const rows = await outbox(w.planA);
     expect(rows.map((r) => [r.kind, r.channel, r.endpoint])).toEqual([
-      ['date_locked', 'push', memberPhone],
-      ['date_locked', 'push', guestPhone],
+      ['place_changed', 'push', memberPhone],
+      ['place_changed', 'push', guestPhone],
     ]);
     expect(rows.some((r) => r.endpoint === hostPhone)).toBe(false);
-    expect(rows[0].detail).toMatchObject({ ideaText: null, location: null });
+    expect(rows[0].detail).toMatchObject({ location: 'The Lanes', ideaText: null, placeChanged: true });
   });
 
   it('picking an idea, the place and unlocking: push; e-mail too once the time was set', async () => {
     await subscribe(w.actors.member);
-    await db.as(w.actors.host, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
-    await db.as(w.actors.host, (sql) => sql`select app.set_location(${w.planA}, 'The Lanes')`);
+    await hostDoes(w.planA, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
+    await windowPasses(w.planA);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'The Lanes')`);
     expect((await outbox(w.planA)).map((r) => [r.kind, r.channel])).toEqual([
       ['idea_picked', 'push'],
       ['place_changed', 'push'],
     ]);
     await clearOutbox();
+    await windowPasses(w.planA);
 
-    await db.as(w.actors.host, async (sql) => {
-      await sql`select app.lock_date(${w.planA}, current_date + 3)`;
-      await sql`select app.set_event_time(${w.planA}, '19:00', 'Europe/Lisbon')`;
-      await sql`select private.claim_event_time_notice(${w.planA}, 600, 'too soon')`;
-    });
+    // The usual next steps, a date and then its time: one notice, the time's.
+    await hostDoes(w.planA, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    expect(await outbox(w.planA)).toEqual([]);
+    await hostDoes(w.planA, (sql) => sql`select app.set_event_time(${w.planA}, '19:00', 'Europe/Lisbon')`);
     const timed = await outbox(w.planA);
     // The member's phone and every member's e-mail with the invite (the host's
     // too, who set it); guests have no e-mail; no push to the host.
-    expect(timed.filter((r) => r.kind === 'time_set').map((r) => [r.channel, r.user_id, r.guest_id]).sort()).toEqual([
-      ['push', w.users.member, null],
-      ['email', w.users.member, null],
-      ['email', w.users.host, null],
+    expect(timed.map((r) => [r.kind, r.channel, r.user_id, r.guest_id]).sort()).toEqual([
+      ['time_set', 'push', w.users.member, null],
+      ['time_set', 'email', w.users.member, null],
+      ['time_set', 'email', w.users.host, null],
     ].sort());
-    expect(timed.find((r) => r.kind === 'time_set')?.detail).toMatchObject({
-      ideaText: 'Bowling', eventTime: '7:00 PM', timeZone: 'Europe/Lisbon', period: '19:00', location: 'The Lanes',
+    expect(timed[0].detail).toMatchObject({
+      ideaText: 'Bowling', eventTime: '7:00 PM', timeZone: 'Europe/Lisbon', period: '19:00', location: 'The Lanes', placeChanged: false,
     });
     await clearOutbox();
+    await windowPasses(w.planA);
 
-    await db.as(w.actors.host, (sql) => sql`select app.set_location(${w.planA}, 'Bowl-a-rama')`);
-    await db.as(w.actors.host, (sql) => sql`select app.unlock_plan(${w.planA})`);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Bowl-a-rama')`);
+    await windowPasses(w.planA);
+    await hostDoes(w.planA, (sql) => sql`select app.unlock_plan(${w.planA})`);
     expect((await outbox(w.planA)).map((r) => [r.kind, r.channel])).toEqual([
       ['place_changed', 'push'],
       ['place_changed', 'email'],
@@ -222,10 +249,9 @@ describe("the host's decisions go to the outbox", () => {
   it('a member who turned off e-mails about the plan gets none of them; push still goes', async () => {
     await subscribe(w.actors.member);
     await asWorker((sql) => sql`select * from private.set_plan_emails(${w.users.member}, ${w.planA}, false)`);
-    await db.as(w.actors.host, async (sql) => {
+    await hostDoes(w.planA, async (sql) => {
       await sql`select app.lock_date(${w.planA}, current_date + 3)`;
       await sql`select app.set_event_time(${w.planA}, '19:00')`;
-      await sql`select private.claim_event_time_notice(${w.planA}, 600, 'too soon')`;
     });
     expect((await outbox(w.planA)).filter((r) => r.kind === 'time_set').map((r) => [r.channel, r.user_id]).sort()).toEqual([
       ['push', w.users.member],
@@ -235,10 +261,11 @@ describe("the host's decisions go to the outbox", () => {
 
   it("deleting the plan still tells the guests' devices (a copy of where to send), and nothing else of the plan is sent", async () => {
     const guestPhone = await subscribe(w.actors.guest);
-    await db.as(w.actors.host, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
+    await hostDoes(w.planA, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
     await db.as(w.actors.host, (sql) => sql`delete from app.plans where id = ${w.planA}`);
-    // The guest's subscription went with the plan's guests...
+    // The guest's subscription went with the plan's guests, and the plan's budget with the plan...
     expect(await db.owner`select * from app.push_subscriptions`).toEqual([]);
+    expect(await db.owner`select * from app.plan_notices where plan_id = ${w.planA}`).toEqual([]);
     const claimed = await asWorker((sql) => sql`select kind, endpoint, channel, plan_title from private.claim_deliveries(null, 50, 60)`);
     // ...the earlier idea_picked is dropped, and "deleted" still goes to the guest's phone and the member's e-mail.
     expect(claimed.map((r) => [r.kind, r.channel, r.endpoint, r.plan_title])).toEqual([
@@ -247,10 +274,173 @@ describe("the host's decisions go to the outbox", () => {
     ]);
   });
 
-  it('a failed decision leaves nothing in the outbox', async () => {
+  it('a failed decision leaves nothing in the outbox nor waiting', async () => {
     await subscribe(w.actors.member);
-    await expectPgError(db.as(w.actors.member, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`), 'HP403');
+    await expectPgError(hostDoes(w.planA, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`, w.actors.member), 'HP403');
     expect(await outbox(w.planA)).toEqual([]);
+    expect(await db.owner`select * from app.plan_notices where plan_id = ${w.planA}`).toEqual([]);
+  });
+});
+
+describe('the notice budget: at most one notice of the decisions per plan per window', () => {
+  /** Every device's and member's deliveries, by kind and what they say. */
+  const told = async (planId = w.planA) =>
+    (await outbox(planId)).map((r) => ({ kind: r.kind, channel: r.channel, to: r.endpoint ?? r.user_id, detail: r.detail }));
+  const location = async () => (await db.owner`select location from app.plans where id = ${w.planA}`)[0].location as string | null;
+
+  it('a loop of changes within the window: every change applies, and the one notice after it says the final place, once per device', async () => {
+    const memberPhone = await subscribe(w.actors.member);
+    const guestPhone = await subscribe(w.actors.guest);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Place 0')`);
+    expect((await told()).map((t) => [t.to, t.detail.location])).toEqual([[memberPhone, 'Place 0'], [guestPhone, 'Place 0']]);
+    await clearOutbox();
+
+    for (let i = 1; i <= 6; i += 1) {
+      await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, ${`Place ${i}`})`);
+      expect(await location()).toBe(`Place ${i}`);
+    }
+    // Nothing yet, not even for the scheduler: the window is not over.
+    expect(await told()).toEqual([]);
+    expect(await sendDueNotices()).toBe(0);
+
+    await windowPasses(w.planA);
+    expect(await sendDueNotices()).toBe(1);
+    expect((await told()).map((t) => [t.kind, t.to, t.detail.location])).toEqual([
+      ['place_changed', memberPhone, 'Place 6'],
+      ['place_changed', guestPhone, 'Place 6'],
+    ]);
+    expect(await sendDueNotices()).toBe(0);
+  });
+
+  it('unlock, lock and a time in a loop: one notice, the new time with its e-mail to every member; back where it started: nobody is told', async () => {
+    const memberPhone = await subscribe(w.actors.member);
+    await hostDoes(w.planA, async (sql) => {
+      await sql`select app.lock_date(${w.planA}, current_date + 3)`;
+      await sql`select app.set_event_time(${w.planA}, '19:00', 'Europe/Lisbon')`;
+    });
+    expect((await told()).map((t) => [t.kind, t.channel])).toEqual([['time_set', 'push'], ['time_set', 'email'], ['time_set', 'email']]);
+    await clearOutbox();
+
+    const loop = async (times: string[], zone = 'Europe/Lisbon') => {
+      for (const [i, time] of times.entries()) {
+        await hostDoes(w.planA, (sql) => sql`select app.unlock_plan(${w.planA})`);
+        await hostDoes(w.planA, (sql) => sql`select app.lock_date(${w.planA}, current_date + ${3 + (i % 2)}::int)`);
+        await hostDoes(w.planA, (sql) => sql`select app.set_event_time(${w.planA}, ${time}, ${zone})`);
+      }
+    };
+    await loop(['20:00', '21:30', '18:00', '21:00']);
+    expect(await told()).toEqual([]);
+    await windowPasses(w.planA);
+    expect(await sendDueNotices()).toBe(1);
+    const notice = await told();
+    expect(notice.map((t) => [t.kind, t.channel, t.to]).sort()).toEqual([
+      ['time_changed', 'push', memberPhone],
+      ['time_changed', 'email', w.users.member],
+      ['time_changed', 'email', w.users.host],
+    ].sort());
+    const [{ date }] = await db.owner`select (current_date + 4)::text as date`;
+    for (const t of notice) expect(t.detail).toMatchObject({ date, eventTime: '9:00 PM', timeZone: 'Europe/Lisbon', period: '21:00' });
+    await clearOutbox();
+
+    // Round trips within the next window: the plan ends where it was told (day 4, 9 PM).
+    await loop(['20:00', '21:00']);
+    await windowPasses(w.planA);
+    expect(await sendDueNotices()).toBe(0);
+    // The same time set from a phone in another zone is another instant: told.
+    await hostDoes(w.planA, (sql) => sql`select app.set_event_time(${w.planA}, '21:00', 'America/New_York')`);
+    expect((await told()).map((t) => [t.kind, t.detail.timeZone])).toEqual(
+      [['time_changed', 'America/New_York'], ['time_changed', 'America/New_York'], ['time_changed', 'America/New_York']]);
+  });
+
+  it('the same value again notifies nobody and leaves nothing waiting', async () => {
+    await subscribe(w.actors.member);
+    await hostDoes(w.planA, async (sql) => {
+      await sql`select app.set_location(${w.planA}, 'The Lanes')`;
+      await sql`select app.lock_date(${w.planA}, current_date + 3)`;
+      await sql`select app.set_event_time(${w.planA}, '19:00')`;
+    });
+    await clearOutbox();
+    await windowPasses(w.planA);
+    const waiting = async () => (await db.owner`select pending_since from app.plan_notices where plan_id = ${w.planA}`)[0].pending_since;
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, '  The Lanes ')`);
+    await hostDoes(w.planA, (sql) => sql`select app.set_event_time(${w.planA}, '19:00')`);
+    // Unlock and the same date and time again: what everyone was told is still true.
+    await hostDoes(w.planA, async (sql) => {
+      await sql`select app.unlock_plan(${w.planA})`;
+      await sql`select app.lock_date(${w.planA}, current_date + 3)`;
+      await sql`select app.set_event_time(${w.planA}, '7:00')`;
+      await sql`select app.set_event_time(${w.planA}, '19:00')`;
+    });
+    expect(await waiting()).toBeNull();
+    expect(await told()).toEqual([]);
+    expect(await sendDueNotices()).toBe(0);
+    expect(await told()).toEqual([]);
+  });
+
+  it('a change after the window is told at once', async () => {
+    const memberPhone = await subscribe(w.actors.member);
+    await hostDoes(w.planA, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
+    await clearOutbox();
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Park')`);
+    expect(await told()).toEqual([]);
+    await windowPasses(w.planA);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Beach')`);
+    expect((await told()).map((t) => [t.kind, t.to, t.detail.location])).toEqual([['place_changed', memberPhone, 'Beach']]);
+  });
+
+  it('a date locked alone waits for its time, then is told by the scheduler; changes in between come with it', async () => {
+    const memberPhone = await subscribe(w.actors.member);
+    await hostDoes(w.planA, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    await hostDoes(w.planA, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'The Lanes')`);
+    expect(await told()).toEqual([]);
+    expect(await sendDueNotices()).toBe(0);
+    await windowPasses(w.planA);
+    expect(await sendDueNotices()).toBe(1);
+    const [{ date }] = await db.owner`select (current_date + 3)::text as date`;
+    const detail = expect.objectContaining({ date, ideaText: 'Bowling', location: 'The Lanes', placeChanged: true });
+    // A decision that ends voting is e-mailed too (to the others: the host made it).
+    expect(await told()).toEqual([
+      { kind: 'decided', channel: 'push', to: memberPhone, detail },
+      { kind: 'decided', channel: 'email', to: w.users.member, detail },
+    ]);
+  });
+
+  it('who made every waiting change is not told; a change by nobody (the deadline) among them tells everyone', async () => {
+    const hostPhone = await subscribe(w.actors.host);
+    const memberPhone = await subscribe(w.actors.member);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Park')`);
+    expect((await told()).map((t) => t.to)).toEqual([memberPhone]);
+    await clearOutbox();
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Beach')`);
+    expect(await told()).toEqual([]);
+    // The deadline's auto-lock (nobody's request: no claims) picks the idea meanwhile.
+    await db.owner`update app.plans set locked_idea_id = ${w.ideaA} where id = ${w.planA}`;
+    await windowPasses(w.planA);
+    expect(await sendDueNotices()).toBe(1);
+    expect((await told()).map((t) => [t.kind, t.to, t.detail.location, t.detail.placeChanged]).sort()).toEqual([
+      ['idea_picked', hostPhone, 'Beach', true],
+      ['idea_picked', memberPhone, 'Beach', true],
+    ].sort());
+  });
+
+  it('two schedulers write a waiting notice once', async () => {
+    await subscribe(w.actors.member);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Park')`);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Beach')`);
+    await windowPasses(w.planA);
+    const [a, b] = await Promise.all([sendDueNotices(), sendDueNotices()]);
+    expect(a + b).toBe(1);
+    expect((await outbox(w.planA)).map((r) => r.detail.location)).toEqual(['Park', 'Beach']);
+  });
+
+  it('nobody reads or writes the budget directly; the request roles only write what is due', async () => {
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'Park')`);
+    for (const actor of ['host', 'member', 'guest', 'anon'] as const) {
+      await expectDenied(db.as(w.actors[actor], (sql) => sql`select * from app.plan_notices`));
+      await expectDenied(db.as(w.actors[actor], (sql) => sql`update app.plan_notices set quiet_until = null`));
+    }
+    await expectPgError(db.as(w.actors.anon, (sql) => sql`select private.send_plan_notices(${w.planA}, 0)`), '42501');
   });
 });
 
@@ -309,7 +499,9 @@ describe('deadlines', () => {
     (await db.owner`select deadline is not null as set, auto_lock, deadline_reminded_at is not null as reminded,
                            deadline_closed_at is not null as closed, status, locked_idea_id, locked_time_slot_date::text as date
                       from app.plans where id = ${planId}`)[0];
-  const runDeadlines = () => asWorker(async (sql) => (await sql`select private.run_deadlines(86400) as n`)[0].n as number);
+  /** As the scheduler runs them: the deadlines, then the notices (an auto-lock's among them). */
+  const runDeadlines = () =>
+    asWorker(async (sql) => (await sql`select private.run_deadlines(86400, 43200) as n, private.send_plan_notices(null, ${WINDOW})`)[0].n as number);
 
   it('the host sets, moves and removes it; the past, over a year and a locked plan are refused', async () => {
     await setDeadline(w.actors.host, '3 days', true);
@@ -335,6 +527,36 @@ describe('deadlines', () => {
     expect(await runDeadlines()).toBe(1);
     expect(await runDeadlines()).toBe(0);
     expect((await outbox(w.planA)).map((r) => [r.kind, r.endpoint])).toEqual([['deadline_soon', annPhone]]);
+  });
+
+  it('a deadline moved again and again: at most one reminder per window, the host\'s included', async () => {
+    const ann = await addGuest(db.owner, w.planA, 'Ann');
+    const annPhone = await subscribe(asGuest(ann, { plan_id: w.planA }));
+    await setDeadline(w.actors.host, '20 hours', false);
+    expect(await runDeadlines()).toBe(1);
+    for (const hours of [21, 22, 23, 20]) {
+      await setDeadline(w.actors.host, `${hours} hours`, false);
+      expect(await runDeadlines()).toBe(0);
+    }
+    await expectPgError(db.as(w.actors.host, (sql) => sql`select app.remind_unanswered(${w.planA}, 43200, 'Reminded a moment ago')`),
+      'HP429', 'Reminded a moment ago');
+    expect((await outbox(w.planA)).map((r) => [r.kind, r.endpoint])).toEqual([['deadline_soon', annPhone]]);
+    // Twelve hours later (pretend) the moved deadline gets its reminder.
+    await db.owner`update app.plans set reminded_at = now() - interval '12 hours 1 second' where id = ${w.planA}`;
+    expect(await runDeadlines()).toBe(1);
+    expect((await outbox(w.planA)).map((r) => r.kind)).toEqual(['deadline_soon', 'deadline_soon']);
+  });
+
+  it("the host's reminder holds the deadline's back until the window ends", async () => {
+    const ann = await addGuest(db.owner, w.planA, 'Ann');
+    await subscribe(asGuest(ann, { plan_id: w.planA }));
+    expect(await db.as(w.actors.host, async (sql) => (await sql`select app.remind_unanswered(${w.planA}, 43200, 'x') as n`)[0].n)).toBe(1);
+    await setDeadline(w.actors.host, '20 hours', false);
+    expect(await runDeadlines()).toBe(0);
+    expect(await deadlineOf()).toMatchObject({ reminded: false });
+    await db.owner`update app.plans set reminded_at = now() - interval '12 hours 1 second' where id = ${w.planA}`;
+    expect(await runDeadlines()).toBe(1);
+    expect((await outbox(w.planA)).map((r) => r.kind)).toEqual(['reminder', 'deadline_soon']);
   });
 
   it('at the deadline with auto-lock: the most-voted idea and date are locked and everyone (the host too) is told', async () => {
@@ -446,7 +668,7 @@ describe('claiming and finishing deliveries', () => {
 
   async function threeDeliveries() {
     const phones = [await subscribe(w.actors.member), await subscribe(w.actors.member), await subscribe(w.actors.guest)];
-    await db.as(w.actors.host, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
+    await hostDoes(w.planA, (sql) => sql`select app.pick_idea(${w.planA}, ${w.ideaA})`);
     return phones;
   }
 
@@ -497,7 +719,7 @@ describe('claiming and finishing deliveries', () => {
     const phones = await threeDeliveries();
     await db.as(w.actors.member, (sql) => sql`select private.delete_push_subscription(${phones[0]})`);
     const planBPhone = await subscribe(w.actors.otherGuest);
-    await db.as({ role: 'authenticated', sub: w.users.otherHost }, (sql) => sql`select app.set_location(${w.planB}, 'There')`);
+    await hostDoes(w.planB, (sql) => sql`select app.set_location(${w.planB}, 'There')`, { role: 'authenticated', sub: w.users.otherHost });
     expect((await claim(50, w.planA)).map((r) => r.endpoint).sort()).toEqual([phones[1], phones[2]].sort());
     expect((await claim()).map((r) => r.endpoint)).toEqual([planBPhone]);
     expect(await db.owner`select count(*)::int as n from app.notification_deliveries`).toEqual([{ n: 3 }]);
@@ -514,7 +736,7 @@ describe('claiming and finishing deliveries', () => {
   it('the request roles cannot run the worker functions', async () => {
     for (const actor of ['host', 'guest', 'anon'] as const) {
       await expectPgError(db.as(w.actors[actor], (sql) => sql`select * from private.claim_deliveries(null, 1, 60)`), '42501');
-      await expectPgError(db.as(w.actors[actor], (sql) => sql`select private.run_deadlines(1)`), '42501');
+      await expectPgError(db.as(w.actors[actor], (sql) => sql`select private.run_deadlines(1, 1)`), '42501');
       await expectPgError(db.as(w.actors[actor], (sql) => sql`select * from private.set_plan_emails(${w.users.member}, ${w.planA}, false)`), '42501');
     }
   });

@@ -25,9 +25,9 @@ describe('schema hygiene', () => {
       select c.relname from pg_class c join pg_namespace n on n.oid = c.relnamespace
        where n.nspname = 'app' and c.relkind = 'r' order by 1`;
     expect(rows.map((r) => r.relname)).toEqual([
-      'calendar_feeds', 'email_change_undos', 'email_changes', 'email_unsubscribes', 'event_time_notices', 'guest_credentials', 'guests',
+      'calendar_feeds', 'email_change_undos', 'email_changes', 'email_unsubscribes', 'guest_credentials', 'guests',
       'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'notification_deliveries', 'notification_events',
-      'participants', 'plan_digests', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'sessions', 'sign_in_codes',
+      'participants', 'plan_digests', 'plan_notices', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'sessions', 'sign_in_codes', 'sign_in_devices',
       'time_slot_votes', 'time_slots',
       'user_interests', 'users',
     ]);
@@ -117,13 +117,13 @@ describe('schema hygiene', () => {
       'private.confirm_email_change(p_code_hash text, p_guess_limits jsonb, p_undo_token_hash text) -> TABLE(outcome text, old_email text)',
       'private.is_participant(p_plan_id uuid) -> boolean',
       'private.issue_guest_credential(p_plan_id uuid, p_name text, p_secret_hash text) -> uuid',
-      'private.issue_sign_in_code(p_email text, p_code_hash text) -> text',
+      'private.issue_sign_in_code(p_email text, p_device_hash text, p_code_hash text, p_address_limit jsonb, p_network_limits jsonb) -> TABLE(outcome text, retry_after integer)',
       'private.plan_id_of_idea(p_idea_id uuid) -> uuid',
       'private.plan_id_of_slug(p_slug text) -> uuid',
       'private.plan_id_of_time_slot(p_time_slot_id uuid) -> uuid',
-      'private.request_email_change(p_new_email text, p_code_hash text) -> text',
-      'private.sign_in_with_code(p_email text, p_code_hash text, p_guess_limits jsonb) -> TABLE(user_id uuid, session_id uuid)',
-      'private.verify_sign_in_code(p_email text, p_code_hash text) -> uuid',
+      'private.request_email_change(p_new_email text, p_code_hash text, p_address_limit jsonb, p_network_limits jsonb) -> TABLE(outcome text, retry_after integer)',
+      'private.sign_in_with_code(p_email text, p_device_hash text, p_code_hash text, p_guess_limits jsonb) -> TABLE(user_id uuid, session_id uuid)',
+      'private.verify_sign_in_code(p_email text, p_device_hash text, p_code_hash text) -> uuid',
     ]);
   });
 });

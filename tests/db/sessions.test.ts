@@ -70,8 +70,8 @@ describe('private.check_request, session part (every request’s claims statemen
 
 describe('private.sign_in_with_code', () => {
   const signIn = (email: string, hash = HASH, limits: object[] = []) =>
-    db.as({ role: 'anon' }, async (sql) => (await sql`select * from private.sign_in_with_code(${email}, ${hash}, ${JSON.stringify(limits)}::text::jsonb)`)[0]);
-  const issue = (email: string) => db.as({ role: 'anon' }, (sql) => sql`select private.issue_sign_in_code(${email}, ${HASH})`);
+    db.as({ role: 'anon' }, async (sql) => (await sql`select * from private.sign_in_with_code(${email}, '', ${hash}, ${JSON.stringify(limits)}::text::jsonb)`)[0]);
+  const issue = (email: string) => db.as({ role: 'anon' }, (sql) => sql`select * from private.issue_sign_in_code(${email}, '', ${HASH}, null, '[]')`);
 
   it('starts a new session on every sign-in, none for a wrong code (whose try still counts)', async () => {
     const email = `sessions-${crypto.randomUUID()}@example.test`;

@@ -129,14 +129,32 @@ const anon = { role: 'anon' } as const;
 let n = 0;
 const email = () => `person${++n}@example.test`;
 
-const issue = (e: string, hash = HASH) =>
-  db.as(anon, async (sql) => (await sql`select private.issue_sign_in_code(${e}, ${hash}) as r`)[0].r as string);
-const verify = (e: string, hash = HASH) =>
-  db.as(anon, async (sql) => (await sql`select private.verify_sign_in_code(${e}, ${hash}) as r`)[0].r as string | null);
-/** Pretend the last send happened `seconds` ago. */
-const age = (e: string, seconds: number) =>
-  db.owner`update app.sign_in_codes set last_sent_at = last_sent_at - make_interval(secs => ${seconds}),
+/** Device keys' hashes, as the API sends them ('' = a request without a key). */
+const PHONE = 'c'.repeat(64);
+const LAPTOP = 'd'.repeat(64);
+const stranger = () => sha256Hex(crypto.randomUUID());
+
+/** The address's budget for codes it did not ask for, as the API builds it (_shared/limits.ts 'otp-address'). */
+const addressKey = (e: string) => `test-otp-address:${e}`;
+const addressLimit = (e: string, max = 5) => JSON.stringify({ key: addressKey(e), max, window: 3600, message: 'Too many codes requested' });
+const networkLimit = (key: string, max: number) => JSON.stringify([{ key, max, window: 3600, message: 'Too many codes were requested from your network' }]);
+
+const issueRow = (e: string, hash = HASH, device = '', network = '[]', address = addressLimit(e)) =>
+  db.as(anon, async (sql) =>
+    (await sql`select outcome, retry_after from private.issue_sign_in_code(${e}, ${device}, ${hash}, ${address}::text::jsonb, ${network}::text::jsonb)`)[0] as {
+      outcome: string;
+      retry_after: number | null;
+    });
+const issue = async (e: string, hash = HASH, device = '', network = '[]') => (await issueRow(e, hash, device, network)).outcome;
+const verify = (e: string, hash = HASH, device = '') =>
+  db.as(anon, async (sql) => (await sql`select private.verify_sign_in_code(${e}, ${device}, ${hash}) as r`)[0].r as string | null);
+/** Pretend the last send (and the address's budget's window) happened `seconds` ago. */
+const age = async (e: string, seconds: number) => {
+  await db.owner`update app.sign_in_codes set last_sent_at = last_sent_at - make_interval(secs => ${seconds}),
            hour_started_at = hour_started_at - make_interval(secs => ${seconds}) where email = ${e}`;
+  await db.owner`update app.rate_limit_counters set window_ends_at = window_ends_at - make_interval(secs => ${seconds}) where key = ${addressKey(e)}`;
+};
+const hits = async (key: string) => ((await db.owner`select hits from app.rate_limit_counters where key = ${key}`)[0]?.hits ?? 0) as number;
 
 describe('issue_sign_in_code', () => {
   it('stores only the hash, expiring in 10 minutes with 0 failed attempts', async () => {
@@ -203,9 +221,110 @@ describe('issue_sign_in_code', () => {
     expect(results.filter((r) => r === 'too_soon')).toHaveLength(2);
   });
 
-  it('rejects an e-mail that is not normalised with HP400', async () => {
+  it('rejects an e-mail that is not normalised, or a device hash that is not one, with HP400', async () => {
     await expectPgError(issue(' Person@Example.test'), 'HP400', 'Enter a valid e-mail address');
     await expectPgError(issue('no-at-sign'), 'HP400');
+    await expectPgError(issue(email(), HASH, 'not-a-hash'), 'HP400', 'Invalid device hash');
+    await expectPgError(verify(email(), HASH, 'E'.repeat(64)), 'HP400', 'Invalid device hash');
+  });
+
+  it('answers how long to wait: 30 s while pending, the rest of the hour when 5 were sent', async () => {
+    const e = email();
+    await issue(e);
+    const soon = await issueRow(e);
+    expect(soon.outcome).toBe('too_soon');
+    expect(soon.retry_after).toBeGreaterThanOrEqual(29);
+    expect(soon.retry_after).toBeLessThanOrEqual(30);
+    for (let i = 1; i < 5; i++) {
+      await age(e, 31);
+      expect(await issue(e)).toBe('ok');
+    }
+    await age(e, 31);
+    const many = await issueRow(e);
+    expect(many.outcome).toBe('too_many');
+    expect(many.retry_after).toBeGreaterThan(3600 - 5 * 31 - 5);
+    expect(many.retry_after).toBeLessThanOrEqual(3600 - 5 * 31);
+  });
+});
+
+describe('a code belongs to the device that asked for it (decision 0076)', () => {
+  it("another device's guesses never reach it, and its right code works after theirs", async () => {
+    const e = email();
+    expect(await issue(e, HASH, PHONE)).toBe('ok');
+    expect(await verify(e, HASH, LAPTOP)).toBeNull();
+    expect(await verify(e, HASH, '')).toBeNull();
+    // A stranger asks for a code of their own and spends its five tries.
+    const theirs = stranger();
+    expect(await issue(e, OTHER, theirs)).toBe('ok');
+    for (let i = 0; i < 6; i++) expect(await verify(e, HASH, theirs)).toBeNull();
+    const [mine] = await db.owner`select code_hash, failed_attempts from app.sign_in_codes where email = ${e} and device_hash = ${PHONE}`;
+    expect(mine).toEqual({ code_hash: HASH, failed_attempts: 0 });
+    expect(await verify(e, HASH, PHONE)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("another device's send neither waits on this one's 30 s nor replaces its code", async () => {
+    const e = email();
+    expect(await issue(e, HASH, PHONE)).toBe('ok');
+    expect(await issue(e, OTHER, LAPTOP)).toBe('ok');
+    expect(await issue(e, OTHER, PHONE)).toBe('too_soon');
+    expect(await verify(e, HASH, PHONE)).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await verify(e, OTHER, LAPTOP)).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("the address's budget for unknown devices is one for them all; the account's own device has its own", async () => {
+    const e = email();
+    // The owner signed in from the phone once: it is the account's own.
+    await issue(e, HASH, PHONE);
+    const owner = await verify(e, HASH, PHONE);
+    expect(await hits(addressKey(e))).toBe(1);
+    // Strangers, each from a fresh device, spend the rest of the budget...
+    for (let i = 0; i < 4; i++) expect(await issue(e, HASH, stranger())).toBe('ok');
+    const refused = await issueRow(e, HASH, stranger());
+    expect(refused.outcome).toBe('too_many');
+    expect(refused.retry_after).toBeGreaterThan(3590);
+    expect(await issue(e, HASH, '')).toBe('too_many');
+    expect(await hits(addressKey(e))).toBe(5);
+    // ...and the owner's phone still gets its code, counted on no one's budget.
+    await age(e, 0);
+    expect(await issue(e, OTHER, PHONE)).toBe('ok');
+    expect(await hits(addressKey(e))).toBe(5);
+    expect(await verify(e, OTHER, PHONE)).toBe(owner);
+  });
+
+  it('a device is the account\'s own for 180 days after its last sign-in, at most 20 of them', async () => {
+    const e = email();
+    await issue(e, HASH, PHONE);
+    const owner = await verify(e, HASH, PHONE);
+    await db.owner`update app.sign_in_devices set last_signed_in_at = now() - interval '181 days' where user_id = ${owner}`;
+    for (let i = 0; i < 5; i++) await issue(e, HASH, stranger());
+    expect(await issue(e, OTHER, PHONE)).toBe('too_many');
+    // Twenty-one devices sign in; the oldest is forgotten.
+    const e2 = email();
+    const devices = Array.from({ length: 21 }, () => stranger());
+    for (const device of devices) {
+      await issue(e2, HASH, device, '[]');
+      await verify(e2, HASH, device);
+      await db.owner`delete from app.rate_limit_counters where key = ${addressKey(e2)}`;
+      await db.owner`update app.sign_in_devices set last_signed_in_at = last_signed_in_at - interval '1 minute'`;
+    }
+    const kept = await db.owner`select device_hash from app.sign_in_devices d join app.users u on u.id = d.user_id where u.email = ${e2}`;
+    expect(kept.map((r) => r.device_hash).sort()).toEqual(devices.slice(1).sort());
+  });
+
+  it('only a code that is sent counts: refusals hit neither the address nor the network', async () => {
+    const e = email();
+    const network = `test-otp-ip:${crypto.randomUUID()}`;
+    expect(await issue(e, HASH, PHONE, networkLimit(network, 2))).toBe('ok');
+    for (let i = 0; i < 3; i++) expect(await issue(e, HASH, PHONE, networkLimit(network, 2))).toBe('too_soon');
+    expect(await hits(network)).toBe(1);
+    expect(await hits(addressKey(e))).toBe(1);
+    expect(await issue(e, HASH, LAPTOP, networkLimit(network, 2))).toBe('ok');
+    expect(await hits(network)).toBe(2);
+    // The network is full: HP429, and nothing of the request stays (no code, no hit on the address).
+    await expectPgError(issue(e, HASH, stranger(), networkLimit(network, 2)), 'HP429', 'Too many codes were requested from your network');
+    expect(await hits(addressKey(e))).toBe(2);
+    const [{ count }] = await db.owner`select count(*)::int from app.sign_in_codes where email = ${e}`;
+    expect(count).toBe(2);
   });
 });
 
@@ -269,6 +388,26 @@ describe('verify_sign_in_code', () => {
   });
 });
 
+describe('app.sign_in_devices', () => {
+  it('a user reads and forgets only its own devices; nobody adds or changes one', async () => {
+    const mine = email();
+    await issue(mine, HASH, PHONE);
+    const me = await verify(mine, HASH, PHONE);
+    const theirs = email();
+    await issue(theirs, HASH, LAPTOP);
+    const them = await verify(theirs, HASH, LAPTOP);
+    const claims = signedIn(me!, await startSession(db.owner, me!));
+    expect(await db.as(claims, (sql) => sql`select device_hash from app.sign_in_devices`)).toEqual([{ device_hash: PHONE }]);
+    await db.as(claims, (sql) => sql`delete from app.sign_in_devices where user_id = ${them}`);
+    expect(await db.owner`select device_hash from app.sign_in_devices where user_id = ${them}`).toEqual([{ device_hash: LAPTOP }]);
+    await expectDenied(db.as(claims, (sql) => sql`insert into app.sign_in_devices (user_id, device_hash) values (${me}, ${OTHER})`));
+    await expectDenied(db.as(claims, (sql) => sql`update app.sign_in_devices set last_signed_in_at = now()`));
+    await expectDenied(db.as(anon, (sql) => sql`select * from app.sign_in_devices`));
+    await db.as(claims, (sql) => sql`delete from app.sign_in_devices`);
+    expect(await db.owner`select device_hash from app.sign_in_devices where user_id = ${me}`).toEqual([]);
+  });
+});
+
 describe('sign-in codes are reachable only through the functions', () => {
   for (const role of ['anon', 'authenticated'] as const) {
     it(`${role} cannot read or write app.sign_in_codes`, async () => {
@@ -309,7 +448,7 @@ describe('verified e-mail change', () => {
   });
 
   const request = (claims: Claims, email: string, hash = HASH) =>
-    db.as(claims, async (sql) => (await sql`select private.request_email_change(${email}, ${hash}) as r`)[0].r as string);
+    db.as(claims, async (sql) => (await sql`select outcome from private.request_email_change(${email}, ${hash}, ${addressLimit(email)}::text::jsonb, '[]')`)[0].outcome as string);
   /** The hash of the undo token each confirm stores (a fresh one per call, as the API makes). */
   let undoHash = '';
   const confirm = (claims: Claims, hash = HASH) => {
@@ -352,6 +491,25 @@ describe('verified e-mail change', () => {
     expect(await request(me, target())).toBe('too_many');
     await db.owner`update app.email_changes set last_sent_at = now() - interval '61 minutes', hour_started_at = now() - interval '61 minutes' where user_id = ${user}`;
     expect(await request(me, target())).toBe('ok');
+  });
+
+  it("a code names its new address on that address's budget: other accounts cannot mail it more, its owner's device still signs in", async () => {
+    const victim = `victim-${crypto.randomUUID()}@example.test`;
+    await issue(victim, HASH, PHONE);
+    await verify(victim, HASH, PHONE);
+    await age(victim, 31);
+    for (let i = 0; i < 4; i++) {
+      const other = await createUser(db.owner, 'K', null, `k-${crypto.randomUUID()}@example.test`);
+      expect(await request(signedIn(other, await startSession(db.owner, other)), victim)).toBe('ok');
+    }
+    const [busy] = await db.as(me, (sql) => sql`
+      select outcome, retry_after from private.request_email_change(${victim}, ${HASH}, ${addressLimit(victim)}::text::jsonb, '[]')`);
+    expect(busy.outcome).toBe('address_busy');
+    expect(busy.retry_after).toBeGreaterThan(3500);
+    // Refused: nothing stored for the account, and no code for the address from a stranger's device.
+    expect((await db.owner`select new_email from app.email_changes where user_id = ${user}`)[0]?.new_email ?? null).toBeNull();
+    expect(await issue(victim, HASH, stranger())).toBe('too_many');
+    expect(await issue(victim, OTHER, PHONE)).toBe('ok');
   });
 
   it('a wrong code counts; the 5th kills it, after which even the right one fails', async () => {
@@ -414,9 +572,11 @@ describe('verified e-mail change', () => {
     expect(stored).toEqual({ old_email: before, days: 6 });
     // The thief starts another change; the undo takes that away too.
     await request(me, `again-${crypto.randomUUID()}@example.test`);
+    await db.owner`insert into app.sign_in_devices (user_id, device_hash) values (${user}, ${LAPTOP})`;
     expect(await undo(undoHash)).toEqual({ outcome: 'undone', email: before });
     expect(await emailOf(user)).toBe(before);
     expect(await sessionsOf(db.owner, user)).toEqual([]);
+    expect(await db.owner`select 1 from app.sign_in_devices where user_id = ${user}`).toHaveLength(0);
     expect(await sessionsOf(db.owner, user)).not.toContain(laptop);
     expect(await db.owner`select 1 from app.email_changes where user_id = ${user}`).toHaveLength(0);
     expect(await undo(undoHash)).toEqual({ outcome: 'invalid', email: null });

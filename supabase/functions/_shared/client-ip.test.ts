@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientNetwork, networkKey } from './client-ip.ts';
+import { clientNetwork, networkKey, siteKey } from './client-ip.ts';
 
 describe('networkKey', () => {
   it.each([
@@ -26,6 +26,28 @@ describe('networkKey', () => {
       expect(networkKey(raw)).toBe(key);
     },
   );
+});
+
+describe('siteKey', () => {
+  it.each([
+    ['2001:db8:1:2::/64', '2001:db8:1:0::/56'],
+    ['2001:db8:1:2ff::/64', '2001:db8:1:200::/56'],
+    ['2001:db8:1:ffff::/64', '2001:db8:1:ff00::/56'],
+    ['0:0:0:0::/64', '0:0:0:0::/56'],
+  ])('%s -> %s', (network, site) => {
+    expect(siteKey(network)).toBe(site);
+  });
+
+  it('the 256 /64s of a /56 are one site, the next /56 another', () => {
+    const sites = new Set(Array.from({ length: 256 }, (_, i) => siteKey(networkKey(`2001:db8:7:${(0x1200 + i).toString(16)}::1`) ?? '')));
+    expect([...sites]).toEqual(['2001:db8:7:1200::/56']);
+    expect(siteKey(networkKey('2001:db8:7:1300::1') ?? '')).toBe('2001:db8:7:1300::/56');
+  });
+
+  it('none for IPv4 and unknown', () => {
+    expect(siteKey('203.0.113.7')).toBeNull();
+    expect(siteKey('unknown')).toBeNull();
+  });
 });
 
 describe('clientNetwork', () => {

@@ -18,7 +18,9 @@
 //                       it (default 1).
 //
 // IPv6 clients are limited per /64 (one subscriber's usual allocation: a
-// client can pick any address inside it), IPv4-mapped IPv6 as IPv4.
+// client can pick any address inside it), IPv4-mapped IPv6 as IPv4. The
+// sign-in limits also count per site, an IPv6 /56 (256 /64s, what one customer
+// is often given), so a stranger with a whole /56 is one source, not 256.
 import type { Context } from 'hono';
 import { readEnv } from './env.ts';
 
@@ -94,6 +96,18 @@ export function clientNetwork(headers: Headers, remoteAddress: string | undefine
     }
   }
   return networkKey(remoteAddress) ?? 'unknown';
+}
+
+/**
+ * The site of a network key: an IPv6 /64 key's /56 ('2001:db8:1:200::/56');
+ * null for IPv4 (one address is already the smallest thing a client holds)
+ * and for 'unknown'.
+ */
+export function siteKey(network: string): string | null {
+  const match = /^([0-9a-f]{1,4}):([0-9a-f]{1,4}):([0-9a-f]{1,4}):([0-9a-f]{1,4})::\/64$/.exec(network);
+  if (!match) return null;
+  const fourth = parseInt(match[4], 16) & 0xff00;
+  return `${match[1]}:${match[2]}:${match[3]}:${fourth.toString(16)}::/56`;
 }
 
 /** What the function's handler passes to the app as Hono's `env` (handler.ts). */

@@ -11,17 +11,17 @@ describe('the limits', () => {
     const summary = Object.fromEntries(Object.entries(DEFAULT_LIMITS).map(([name, l]) => [name, `${l.max}/${l.windowSeconds}`]));
     expect(summary).toEqual({
       'otp-ip': '30/3600',
-      'otp-global': '1000/3600',
+      'otp-site': '120/3600',
+      'otp-address': '5/3600',
       'otp-guess-ip': '50/3600',
-      'otp-guess-address': '30/86400',
-      'otp-guess-global': '5000/3600',
+      'otp-guess-site': '200/3600',
+      'otp-guess-account': '30/86400',
       'guest-ip': '60/3600',
       'guest-name': '60/3600',
       idea: '10/60',
       comment: '20/60',
       vote: '120/60',
       plan: '50/86400',
-      'event-time-mail': '1/600',
       remind: '1/43200',
       'calendar-feed': '120/3600',
       'calendar-feed-miss': '60/3600',
@@ -48,9 +48,9 @@ describe('the limits', () => {
   });
 
   it('the statement argument: key prefixed by the limit, its numbers and sentence', () => {
-    expect(JSON.parse(limitsJson([{ limit: 'vote', key: participantKey(null, 'g1') }, { limit: 'otp-global', key: 'all' }]))).toEqual([
+    expect(JSON.parse(limitsJson([{ limit: 'vote', key: participantKey(null, 'g1') }, { limit: 'otp-site', key: '2001:db8:1:200::/56' }]))).toEqual([
       { key: 'vote:g:g1', max: 120, window: 60, message: 'Too many votes in a short time' },
-      { key: 'otp-global:all', max: 1000, window: 3600, message: 'Too many codes are being requested right now' },
+      { key: 'otp-site:2001:db8:1:200::/56', max: 120, window: 3600, message: 'Too many codes were requested from your network' },
     ]);
     expect(participantKey('u1', 'g1')).toBe('u:u1');
   });

@@ -33,20 +33,34 @@ interface RateLimit {
 
 /** Every limit, with numbers a real group never meets. */
 export const DEFAULT_LIMITS = {
+  /*
+   * Codes mailed: no limit is shared by everyone (a stranger could fill it
+   * for all), only the source of a request (its network, its wider site) and
+   * the address a code goes to; a request that is refused or fails counts
+   * nothing (docs/security-and-limits.md "Sign-in codes"; decision 0076).
+   */
   /** Codes mailed (send-otp, and an e-mail change's code) per client network (an IPv4 address, an IPv6 /64). */
   'otp-ip': { max: 30, windowSeconds: 3600, message: 'Too many codes were requested from your network' },
-  /** Codes mailed for everyone together: a ceiling on what the app can be made to e-mail. */
-  'otp-global': { max: 1000, windowSeconds: 3600, message: 'Too many codes are being requested right now' },
+  /** Codes mailed per client site: an IPv6 /56 (one customer's usual allocation: 256 /64s). IPv4 has none. */
+  'otp-site': { max: 120, windowSeconds: 3600, message: 'Too many codes were requested from your network' },
+  /**
+   * Codes an address did not ask for, per address: sign-in codes asked from a
+   * device that never signed in to its account, and e-mail-change codes that
+   * name it. The account's own devices (app.sign_in_devices) have budgets of
+   * their own, so a stranger who spends this one does not stop the owner.
+   */
+  'otp-address': { max: 5, windowSeconds: 3600, message: 'Too many codes requested' },
   /**
    * Wrong codes (sign-in and e-mail change) per client network: over it, the
    * network is refused for every address until the window ends. Counted only
-   * when a code is wrong, checked before any code is compared.
+   * when a code is wrong, checked before any code is compared. A code takes
+   * guesses only from the device that asked for it, and dies after 5.
    */
   'otp-guess-ip': { max: 50, windowSeconds: 3600, message: 'Too many wrong codes were tried from your network' },
-  /** Wrong codes per address (sign-in) or account (e-mail change), from anywhere. */
-  'otp-guess-address': { max: 30, windowSeconds: 86_400, message: 'Too many wrong codes were tried for this address' },
-  /** Wrong codes for everyone together: a ceiling on guessing at scale. */
-  'otp-guess-global': { max: 5000, windowSeconds: 3600, message: 'Too many wrong codes are being tried right now' },
+  /** Wrong codes per client site (an IPv6 /56), likewise. */
+  'otp-guess-site': { max: 200, windowSeconds: 3600, message: 'Too many wrong codes were tried from your network' },
+  /** Wrong e-mail-change codes per account: only its own sessions can try them. */
+  'otp-guess-account': { max: 30, windowSeconds: 86_400, message: 'Too many wrong codes were tried for this account' },
   /** New guests (POST /api/guest-session) per client network, any plan. */
   'guest-ip': { max: 60, windowSeconds: 3600, message: 'Too many people joined from your network' },
   /**
@@ -65,14 +79,10 @@ export const DEFAULT_LIMITS = {
   /** New plans per user. */
   plan: { max: 50, windowSeconds: 86_400, message: 'Too many new plans today' },
   /**
-   * The "time set" e-mail: at most one per plan per window (max is not used;
-   * a changed time within the window is refused, see
-   * 20261124100300_event_time_notices.sql).
-   */
-  'event-time-mail': { max: 1, windowSeconds: 600, message: 'Everyone was e-mailed a new time a moment ago' },
-  /**
-   * The host's "Remind them": at most one per plan per window (max is not
-   * used; app.remind_unanswered keeps the time in plans.reminded_at).
+   * Reminders, the host's "Remind them" and the deadline's automatic one
+   * together: at most one per plan per window (max is not used;
+   * app.remind_unanswered and private.run_deadlines keep the time in
+   * plans.reminded_at).
    */
   remind: { max: 1, windowSeconds: REMIND_WINDOW_SECONDS, message: 'Everyone who has not answered was reminded less than 12 hours ago' },
   /**
@@ -102,6 +112,14 @@ export const NOTIFICATION_LIMITS = {
   subscriptionsPerIdentity: 10,
   /** Push subscriptions of one plan's guests together: beyond it, 409. */
   subscriptionsPerPlan: 400,
+  /**
+   * The notice budget of a plan's decisions (the place, the idea, the date,
+   * the time, unlocking; docs/notifications.md "The notice budget"): at most
+   * one notice per plan, so per person, per window; what changes within it
+   * goes out as one notice when it ends, saying what is true then. A date
+   * the host locked waits as long for its time. Nothing is refused for it.
+   */
+  noticeWindowSeconds: 600,
   /** At most one digest of new ideas and comments per plan per window... */
   digestWindowSeconds: 600,
   /** ...sent once the oldest news is this old (a burst goes out as one). */

@@ -123,6 +123,15 @@ describe('noticeLine: one line per kind', () => {
   it('keeps user text on one line, whatever the database holds', () => {
     expect(noticeLine('idea_picked', { ideaText: 'Bowl\r\ning\u202e' }, 'x')).toBe('The host picked Bowl ing');
   });
+
+  it('a notice that covers several changes adds the new place to what its kind says (what is true now)', () => {
+    expect(noticeLine('time_changed', { ...d, eventTime: '9:00 PM', location: 'The Lanes', placeChanged: true }, 'x'))
+      .toBe('New time: Saturday, March 14, 2026 at 9:00 PM. New place: The Lanes');
+    expect(noticeLine('date_locked', { date: '2026-03-14', location: null, placeChanged: true }, 'x'))
+      .toBe('The date is locked: Saturday, March 14, 2026. The time comes next. The place was removed');
+    expect(noticeLine('place_changed', { location: 'Park', placeChanged: true }, 'x')).toBe('New place: Park');
+    expect(noticeLine('unlocked', { location: 'Park', placeChanged: false }, 'x')).toBe('Voting is open again: vote for a new date');
+  });
 });
 
 describe('pushPayload', () => {

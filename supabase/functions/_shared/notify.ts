@@ -195,6 +195,12 @@ export interface NoticeDetail {
   ideaVotes?: number | null;
   dateVotes?: number | null;
   calendarSequence?: number | null;
+  /**
+   * A notice of the plan's decisions says what is true when it goes, however
+   * many changes it covers (docs/notifications.md "The notice budget"): true
+   * when the place changed too, which its kind alone does not say.
+   */
+  placeChanged?: boolean;
 }
 
 function count(n: number, one: string): string {
@@ -212,8 +218,23 @@ function whenOf(detail: NoticeDetail): string {
   return time ? `${formatLongDate(detail.date)} at ${time}` : formatLongDate(detail.date);
 }
 
-/** What happened, in one line (the push's body, the e-mail's subject after the plan's title). */
+/** 'New place: The Lanes', or 'The place was removed'. */
+function placeLine(detail: NoticeDetail): string {
+  const where = detail.location ? oneLine(detail.location) : '';
+  return where ? `New place: ${where}` : 'The place was removed';
+}
+
+/**
+ * What happened, in one line (the push's body, the e-mail's subject after the
+ * plan's title); a new place that came with another change is added to it.
+ */
 export function noticeLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): string {
+  const line = kindLine(kind, detail, planTitle);
+  if (!detail.placeChanged || kind === 'place_changed') return line;
+  return `${line}${line.endsWith('.') ? '' : '.'} ${placeLine(detail)}`;
+}
+
+function kindLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): string {
   const idea = detail.ideaText ? oneLine(detail.ideaText) : '';
   const when = whenOf(detail);
   switch (kind) {
@@ -227,10 +248,8 @@ export function noticeLine(kind: NoticeKind, detail: NoticeDetail, planTitle: st
       return idea ? `It's on: ${idea}, ${when}` : `It's on: ${when}`;
     case 'time_changed':
       return `New time: ${when}`;
-    case 'place_changed': {
-      const where = detail.location ? oneLine(detail.location) : '';
-      return where ? `New place: ${where}` : 'The place was removed';
-    }
+    case 'place_changed':
+      return placeLine(detail);
     case 'unlocked':
       return 'Voting is open again: vote for a new date';
     case 'plan_deleted':

@@ -5,7 +5,7 @@
 // service no longer knows is deleted. Three round trips per batch, whatever
 // its size. Runs as service_role (withWorker), after the request that wrote
 // the event has committed (deliverSoon) and on every scheduler run.
-import { withWorker } from './db.ts';
+import { type Tx, withWorker } from './db.ts';
 import { NOTIFICATION_LIMITS } from './limits.ts';
 import { sendMail } from './mail.ts';
 import { appOrigin, type Delivery, noticeMail, noticeUrgency, pushPayload } from './notify.ts';
@@ -89,6 +89,17 @@ export async function deliverDue(planId: string | null = null): Promise<Delivery
     // A short batch means nothing else is due now.
     if (claimed.length < NOTIFICATION_LIMITS.batch) return report;
   }
+}
+
+/**
+ * In a host's request, after its change (same transaction): writes the plan's
+ * waiting notice to the outbox if the plan's notice budget allows it now
+ * (private.send_plan_notices; docs/notifications.md "The notice budget"),
+ * else it waits for the scheduler. Sent without waiting for the answer: the
+ * caller awaits it with its other statements.
+ */
+export function sendPlanNotices(tx: Tx, planId: string): Promise<unknown> {
+  return tx`select private.send_plan_notices(${planId}::uuid, ${NOTIFICATION_LIMITS.noticeWindowSeconds})`.execute();
 }
 
 type EdgeRuntimeGlobal = { EdgeRuntime?: { waitUntil(promise: Promise<unknown>): void } };

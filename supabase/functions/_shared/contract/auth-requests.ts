@@ -7,7 +7,18 @@ import { body, email, optionalText, SECRET_TOKEN_PATTERN } from './fields.ts';
 const NAME_MAX = 80;
 const CODE_MESSAGE = `Code must be ${SIGN_IN_CODE_LENGTH} digits`;
 
-export const sendOtpBody = body({ email: email() });
+/**
+ * The device's sign-in key (32 random bytes, base64url: lib/sign-in-device.ts
+ * makes it once per browser): a code belongs to the key that asked for it,
+ * and a key that signed in has a send budget of its own
+ * (docs/auth-and-guests.md "Sign-in codes"). Optional: without it a code is
+ * shared by every request without one, as the spec's bare `{email}` implies.
+ */
+export const SIGN_IN_DEVICE_INVALID = 'This browser\'s sign-in key is not valid, please reload the page';
+const signInDevice = () =>
+  z.string({ error: SIGN_IN_DEVICE_INVALID }).regex(SECRET_TOKEN_PATTERN, SIGN_IN_DEVICE_INVALID).optional();
+
+export const sendOtpBody = body({ email: email(), device: signInDevice() });
 
 const code = () =>
   z
@@ -15,7 +26,7 @@ const code = () =>
     .trim()
     .regex(new RegExp(`^\\d{${SIGN_IN_CODE_LENGTH}}$`), CODE_MESSAGE);
 
-export const verifyOtpBody = body({ email: email(), code: code() });
+export const verifyOtpBody = body({ email: email(), code: code(), device: signInDevice() });
 
 /** POST /api/auth/confirm-email: the code mailed to the new address. */
 export const confirmEmailBody = body({ code: code() });

@@ -44,7 +44,9 @@ export function parseChange(payload: string | unknown): PlanChange | null {
   if (
     !change ||
     typeof change.planId !== 'string' ||
-    typeof change.version !== 'number' ||
+    // A version is a count from 0; anything else (1.5, -1, 1e300) is no change.
+    !Number.isSafeInteger(change.version) ||
+    (change.version as number) < 0 ||
     !Array.isArray(change.parts) ||
     !change.parts.every((part) => PARTS.has(part)) ||
     !isIdList(change.ideaIds) ||

@@ -7,17 +7,18 @@ import { confirmEmailBody, sendOtpBody, undoEmailChangeBody, updateProfileBody, 
 import { type ProfileUpdate, UNDO_LINK_INVALID, type UndoEmailChangeResult, type User } from '../../_shared/contract/auth.ts';
 import type { TransferResult } from '../../_shared/contract/common.ts';
 import { transferGuestVotesBody } from '../../_shared/contract/guests-requests.ts';
-import { requestNetwork } from '../../_shared/client-ip.ts';
-import { countLimits, newSecretToken, requestRow, sha256Hex, type Tx, withRequest } from '../../_shared/db.ts';
-import { HttpError, messages } from '../../_shared/errors.ts';
-import { type LimitHit, limitsJson } from '../../_shared/limits.ts';
+import { requestNetwork, siteKey } from '../../_shared/client-ip.ts';
+import { newSecretToken, requestRow, sha256Hex, type Tx, withRequest } from '../../_shared/db.ts';
+import { HttpError, messages, tooManyRequests } from '../../_shared/errors.ts';
+import { type LimitHit, limitEntry, limitsJson } from '../../_shared/limits.ts';
 import { sendEmailChangeCode, sendEmailChangedNotice, sendSignInCode } from '../../_shared/mail.ts';
 import { appOrigin } from '../../_shared/notify.ts';
 import { generateSignInCode, hashEmailChangeCode, hashSignInCode } from '../../_shared/otp.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
 const TOO_SOON = 'Please wait 30 seconds before asking for another code';
-const TOO_MANY = 'Too many codes requested, please try again in an hour';
+const TOO_MANY = 'Too many codes requested';
+const ADDRESS_BUSY = 'Too many codes were sent to that address';
 const INVALID_CODE = 'Invalid or expired code';
 const EMAIL_TAKEN = 'That e-mail address is already used by another account';
 
@@ -31,61 +32,85 @@ async function findUser(tx: Tx, userId: string): Promise<User | undefined> {
 /** The page behind the undo link; the token rides in the fragment, which no server or Referer sees. */
 const undoEmailChangeUrl = (token: string) => `${appOrigin()}/account/undo-email-change#token=${token}`;
 
-/** What mailing a code counts (send-otp, an e-mail change): per network and for everyone. */
-const mailLimits = (c: Context): LimitHit[] => [
-  { limit: 'otp-ip', key: requestNetwork(c) },
-  { limit: 'otp-global', key: 'all' },
-];
+/** The request's sources: its network, and its site when it has one (an IPv6 /56). */
+function sources(c: Context): { network: string; site: string | null } {
+  const network = requestNetwork(c);
+  return { network, site: siteKey(network) };
+}
 
-/** What a wrong code counts (verify-otp, confirm-email), as private.sign_in_with_code's argument. */
-const guessLimits = (network: string, address: string): string =>
-  limitsJson([
-    { limit: 'otp-guess-ip', key: network },
-    { limit: 'otp-guess-address', key: address },
-    { limit: 'otp-guess-global', key: 'all' },
-  ]);
+/**
+ * What a code that is mailed counts (send-otp, an e-mail change), as the
+ * sign-in SQL's two arguments: the address's budget for codes it did not ask
+ * for (keyed by the address's SHA-256, so no counter names an address), and
+ * the request's network and site. The SQL counts them only for a code it
+ * sends (private.count_code_send; docs/security-and-limits.md "Sign-in codes").
+ */
+async function mailLimits(c: Context, address: string): Promise<{ address: string; network: string }> {
+  const { network, site } = sources(c);
+  const hits: LimitHit[] = [{ limit: 'otp-ip', key: network }];
+  if (site) hits.push({ limit: 'otp-site', key: site });
+  return {
+    address: JSON.stringify(limitEntry({ limit: 'otp-address', key: await sha256Hex(address) })),
+    network: limitsJson(hits),
+  };
+}
+
+/** What a wrong code counts (verify-otp, confirm-email): its sources, and for an e-mail change the account. */
+function guessLimits(c: Context, account?: string): string {
+  const { network, site } = sources(c);
+  const hits: LimitHit[] = [{ limit: 'otp-guess-ip', key: network }];
+  if (site) hits.push({ limit: 'otp-guess-site', key: site });
+  if (account) hits.push({ limit: 'otp-guess-account', key: account });
+  return limitsJson(hits);
+}
+
+/** The hash the database keeps of the device's sign-in key; '' for a request without one. */
+const deviceHash = async (device: string | undefined) => (device ? await sha256Hex(device) : '');
+
+/** A refusal of the sign-in SQL (too_soon, too_many, address_busy) as its 429. */
+function refusedSend(outcome: string, retryAfter: number | null): HttpError {
+  const wait = retryAfter ?? 3600;
+  if (outcome === 'too_soon') return new HttpError(429, TOO_SOON, wait);
+  if (outcome === 'address_busy') return tooManyRequests(ADDRESS_BUSY, wait);
+  return tooManyRequests(TOO_MANY, wait);
+}
 
 export const authRoutes = new Hono()
   // Same answer whether or not an account exists: no account enumeration.
   .post('/send-otp', async (c) => {
-    const { email } = await parseBody(c, sendOtpBody);
-    // Per client network and for everyone together (_shared/limits.ts), in a
-    // short transaction of their own: the code's transaction below lasts an
-    // SMTP conversation, and must not hold the global counter that long.
-    // They count requests, not e-mails: a refused or failed send counts too.
-    await countLimits(mailLimits(c));
+    const { email, device } = await parseBody(c, sendOtpBody);
     const code = generateSignInCode();
-    const codeHash = await hashSignInCode(email, code);
-    const outcome = await withRequest({}, async (tx) => {
-      const [{ outcome }] = await tx<{ outcome: string }[]>`
-        select private.issue_sign_in_code(${email}, ${codeHash}) as outcome`;
+    const [codeHash, limits, device_] = await Promise.all([hashSignInCode(email, code), mailLimits(c, email), deviceHash(device)]);
+    // One transaction: the per-address and per-device checks first (a refusal
+    // counts nothing), then the address's budget and the request's network
+    // and site, counted only for a code that is sent (private.issue_sign_in_code).
+    const { outcome, retryAfter } = await withRequest({}, async (tx) => {
+      const [row] = await tx<{ outcome: string; retryAfter: number | null }[]>`
+        select outcome, retry_after as "retryAfter"
+          from private.issue_sign_in_code(${email}, ${device_}, ${codeHash}, ${limits.address}::text::jsonb, ${limits.network}::text::jsonb)`;
       // Sent before COMMIT on purpose: if SMTP fails, the 502 rolls back the new
-      // code and the rate-limit counters, so the user can retry at once and no
-      // code that nobody received stays valid (the previous one stays as it was).
-      if (outcome === 'ok') await sendSignInCode(email, code);
-      return outcome;
+      // code and every count, so the user can retry at once and no code that
+      // nobody received stays valid (the device's previous one stays as it was).
+      if (row.outcome === 'ok') await sendSignInCode(email, code);
+      return row;
     });
-    // The per-address limits (private.issue_sign_in_code) say which, not how
-    // long is left: Retry-After is the longest it can be.
-    if (outcome === 'too_soon') throw new HttpError(429, TOO_SOON, 30);
-    if (outcome === 'too_many') throw new HttpError(429, TOO_MANY, 3600);
-    if (outcome !== 'ok') throw new Error(`issue_sign_in_code answered ${outcome}`);
+    if (outcome !== 'ok') throw refusedSend(outcome, retryAfter);
     return c.body(null, 204);
   })
 
   .post('/verify-otp', async (c) => {
-    const { email, code } = await parseBody(c, verifyOtpBody);
-    const codeHash = await hashSignInCode(email, code);
+    const { email, code, device } = await parseBody(c, verifyOtpBody);
+    const [codeHash, device_] = await Promise.all([hashSignInCode(email, code), deviceHash(device)]);
     // A wrong code must COMMIT (it counts a try, the code dies at 5), so the
     // 400 is thrown after the transaction, not inside it. A right one starts
-    // a session (app.sessions), which the token names.
-    // Wrong codes count per network, per address and overall; while one is
-    // full the code is not even compared (429).
-    const guesses = guessLimits(requestNetwork(c), email);
+    // a session (app.sessions), which the token names. Only the code this
+    // device asked for is compared. Wrong codes count per network and site;
+    // while one is full the code is not even compared (429).
+    const guesses = guessLimits(c);
     const session = await withRequest({}, async (tx) => {
       const [row] = await tx<{ userId: string | null; sessionId: string | null }[]>`
         select user_id as "userId", session_id as "sessionId"
-          from private.sign_in_with_code(${email}, ${codeHash}, ${guesses}::text::jsonb)`;
+          from private.sign_in_with_code(${email}, ${device_}, ${codeHash}, ${guesses}::text::jsonb)`;
       return row;
     });
     if (!session?.userId || !session.sessionId) throw new HttpError(400, INVALID_CODE);
@@ -102,6 +127,7 @@ export const authRoutes = new Hono()
 
   // "Sign out everywhere": every session of the user ends, this one too, and
   // with them every device's notifications for the account (a lost phone);
+  // no device keeps a sign-in budget of its own (app.sign_in_devices), and
   // the calendar feed's URL stops too (private.sign_out_everywhere).
   .post('/sign-out-everywhere', async (c) => {
     const userId = await requireUserId(c);
@@ -140,10 +166,11 @@ export const authRoutes = new Hono()
     const changes: Record<string, string | null> = {};
     if (firstName !== undefined) changes.first_name = firstName;
     if (lastName !== undefined) changes.last_name = lastName;
-    // A code to mail counts in the mail limits, like send-otp's.
-    if (email !== undefined) await countLimits(mailLimits(c));
     const code = email === undefined ? null : generateSignInCode();
-    const codeHash = code === null ? null : await hashEmailChangeCode(userId, code);
+    const [codeHash, limits] = await Promise.all([
+      code === null ? null : hashEmailChangeCode(userId, code),
+      email === undefined ? null : mailLimits(c, email),
+    ]);
     const answer = await withRequest({ userId }, async (tx): Promise<ProfileUpdate | undefined> => {
       const user =
         Object.keys(changes).length === 0
@@ -154,13 +181,16 @@ export const authRoutes = new Hono()
                 returning id, email, first_name as "firstName", last_name as "lastName"`
             )[0];
       if (!user) return undefined;
-      if (email === undefined || code === null) return { ...user, pendingEmail: null };
-      const [{ outcome }] = await tx<{ outcome: string }[]>`
-        select private.request_email_change(${email}, ${codeHash}) as outcome`;
+      if (email === undefined || code === null || limits === null) return { ...user, pendingEmail: null };
+      // The account's limits first, then the new address's budget and the
+      // request's network and site, counted only for a code that is sent,
+      // like a sign-in code's (private.request_email_change).
+      const [{ outcome, retryAfter }] = await tx<{ outcome: string; retryAfter: number | null }[]>`
+        select outcome, retry_after as "retryAfter"
+          from private.request_email_change(${email}, ${codeHash}, ${limits.address}::text::jsonb, ${limits.network}::text::jsonb)`;
       if (outcome === 'same') return { ...user, pendingEmail: null };
-      if (outcome === 'too_soon') throw new HttpError(429, TOO_SOON);
-      if (outcome === 'too_many') throw new HttpError(429, TOO_MANY);
-      if (outcome !== 'ok') throw new Error(`request_email_change answered ${outcome}`);
+      // A refusal rolls the names back too: the request changes nothing.
+      if (outcome !== 'ok') throw refusedSend(outcome, retryAfter);
       // Before COMMIT, as for sign-in codes: an SMTP failure (502) rolls the
       // new code and its count back (and the name changes with them).
       await sendEmailChangeCode(email, code);
@@ -180,8 +210,8 @@ export const authRoutes = new Hono()
     const userId = await requireUserId(c);
     const { code } = await parseBody(c, confirmEmailBody);
     const codeHash = await hashEmailChangeCode(userId, code);
-    // Wrong codes count like sign-in codes, the account standing for the address.
-    const guesses = guessLimits(requestNetwork(c), `u:${userId}`);
+    // Wrong codes count like sign-in codes, and per account.
+    const guesses = guessLimits(c, `u:${userId}`);
     const undoToken = newSecretToken();
     const undoHash = await sha256Hex(undoToken);
     const { outcome, user } = await withRequest({ userId }, async (tx) => {

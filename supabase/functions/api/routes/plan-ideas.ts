@@ -16,7 +16,7 @@ import { HttpError } from '../../_shared/errors.ts';
 import { asWriter, ideaJson, prepareIdeas, renderIdeas } from '../../_shared/ideas.ts';
 import { buildSuggestions, type SharedInterest } from './plan-ideas/suggestions.ts';
 import { pathId } from '../../_shared/params.ts';
-import { deliverSoon } from '../../_shared/outbox.ts';
+import { deliverSoon, sendPlanNotices } from '../../_shared/outbox.ts';
 import { parseBody, validate } from '../../_shared/validation.ts';
 import { viewersOwnVote } from '../../_shared/voters.ts';
 import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/versioned.ts';
@@ -93,20 +93,23 @@ export const planIdeaRoutes = new Hono()
 
   // Host only (app.pick_idea: 404 unknown plan, 403 not the host, 404 an idea
   // of another plan); picking the picked idea again un-picks it. Answers the
-  // plan's lockedIdeaId afterwards. The second statement is sent without
-  // waiting for the first (one round trip) and sees its update.
+  // plan's lockedIdeaId afterwards. The plan's notice (when its budget allows
+  // one now: docs/notifications.md "The notice budget") and the read are sent
+  // without waiting for the pick (one round trip) and see its update.
   .post('/:id/pick-idea', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const { ideaId } = await parseBody(c, pickIdeaBody);
     const result = await withRequest({ userId, planId }, async (tx) => {
       const pick = tx`select app.pick_idea(${planId}::uuid, ${ideaId}::uuid)`.execute();
+      const notice = sendPlanNotices(tx, planId);
       const read = tx<PickIdeaResult[]>`
         select locked_idea_id as "lockedIdeaId" from app.plans where id = ${planId}::uuid`.execute();
-      // Settle both before deciding: if the pick failed, its error (not the
-      // "transaction aborted" of the read behind it) is the answer.
-      const [picked, readBack] = await Promise.allSettled([pick, read]);
+      // Settle all before deciding: if the pick failed, its error (not the
+      // "transaction aborted" of the statements behind it) is the answer.
+      const [picked, noticed, readBack] = await Promise.allSettled([pick, notice, read]);
       if (picked.status === 'rejected') throw picked.reason;
+      if (noticed.status === 'rejected') throw noticed.reason;
       if (readBack.status === 'rejected') throw readBack.reason;
       return readBack.value[0];
     });
@@ -115,10 +118,11 @@ export const planIdeaRoutes = new Hono()
     return c.json(result);
   })
 
-  // Activity ideas from the interests the plan's signed-in participants share
-  // (private.plan_shared_interests: an aggregate, most shared first, naming
-  // nobody), mapped to texts by plan-ideas/suggestions.ts, without texts equal to
-  // an existing idea. Readable like the plan (claim plan_id).
+  // Activity ideas from the interests the plan's signed-in participants other
+  // than the caller share (private.plan_shared_interests: an aggregate, most
+  // shared first, naming nobody, never moved by the caller's own interests:
+  // decision 0090), mapped to texts by plan-ideas/suggestions.ts, without texts
+  // equal to an existing idea. Readable like the plan (claim plan_id).
   .get('/:id/activity-suggestions', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);

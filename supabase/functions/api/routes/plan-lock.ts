@@ -5,24 +5,30 @@
 // Every body is validated before the database is touched; each request is ONE
 // transaction; the rules (host only, the status flow, the date window) are the
 // host rules' SQL functions, whose HP4xx sentences reach the client. What the
-// group is told is written to the outbox by the same transaction and sent
-// after it commits (deliverSoon; docs/notifications.md).
+// group is told is written to the outbox by the same transaction when the
+// plan's notice budget allows, and sent after it commits (deliverSoon);
+// otherwise it waits for the scheduler (docs/notifications.md "The notice
+// budget"). The change itself is never refused for the budget.
 import { Hono } from 'hono';
 import { requireUserId } from '../../_shared/auth.ts';
 import { lockDateBody, setEventTimeBody, setLocationBody, unlockBody } from '../../_shared/contract/dates-requests.ts';
 import { type Plan, PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
 import { type Tx, withRequest } from '../../_shared/db.ts';
-import { rateLimits } from '../../_shared/limits.ts';
-import { deliverSoon } from '../../_shared/outbox.ts';
+import { deliverSoon, sendPlanNotices } from '../../_shared/outbox.ts';
 import { requirePlanById } from '../../_shared/plans.ts';
 import { pathId } from '../../_shared/params.ts';
 import { parseBody } from '../../_shared/validation.ts';
 
-/** The plan JSON after a host action (the action's own errors come first); its notices go out after COMMIT. */
+/**
+ * The plan JSON after a host action (the action's own errors come first); its
+ * notice, when the budget allows one now, goes out after COMMIT. The notice
+ * and the read are sent together (one round trip).
+ */
 async function hostAction(userId: string, planId: string, action: (tx: Tx) => Promise<unknown>): Promise<Plan> {
   const plan = await withRequest({ userId, planId }, async (tx) => {
     await action(tx);
-    return await requirePlanById(tx, planId);
+    const [, read] = await Promise.all([sendPlanNotices(tx, planId), requirePlanById(tx, planId)]);
+    return read;
   });
   deliverSoon(planId);
   return plan;
@@ -39,18 +45,14 @@ export const planLockRoutes = new Hono()
   })
 
   // Host: set the time on the locked date, in the zone of the host's clock
-  // (status completed). Everyone is
-  // told (members also by e-mail with an .ics) when the date or time changed,
-  // at most once per window (429 when too soon): private.claim_event_time_notice.
+  // (status completed). Everyone is told (members also by e-mail with an
+  // .ics) when the date, time or zone differs from what they were told,
+  // within the plan's notice budget.
   .post('/:id/set-event-time', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const { time, timeZone } = await parseBody(c, setEventTimeBody);
-    const notice = rateLimits()['event-time-mail'];
-    const plan = await hostAction(userId, planId, async (tx) => {
-      await tx`select app.set_event_time(${planId}::uuid, ${time}, ${timeZone})`;
-      await tx`select private.claim_event_time_notice(${planId}::uuid, ${notice.windowSeconds}, ${notice.message})`;
-    });
+    const plan = await hostAction(userId, planId, (tx) => tx`select app.set_event_time(${planId}::uuid, ${time}, ${timeZone})`);
     return c.json(plan);
   })
 

@@ -1,8 +1,9 @@
 // POST /api/scheduler/run: the scheduled work (docs/notifications.md
-// "Scheduling"): deadlines (the reminder a day before, the auto-lock),
-// digests, expired Idempotency-Keys (docs/offline.md "Idempotency keys"),
-// expired sessions and credentials nobody uses (docs/security-and-limits.md
-// "Housekeeping"), then every delivery that is due. Called every SCHEDULER_SECONDS by
+// "Scheduling"): deadlines (the reminder a day before, the auto-lock), the
+// plans' notices whose window is over, digests, expired Idempotency-Keys
+// (docs/offline.md "Idempotency keys"), expired sessions and credentials
+// nobody uses (docs/security-and-limits.md "Housekeeping"), then every
+// delivery that is due. Called every SCHEDULER_SECONDS by
 // `npm start`'s timer, and by pg_cron through pg_net on Supabase, with
 // `Authorization: Bearer <SCHEDULER_SECRET>`. Any number of runs may overlap:
 // each step claims its rows.
@@ -11,7 +12,7 @@ import { sameBytes } from '../../_shared/bytes.ts';
 import { withWorker } from '../../_shared/db.ts';
 import { readEnv } from '../../_shared/env.ts';
 import { HttpError } from '../../_shared/errors.ts';
-import { NOTIFICATION_LIMITS } from '../../_shared/limits.ts';
+import { NOTIFICATION_LIMITS, rateLimits } from '../../_shared/limits.ts';
 import { deliverDue } from '../../_shared/outbox.ts';
 
 const encoder = new TextEncoder();
@@ -38,14 +39,17 @@ export const schedulerRoutes = new Hono().post('/run', async (c) => {
   if (!secret || secret.length < 32 || !given || !(await sameSecret(given, secret))) {
     throw new HttpError(404, 'Not found');
   }
-  const { deadlines, digests, expiredKeys, endedCredentials } = await withWorker(async (tx) => {
-    const [row] = await tx<{ deadlines: number; digests: number; expiredKeys: number; endedCredentials: number }[]>`
-      select private.run_deadlines(${NOTIFICATION_LIMITS.deadlineReminderSeconds}) as deadlines,
+  // In this order (a select list is evaluated in order): an auto-lock at the
+  // deadline is announced by the same run.
+  const { deadlines, notices, digests, expiredKeys, endedCredentials } = await withWorker(async (tx) => {
+    const [row] = await tx<{ deadlines: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number }[]>`
+      select private.run_deadlines(${NOTIFICATION_LIMITS.deadlineReminderSeconds}, ${rateLimits().remind.windowSeconds}) as deadlines,
+             private.send_plan_notices(null, ${NOTIFICATION_LIMITS.noticeWindowSeconds}) as notices,
              private.run_digests(${NOTIFICATION_LIMITS.digestWindowSeconds}, ${NOTIFICATION_LIMITS.digestSettleSeconds}) as digests,
              private.expire_idempotency_keys(${EXPIRED_KEYS_PER_RUN}) as "expiredKeys",
              private.end_idle_credentials(${ENDED_CREDENTIALS_PER_RUN}) as "endedCredentials"`;
     return row;
   });
   const deliveries = await deliverDue();
-  return c.json({ deadlines, digests, expiredKeys, endedCredentials, ...deliveries });
+  return c.json({ deadlines, notices, digests, expiredKeys, endedCredentials, ...deliveries });
 });

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { removeAuthToken, setAuthToken } from '../../lib/auth-token';
+import { signInDevice } from '../../lib/sign-in-device';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { afterSignIn } from './after-sign-in';
 import { authKeys } from './queries';
@@ -10,7 +11,8 @@ import { tokenSchema, undoEmailChangeResultSchema } from '../../../../supabase/f
 export function useSendCode() {
   return useMutation({
     mutationFn: async (email: string) => {
-      await apiRequest('POST', '/api/auth/send-otp', { email });
+      // The code is this browser's: only the same key can use it (lib/sign-in-device.ts).
+      await apiRequest('POST', '/api/auth/send-otp', { email, device: signInDevice() });
     },
     onSuccess: () => showSuccessToast('Code sent!', 'Check your email for the verification code'),
     onError: (error) => showErrorToast(error, 'Failed to send code'),
@@ -21,7 +23,7 @@ export function useVerifyCode() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (input: { email: string; code: string }) => {
-      const res = await apiRequest('POST', '/api/auth/verify-otp', input);
+      const res = await apiRequest('POST', '/api/auth/verify-otp', { ...input, device: signInDevice() });
       return tokenSchema.parse(await res.json());
     },
     // The mutation stays pending until this resolves, so screens can tell

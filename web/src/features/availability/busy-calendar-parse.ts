@@ -1,11 +1,19 @@
 // Reads an iCalendar file (RFC 5545) into the busy hours of each of the
-// visitor's local days in a window (decision 0073). Runs in the browser, on a
-// file the visitor picked; nothing here touches the network or storage. Loaded
-// only when a file is picked (it carries ical.js): components import it with
-// import().
+// visitor's local days in a window (decision 0073). Runs in the calendar
+// worker (busy-calendar-worker.ts, decision 0088), on a file the visitor
+// picked; nothing here touches the network or storage, and no page imports it
+// (it carries ical.js).
 import ICAL from 'ical.js';
 import { addDays, formatIsoDate, parseCalendarDate, type CalendarDate } from '../../lib/shared-periods';
-import { MINUTES_PER_DAY, type BusyDays, type BusyRange } from './busy-calendar';
+import {
+  CALENDAR_TOO_SLOW,
+  FILE_UNREADABLE,
+  MINUTES_PER_DAY,
+  NOT_A_CALENDAR,
+  UNREADABLE_CALENDAR,
+  type BusyDays,
+  type BusyRange,
+} from './busy-calendar';
 import { WINDOWS_TIME_ZONES } from './windows-zones';
 import { instantOf, isKnownTimeZone, wallClockAt, type WallClock } from '../../../../supabase/functions/_shared/contract/zoned-time.ts';
 
@@ -13,12 +21,11 @@ type Time = InstanceType<typeof ICAL.Time>;
 type Component = InstanceType<typeof ICAL.Component>;
 type CalEvent = InstanceType<typeof ICAL.Event>;
 
-export const NOT_A_CALENDAR = "That file isn't a calendar (.ics) file.";
-export const UNREADABLE_CALENDAR = "That calendar file couldn't be read. It may be damaged: try exporting it again.";
+export { CALENDAR_TOO_SLOW, NOT_A_CALENDAR, UNREADABLE_CALENDAR };
 
-/** The file is not an iCalendar file, or one ical.js cannot read: its message is the sentence to show. */
+/** The file is not an iCalendar file, one ical.js cannot read, or one over the budget: its message is the sentence to show. */
 export class CalendarFileError extends Error {
-  constructor(message: typeof NOT_A_CALENDAR | typeof UNREADABLE_CALENDAR) {
+  constructor(message: typeof NOT_A_CALENDAR | typeof UNREADABLE_CALENDAR | typeof CALENDAR_TOO_SLOW) {
     super(message);
     this.name = 'CalendarFileError';
   }
@@ -32,8 +39,20 @@ export interface BusyWindow {
   timeZone: string;
 }
 
-/** A series is expanded this far at most (an hourly series since 2010 is cut short, not the page). */
-const MAX_OCCURRENCES_PER_SERIES = 50_000;
+/**
+ * How much expanding a file may take (decision 0088; docs/calendars.md). A
+ * series is expanded this far at most, in or out of the window (an hourly
+ * series since 2010 is cut short: it adds nothing); the whole file steps
+ * through at most `total` occurrences (every single event and every step of
+ * every series), past which it is refused with CALENDAR_TOO_SLOW. The time
+ * budget is the page's (read-calendar-file.ts): ical.js can loop without end
+ * inside one step, which only ending the worker stops.
+ */
+export interface ExpansionBudget {
+  perSeries: number;
+  total: number;
+}
+export const EXPANSION_BUDGET: ExpansionBudget = { perSeries: 50_000, total: 500_000 };
 const DAY_MS = 86_400_000;
 
 /**
@@ -155,8 +174,20 @@ function isNotBusy(component: Component): boolean {
   return status === 'CANCELLED' || transparency === 'TRANSPARENT';
 }
 
+/** Occurrences stepped through so far, against the file's budget. */
+class Steps {
+  #taken = 0;
+  constructor(readonly budget: ExpansionBudget) {}
+
+  /** One more occurrence; over the file's budget the whole file is refused. */
+  take() {
+    if (++this.#taken > this.budget.total) throw new CalendarFileError(CALENDAR_TOO_SLOW);
+  }
+}
+
 interface CalendarContext {
   collector: BusyCollector;
+  steps: Steps;
   /** The zone of floating times and of TZIDs neither the file nor the browser knows. */
   fallbackZone: string;
 }
@@ -178,6 +209,7 @@ function tzidOf(component: Component, property: 'dtstart' | 'dtend'): unknown {
 
 /** One occurrence (of a single event, a series, or an exception) into the collector. */
 function addOccurrence(item: CalEvent, start: Time, end: Time | null, context: CalendarContext) {
+  context.steps.take();
   if (isNotBusy(item.component)) return;
   if (start.isDate) {
     const endDate = end ? (end.isDate ? dateOf(end) : addDays(dateOf(end), 1)) : addDays(dateOf(start), 1);
@@ -199,12 +231,15 @@ function addSeries(event: CalEvent, context: CalendarContext) {
   const durationMs = Math.max(0, event.duration.toSeconds() * 1000);
   const used = new Set<CalEvent>();
   const iterator = event.iterator();
-  for (let count = 0; count < MAX_OCCURRENCES_PER_SERIES; count++) {
+  for (let count = 0; count < context.steps.budget.perSeries; count++) {
     const next = iterator.next();
     if (!next) break;
     const rough = roughMs(next);
     if (rough > collector.endMs + 2 * DAY_MS) break;
-    if (rough + durationMs < collector.startMs - 2 * DAY_MS) continue;
+    if (rough + durationMs < collector.startMs - 2 * DAY_MS) {
+      context.steps.take(); // a step before the window costs as much as one in it
+      continue;
+    }
     const details = event.getOccurrenceDetails(next);
     if (details.item !== event) used.add(details.item);
     addOccurrence(details.item, details.startDate, details.endDate, context);
@@ -226,9 +261,10 @@ function addEvent(event: CalEvent, context: CalendarContext) {
   }
 }
 
-function addCalendar(calendar: Component, collector: BusyCollector) {
+function addCalendar(calendar: Component, collector: BusyCollector, steps: Steps) {
   const context: CalendarContext = {
     collector,
+    steps,
     // Google and Apple name the calendar's zone in X-WR-TIMEZONE; a floating time is in it.
     fallbackZone: ianaZoneOf(calendar.getFirstPropertyValue('x-wr-timezone')) ?? collector.window.timeZone,
   };
@@ -254,8 +290,7 @@ function addCalendar(calendar: Component, collector: BusyCollector) {
       const exceptions = typeof uid === 'string' ? (exceptionsByUid.get(uid) ?? []) : [];
       addEvent(new ICAL.Event(component, { strictExceptions: true, exceptions }), context);
     } catch (error) {
-      // One unreadable event (a broken RRULE, a bad date) leaves the others.
-      console.warn('Skipped an event the calendar import could not read.', error);
+      skipUnreadable(error);
     }
   }
   // An exception whose series is not in the file (shared calendars export them so): an event of its own.
@@ -264,9 +299,15 @@ function addCalendar(calendar: Component, collector: BusyCollector) {
       const event = new ICAL.Event(component);
       addOccurrence(event, event.startDate, event.endDate, context);
     } catch (error) {
-      console.warn('Skipped an event the calendar import could not read.', error);
+      skipUnreadable(error);
     }
   }
+}
+
+/** One unreadable event (a broken RRULE, a bad date) leaves the others; the budget ends the file. */
+function skipUnreadable(error: unknown) {
+  if (error instanceof CalendarFileError) throw error;
+  console.warn('Skipped an event the calendar import could not read.', error);
 }
 
 /** The VCALENDAR components of a file, or a CalendarFileError. */
@@ -295,9 +336,36 @@ function readCalendars(text: string): Component[] {
  * events are left out. Throws a CalendarFileError for a file that is not one, or
  * that cannot be read.
  */
-export function busyDaysFromIcs(text: string, window: BusyWindow): BusyDays {
+export function busyDaysFromIcs(text: string, window: BusyWindow, budget: ExpansionBudget = EXPANSION_BUDGET): BusyDays {
   const calendars = readCalendars(text);
   const collector = new BusyCollector(window);
-  for (const calendar of calendars) addCalendar(calendar, collector);
+  const steps = new Steps(budget);
+  for (const calendar of calendars) addCalendar(calendar, collector, steps);
   return collector.result();
+}
+
+/** What the page asks the calendar worker: the picked file and the window to mark. */
+export interface CalendarReadRequest {
+  file: Blob;
+  window: BusyWindow;
+}
+
+/** The worker's answer: the busy days, or the sentence to show. */
+export type CalendarReadReply = { days: BusyDays } | { error: string };
+
+/** The calendar worker's work (busy-calendar-worker.ts): read the file, then its busy days. */
+export async function readCalendarRequest({ file, window }: CalendarReadRequest): Promise<CalendarReadReply> {
+  let text: string;
+  try {
+    text = await file.text();
+  } catch {
+    return { error: FILE_UNREADABLE };
+  }
+  try {
+    return { days: busyDaysFromIcs(text, window) };
+  } catch (failure) {
+    if (failure instanceof CalendarFileError) return { error: failure.message };
+    console.warn('The calendar import failed.', failure);
+    return { error: UNREADABLE_CALENDAR };
+  }
 }

@@ -1,8 +1,17 @@
 // The visitor's own calendar in their availability (docs/calendars.md "Your
-// calendar in your availability", decision 0073): what an imported .ics file
-// leaves behind, the busy hours of each local day, and how they are said.
-// This file has no iCalendar parser: busy-calendar-parse.ts (ical.js) is
-// loaded only when a file is picked.
+// calendar in your availability", decisions 0073 and 0088): what an imported
+// .ics file leaves behind, the busy hours of each local day, and how they are
+// said. This file has no iCalendar parser: busy-calendar-parse.ts (ical.js)
+// runs only in the calendar worker (busy-calendar-worker.ts), started when a
+// file is picked.
+
+// The sentences of a file that gives no busy days, said by the page and by the worker.
+export const NOT_A_CALENDAR = "That file isn't a calendar (.ics) file.";
+export const UNREADABLE_CALENDAR = "That calendar file couldn't be read. It may be damaged: try exporting it again.";
+/** Over the reading budget (decision 0088): too many repeats to expand, or too long in all. */
+export const CALENDAR_TOO_SLOW = 'That calendar file takes too long to read: try exporting a shorter period or fewer calendars.';
+/** The device could not hand the file over (moved, or no permission). */
+export const FILE_UNREADABLE = "Couldn't read that file. Try picking it again.";
 
 /** Minutes after the day's local midnight, [start, end): 0–1440. */
 export type BusyRange = readonly [start: number, end: number];

@@ -51,7 +51,9 @@ export function createLiveHub(transport: LiveTransport, { graceMs = GRACE_MS }: 
     } else if (event.type === 'ready') {
       entry.ready = event as Extract<E, { type: 'ready' }>;
     } else if (event.type === 'change' && entry.ready && 'version' in entry.ready) {
-      // Late subscribers hear the newest version the connection has seen.
+      // Late subscribers hear the newest version the connection has seen, on a
+      // transport whose versions come from the API (SSE). Realtime's `ready`
+      // names none: a broadcast, which anyone can send, never raises it (0089).
       const version = entry.ready.version;
       if (version !== null && Number.isFinite(event.change.version) && event.change.version > version) {
         entry.ready = { ...entry.ready, version: event.change.version };

@@ -141,11 +141,17 @@ describe('a deleted plan', () => {
 
   it('a forged "deleted" (a Realtime broadcast is public) is only a hint: the plan the server still answers stays on screen', async () => {
     const detail = new QueryObserver(client, { queryKey: keys.detail, queryFn: apiGet('/api/plans/p1', identity) });
-    const stop = detail.subscribe(() => {});
+    const seen: unknown[] = [];
+    const stop = detail.subscribe((result) => seen.push(result.data));
     vi.stubGlobal('fetch', vi.fn(async () => Response.json({ id: 'p1', title: 'Still here' }, { headers: { ETag: 'W/"v12"' } })));
     await applyPlanChange(client, change(['deleted'], { version: Number.MAX_SAFE_INTEGER }));
     await vi.waitFor(() => expect(client.getQueryData(keys.detail)).toEqual({ id: 'p1', title: 'Still here' }));
     expect(client.getQueryState(keys.detail)!.status).toBe('success');
+    // Never emptied on the way (no "Plan not found", no spinner), and nothing else of the plan forgotten.
+    expect(seen).not.toContain(undefined);
+    for (const name of ['participants', 'ideas', 'commentsI1', 'slots', 'bySlug'] as const) {
+      expect(client.getQueryState(keys[name])?.data).toBeDefined();
+    }
     stop();
   });
 });

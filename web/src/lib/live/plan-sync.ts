@@ -6,6 +6,7 @@
 // applied.
 import { partialMatchKey, type Query, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { queryVersion } from '../api';
+import { ApiError } from '../api-error';
 import { isSendingOfflineAction, watchOfflineActions } from '../offline-actions';
 import { dateKeys, guestKeys, ideaKeys, planKeys } from '../query-keys';
 import type { MyPlansLiveEvent, PlanChange, PlanLiveEvent, PlanPart } from './types';
@@ -84,20 +85,29 @@ export function applyPlanChange(client: QueryClient, change: PlanChange, slug?: 
   });
 }
 
+const isNotFound = (query: Query) => query.state.error instanceof ApiError && query.state.error.status === 404;
+
 /**
- * The plan is gone: what nobody shows is forgotten, the plan itself is read
- * again (a 404, so the page shows its "Plan not found" instead of failing on
- * the next tap), and the home list refetches.
+ * "The plan was deleted" is only a hint (a Realtime broadcast is public and
+ * can be forged, decision 0089): the plan's reads are asked again first, and
+ * only when the API answers 404 is the plan forgotten: what nobody shows is
+ * dropped, the plan itself is read once more (a 404 with no data, so the page
+ * shows its "Plan not found" instead of failing on the next tap). The home
+ * list refetches either way. A plan the API still answers stays as it is
+ * (its reads are fresh, nothing else is touched).
  */
 async function forgetDeletedPlan(client: QueryClient, planId: string, slug?: string): Promise<void> {
   const ofPlan = (query: Query) => belongsToPlan(query.queryKey, query.state.data, planId, slug);
   const unseen = (query: Query) => ofPlan(query) && query.getObserversCount() === 0;
   const isPlanRead = (query: Query) =>
     ofPlan(query) && (under(query.queryKey, planKeys.bySlugs()) || under(query.queryKey, planKeys.detail(planId)));
-  await client.cancelQueries({ predicate: ofPlan });
-  const shown = client.getQueryCache().findAll({ predicate: isPlanRead });
-  client.removeQueries({ predicate: unseen });
   void client.invalidateQueries({ queryKey: planKeys.list() });
+  const shown = client.getQueryCache().findAll({ predicate: isPlanRead });
+  if (shown.length === 0) return; // nothing of the plan on screen to check or forget (the home list)
+  await client.refetchQueries({ predicate: (query) => shown.includes(query) });
+  if (!shown.some(isNotFound)) return;
+  await client.cancelQueries({ predicate: ofPlan });
+  client.removeQueries({ predicate: unseen });
   await client.resetQueries({ predicate: (query) => shown.includes(query) });
   // The pages that showed it have now unmounted their parts.
   client.removeQueries({ predicate: (query) => unseen(query) && !shown.includes(query) });

@@ -1,6 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
+import { apiGet, queryVersion } from '../api';
+import { planKeys } from '../query-keys';
+import { createLiveHub } from './hub';
+import { createPlanSync } from './plan-sync';
 import { createRealtimeTransport, type RealtimeChannelLike, type RealtimeClientLike } from './realtime-transport';
-import type { MyPlansLiveEvent, PlanLiveEvent } from './types';
+import { fullChange, type MyPlansLiveEvent, type PlanLiveEvent } from './types';
 
 /** A fake Supabase client: channels the test drives (status changes, broadcasts). */
 function fakeRealtime() {
@@ -88,18 +93,19 @@ describe('Realtime transport', () => {
     ]);
   });
 
-  it('stops after the plan is deleted', async () => {
+  it('passes "deleted" on as a hint and keeps listening (anyone can broadcast it; the API decides)', async () => {
     const events: PlanLiveEvent[] = [];
     createRealtimeTransport(load).openPlan('p1', (e) => events.push(e));
     await settle();
     const channel = realtime.named('plan:p1');
     channel.status('SUBSCRIBED');
     channel.broadcast({ planId: 'p1', version: 9, parts: ['deleted'] });
-    expect(events.slice(-2)).toEqual([
+    channel.broadcast({ planId: 'p1', version: 10, parts: ['plan'] });
+    expect(events.slice(2)).toEqual([
       { type: 'change', change: { planId: 'p1', version: 9, parts: ['deleted'] } },
-      { type: 'status', status: 'stopped' },
+      { type: 'change', change: { planId: 'p1', version: 10, parts: ['plan'] } },
     ]);
-    expect(channel.removed).toBe(true);
+    expect(channel.removed).toBe(false);
   });
 
   it('retries a failed load of supabase-js', async () => {
@@ -143,5 +149,83 @@ describe('Realtime transport', () => {
       { type: 'status', status: 'live' },
       { type: 'ready', planIds: [] },
     ]);
+  });
+});
+
+// The topic `plan:{id}` is public and the anon key is in the bundle: anyone
+// can broadcast on it (decision 0089). Here the whole client path runs (the
+// transport, the hub, the plan's sync, the query cache, its ETags) against a
+// fake API that answers the plan's real version, and a stranger's broadcasts
+// arrive between the real ones.
+describe('forged broadcasts are only hints', () => {
+  it('a forged version 1e9 and a forged "deleted" stop nothing: the next real change still shows', async () => {
+    vi.useRealTimers();
+    const server = { version: 12, title: 'Board games' };
+    const requests: Array<string | null> = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_url: string, init?: RequestInit) => {
+        const etag = `W/"v${server.version}"`;
+        const asked = new Headers(init?.headers).get('If-None-Match');
+        requests.push(asked);
+        if (asked === etag) return new Response(null, { status: 304, headers: { ETag: etag } });
+        return Response.json({ id: 'p1', title: server.title }, { headers: { ETag: etag } });
+      }),
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false } } });
+    const detail = new QueryObserver(client, { queryKey: planKeys.detail('p1'), queryFn: apiGet('/api/plans/p1', (body) => body) });
+    const shown = () => detail.getCurrentResult();
+    const stopShowing = detail.subscribe(() => {});
+    await vi.waitFor(() => expect(shown().data).toEqual({ id: 'p1', title: 'Board games' }));
+    const hash = client.getQueryCache().find({ queryKey: planKeys.detail('p1') })!.queryHash;
+
+    const hub = createLiveHub(createRealtimeTransport(load), { graceMs: 0 });
+    const sync = createPlanSync(client, { id: 'p1' });
+    const heard: PlanLiveEvent[] = [];
+    const unsubscribe = hub.subscribeToPlan('p1', (event) => {
+      heard.push(event);
+      sync.handle(event);
+    });
+    await vi.waitFor(() => expect(realtime.channels).toHaveLength(1));
+    const channel = realtime.named('plan:p1');
+    channel.status('SUBSCRIBED');
+
+    // The stranger's "version 1e9, everything changed": a refetch, answered 304 at the real version.
+    requests.length = 0;
+    channel.broadcast(fullChange('p1', 1e9));
+    await vi.waitFor(() => expect(requests).toEqual(['W/"v12"']));
+    await vi.waitFor(() => expect(shown().isFetching).toBe(false));
+    expect(queryVersion(client, hash)).toBe(12);
+    // A late subscriber is not told the forged version either.
+    const late: PlanLiveEvent[] = [];
+    const unsubscribeLate = hub.subscribeToPlan('p1', (event) => late.push(event));
+    await vi.waitFor(() => expect(late).toContainEqual({ type: 'ready', version: null, replayed: true }));
+    unsubscribeLate();
+
+    // The stranger's "deleted": the API still answers the plan, so it stays on screen and the channel open.
+    channel.broadcast({ planId: 'p1', version: 1e9, parts: ['deleted'] });
+    await vi.waitFor(() => expect(requests).toHaveLength(2));
+    await vi.waitFor(() => expect(shown().isFetching).toBe(false));
+    expect(shown()).toMatchObject({ status: 'success', data: { id: 'p1', title: 'Board games' } });
+    expect(channel.removed).toBe(false);
+    expect(heard).not.toContainEqual({ type: 'status', status: 'stopped' });
+
+    // The host renames the plan: the real broadcast (version 13) is heard and shown.
+    server.version = 13;
+    server.title = 'Board games at Mia’s';
+    channel.broadcast({ planId: 'p1', version: 13, parts: ['plan'] });
+    await vi.waitFor(() => expect(shown().data).toEqual({ id: 'p1', title: 'Board games at Mia’s' }));
+    expect(queryVersion(client, hash)).toBe(13);
+    // And the one after it.
+    server.version = 14;
+    server.title = 'Board games, Friday';
+    channel.broadcast({ planId: 'p1', version: 14, parts: ['plan'] });
+    await vi.waitFor(() => expect(shown().data).toEqual({ id: 'p1', title: 'Board games, Friday' }));
+
+    unsubscribe();
+    sync.dispose();
+    stopShowing();
+    client.clear();
+    vi.unstubAllGlobals();
   });
 });

@@ -2,6 +2,13 @@
 // the database broadcasts each change on the public topic `plan:{id}`, event
 // `change`, with the same payload as the SSE feed. Broadcasts carry no resume:
 // when a channel comes back after a drop, everything is assumed changed.
+//
+// The topic is public and the anon key is in the bundle, so anyone can send on
+// it: a broadcast is only a hint to refetch (decision 0089). Its version is
+// never kept (`ready` names none, so the hub has no high-water mark to raise;
+// the versions the page keeps are the ETags of the API's answers), and a
+// `deleted` neither closes the channel nor stops it: the plan's reads ask the
+// API, and only its 404 ends the plan on screen (plan-sync.ts).
 import { fullChange, parseChange, realtimeTopic, type LiveStatus, type LiveTransport, type PlanChange } from './types';
 
 /** A resumed channel cannot say which version it missed: refetch whatever the cache holds. */
@@ -83,14 +90,8 @@ function planChannel(load: () => Promise<RealtimeClientLike>, planId: string, ha
 export function createRealtimeTransport(load: () => Promise<RealtimeClientLike>): LiveTransport {
   return {
     openPlan(planId, emit) {
-      const channel = planChannel(load, planId, {
-        onChange: (change) => {
-          emit({ type: 'change', change });
-          if (change.parts.includes('deleted')) {
-            channel.close();
-            emit({ type: 'status', status: 'stopped' });
-          }
-        },
+      return planChannel(load, planId, {
+        onChange: (change) => emit({ type: 'change', change }),
         onSubscribed: (resumed) => {
           emit({ type: 'status', status: 'live' });
           // No versions here: a fresh subscription catches up by age, a resumed one refetches once.
@@ -99,7 +100,6 @@ export function createRealtimeTransport(load: () => Promise<RealtimeClientLike>)
         },
         onDown: () => emit({ type: 'status', status: 'reconnecting' }),
       });
-      return channel;
     },
 
     openMyPlans(initialIds, emit) {

@@ -99,6 +99,11 @@ describe('parseChange and fullChange', () => {
       '{"planId":1,"version":1,"parts":[]}',
       '{"planId":"p","version":1,"parts":["everything"]}',
       '{"planId":"p","version":1,"parts":["ideas"],"ideaIds":[1]}',
+      // A version is a count from 0.
+      '{"planId":"p","version":"1","parts":["plan"]}',
+      '{"planId":"p","version":-1,"parts":["plan"]}',
+      '{"planId":"p","version":1.5,"parts":["plan"]}',
+      '{"planId":"p","version":1e300,"parts":["plan"]}',
     ]) {
       expect(parseChange(bad), bad).toBeNull();
     }

@@ -44,7 +44,10 @@ describe('sign-in screen', () => {
     await user.type(await screen.findByRole('textbox', { name: 'Email' }), '  ada@example.com ');
     await user.click(screen.getByRole('button', { name: 'Send Verification Code' }));
     expect(await screen.findByRole('button', { name: 'Sending...' })).toBeDisabled();
-    expect(calls('POST', '/api/auth/send-otp')[0]!.body).toEqual({ email: 'ada@example.com' });
+    // The code is asked for and used by this browser's sign-in key (lib/sign-in-device.ts), one and the same.
+    const device = localStorage.getItem('signInDevice');
+    expect(device).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(calls('POST', '/api/auth/send-otp')[0]!.body).toEqual({ email: 'ada@example.com', device });
     send.resolve(noContent());
 
     // Step 2.
@@ -67,7 +70,7 @@ describe('sign-in screen', () => {
     // The 6th digit submits on its own.
     await user.keyboard('6');
     expect(await screen.findByRole('button', { name: 'Verifying...' })).toBeDisabled();
-    expect(calls('POST', '/api/auth/verify-otp')[0]!.body).toEqual({ email: 'ada@example.com', code: '123456' });
+    expect(calls('POST', '/api/auth/verify-otp')[0]!.body).toEqual({ email: 'ada@example.com', code: '123456', device });
     // From here the clock is ours: only zero-delay timers run until we move it.
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
@@ -181,7 +184,7 @@ describe('sign-in screen', () => {
     expect(screen.getByText("Didn't receive the code?")).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Resend' }));
     await waitFor(() => expect(calls('POST', '/api/auth/send-otp')).toHaveLength(2));
-    expect(calls('POST', '/api/auth/send-otp')[1]!.body).toEqual({ email: 'ada@example.com' });
+    expect(calls('POST', '/api/auth/send-otp')[1]!.body).toEqual(calls('POST', '/api/auth/send-otp')[0]!.body);
 
     await user.click(screen.getByRole('button', { name: 'Use a different email' }));
     expect(screen.getByRole('textbox', { name: 'Email' })).toHaveValue('ada@example.com');

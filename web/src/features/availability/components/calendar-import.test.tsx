@@ -8,6 +8,8 @@ import { ben, planJson, planSummaryJson } from '../../plans/test-fixtures';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { slotJson } from '../test-fixtures';
 import google from '../test-calendars/google.ics?raw';
+import { readCalendarRequest, type CalendarReadRequest } from '../busy-calendar-parse';
+import type { CalendarWorker } from '../read-calendar-file';
 import { DashboardAvailabilityTab } from './dashboard-availability-tab';
 
 // The phone is in Berlin (the Google export's own zone) and today is Monday,
@@ -17,12 +19,41 @@ vi.mock('../date-window', async (importOriginal) => ({
   deviceTimeZone: () => 'Europe/Berlin',
 }));
 
+/**
+ * jsdom has no Worker: the calendar worker's own work (readCalendarRequest,
+ * the real parser) runs in this thread, answering as the worker would. The
+ * worker itself runs in Chromium in e2e/calendar-import.spec.ts; its time
+ * budget is read-calendar-file.test.ts's.
+ */
+class InThreadCalendarWorker implements CalendarWorker {
+  static started: InThreadCalendarWorker[] = [];
+  onmessage: CalendarWorker['onmessage'] = null;
+  onerror: CalendarWorker['onerror'] = null;
+  terminated = false;
+  constructor(readonly url: URL) {
+    InThreadCalendarWorker.started.push(this);
+  }
+  postMessage(request: CalendarReadRequest) {
+    void readCalendarRequest(request).then((reply) => {
+      if (!this.terminated) this.onmessage?.(new MessageEvent('message', { data: reply }));
+    });
+  }
+  terminate() {
+    this.terminated = true;
+  }
+}
+
 beforeEach(() => {
   clearGuest();
   vi.useFakeTimers({ toFake: ['Date'] });
   vi.setSystemTime(new Date(2026, 10, 23, 12));
+  InThreadCalendarWorker.started = [];
+  vi.stubGlobal('Worker', InThreadCalendarWorker);
 });
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
 
 const icsFile = (content: string, name = 'google.ics') => new File([content], name, { type: 'text/calendar' });
 
@@ -68,6 +99,10 @@ describe('Import my calendar (.ics)', () => {
         'status',
       ),
     );
+    // Read by a calendar worker of its own, ended once it answered.
+    expect(InThreadCalendarWorker.started).toHaveLength(1);
+    expect(String(InThreadCalendarWorker.started[0]!.url)).toMatch(/busy-calendar-worker\.ts/);
+    expect(InThreadCalendarWorker.started[0]!.terminated).toBe(true);
     expect(gridDay('Tuesday, November 24, 2026')).toHaveAccessibleName('Tuesday, November 24, 2026: busy 6:30 PM–8 PM, 0 votes');
     expect(gridDay('Friday, November 27, 2026')).toHaveAccessibleName('Friday, November 27, 2026: busy 7 PM–9 PM, 1 vote');
     // The climbing moved to 20:00 that Tuesday.

@@ -39,7 +39,7 @@ describe('landing page', () => {
     await user.click(within(hero).getByRole('button', { name: 'Start Planning' }));
 
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeInTheDocument();
-    expect(calls('POST', '/api/auth/send-otp')[0]!.body).toEqual({ email: 'ada@example.com' });
+    expect(calls('POST', '/api/auth/send-otp')[0]!.body).toEqual({ email: 'ada@example.com', device: localStorage.getItem('signInDevice') });
     expect(screen.getByText('Code sent!')).toBeInTheDocument();
     expect(location()).toBe('/auth?returnTo=/home');
     expect(screen.getByText('ada@example.com')).toBeInTheDocument();
