@@ -176,7 +176,7 @@ describe('push subscriptions', () => {
     const memberPhone = await subscribe(signedIn(w.users.member, session));
     const guestPhone = await subscribe(w.actors.guest);
     await db.owner`update app.sessions set created_at = now() - interval '31 days', expires_at = now() - interval '1 minute' where id = ${session}`;
-    await db.as(w.actors.host, (sql) => sql`select app.lock_date(${w.planA}, current_date + 3)`);
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'The Lanes')`);
     expect((await outbox(w.planA)).map((r) => r.endpoint)).toEqual([guestPhone]);
     await clearOutbox();
 
