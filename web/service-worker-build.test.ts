@@ -188,6 +188,9 @@ describe("a build's worker", () => {
     answers.set('/api/guest-session/g1', () => new Response('Guest not found', { status: 404 }));
     await read('/api/guest-session/g1', gus);
     expect(await savedNow()).toEqual(['/api/plans', '/api/plans/p2']);
+    // A read of his still on its way (the page had not heard yet) is not saved either.
+    await read('/api/plans/slug/three', gus);
+    expect(await savedNow()).toEqual(['/api/plans', '/api/plans/p2']);
 
     // p2 was deleted: its read is 404.
     answers.set('/api/plans/p2', () => new Response('Plan not found', { status: 404 }));

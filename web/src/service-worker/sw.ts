@@ -112,9 +112,19 @@ function stamped(response: Response, body: BodyInit | null, savedAt: number): Re
   return new Response(body, { status: 200, statusText: 'OK', headers });
 }
 
-async function saveRead(key: string, response: Response): Promise<void> {
+/**
+ * Identities the server said are no one any more (a 401, a guest gone): an
+ * answer to one of their requests still on its way is not saved after their
+ * answers were forgotten. For the worker's lifetime; their credentials never
+ * work again.
+ */
+const endedIdentities = new Set<string>();
+
+async function saveRead(key: string, identity: string, response: Response): Promise<void> {
   const cache = await caches.open(READS_CACHE);
-  await cache.put(key, stamped(response, await response.arrayBuffer(), Date.now()));
+  const body = await response.arrayBuffer();
+  if (endedIdentities.has(identity)) return;
+  await cache.put(key, stamped(response, body, Date.now()));
 }
 
 /** A 304 vouches for the saved answer with that ETag: it is as of now. */
@@ -138,6 +148,7 @@ async function afterAnswer(request: Request, key: string, identity: string, resp
   const withCredentials = Boolean(request.headers.get('Authorization') || request.headers.get(GUEST_SECRET_HEADER));
   const forget = savedReadsToForget(path, response.status, withCredentials);
   if (forget === 'identity') {
+    endedIdentities.add(identity);
     await forgetSavedReads(caches, prefix, { identity });
   } else if (forget === 'plan') {
     const [, first, slug] = path.split('/').map((part) => decodeURIComponent(part));
@@ -146,12 +157,12 @@ async function afterAnswer(request: Request, key: string, identity: string, resp
   } else if (forget === 'plan-list') {
     const before = planIdsOf(await savedAnswer(caches, key));
     const now = new Set(planIdsOf(await response.clone().json().catch(() => null)));
-    await saveRead(key, response);
+    await saveRead(key, identity, response);
     const gone = before.filter((planId) => !now.has(planId));
     if (gone.length > 0) await forgetSavedReads(caches, prefix, { identity, planIds: gone });
     return;
   }
-  if (response.status === 200) await saveRead(key, response);
+  if (response.status === 200) await saveRead(key, identity, response);
   else if (response.status === 304) await confirmRead(key, response.headers.get('ETag'));
 }
 
