@@ -1,6 +1,6 @@
 import { check } from './axe.ts';
 import { expect, test } from './fixtures.ts';
-import { latestCode, signInViaApi, uniqueEmail, waitForMail } from './support.ts';
+import { apiCall, apiPost, latestCode, signInViaApi, uniqueEmail, waitForMail } from './support.ts';
 
 test('sign up with an e-mailed code, edit the profile, sign out and sign in again', async ({ page }) => {
   const email = uniqueEmail('host');
@@ -152,4 +152,42 @@ test('"Sign out everywhere" signs out this device and every other one', async ({
   await laptop.goto('/home');
   await expect(laptop).toHaveURL(/\/auth\?returnTo=(%2F|\/)home$/);
   expect(await laptop.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+});
+
+// docs/decisions/0081-deleting-an-account.md: the profile asks first, naming
+// the hosted plans that go with the account (axe clean, light and dark), then
+// the account is deleted, this phone signed out to the landing page, and every
+// copy of the token refused; a plan with another member is handed over.
+test('delete the account from the profile: asked first, then signed out to the landing page', async ({ page, browser }) => {
+  const email = uniqueEmail('leaving');
+  const token = await signInViaApi(page, email, { firstName: 'Lee', lastName: 'Leaving' });
+  const friendPage = await (await browser.newContext()).newPage();
+  const friendToken = await signInViaApi(friendPage, uniqueEmail('staying'), { firstName: 'Sam', lastName: 'Staying' });
+  const shared = await apiPost<{ id: string }>('/api/plans', { title: 'Board games' }, token);
+  await apiPost(`/api/plans/${shared.id}/join`, {}, friendToken);
+  await apiPost(`/api/plans/${shared.id}/ideas`, { text: 'Catan' }, token);
+  const alone = await apiPost<{ id: string }>('/api/plans', { title: 'Just us' }, token);
+  await apiPost('/api/guest-session', { name: 'Gus', planId: alone.id });
+
+  await page.goto('/profile');
+  const card = page.getByRole('region', { name: 'Delete account' });
+  await card.getByRole('button', { name: 'Delete account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete your account?' });
+  await expect(dialog.getByText(/your ideas and comments stay, signed "Deleted account"/)).toBeVisible();
+  await expect(dialog.getByRole('listitem')).toHaveText(['Just us']);
+  await check(page, 'the delete-account question', dialog.getByRole('button', { name: 'Cancel' }));
+
+  await dialog.getByRole('button', { name: 'Delete account' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole('button', { name: 'Start Planning' })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem('authToken'))).toBeNull();
+  const replay = await fetch(`${process.env.E2E_WEB_URL}/api/auth/me`, { headers: { authorization: `Bearer ${token}` } });
+  expect(replay.status).toBe(401);
+
+  // The friend hosts the shared plan now; the idea stays, signed "Deleted account"; the plan with only a guest is gone.
+  const plan = await apiCall<{ hostId: string }>('GET', `/api/plans/${shared.id}`);
+  const friend = await apiCall<{ id: string }>('GET', '/api/auth/me', undefined, friendToken);
+  expect(plan.hostId).toBe(friend.id);
+  expect(await apiCall<{ authorName: string }[]>('GET', `/api/plans/${shared.id}/ideas`)).toEqual([expect.objectContaining({ authorName: 'Deleted account' })]);
+  expect((await fetch(`${process.env.E2E_WEB_URL}/api/plans/${alone.id}`)).status).toBe(404);
 });

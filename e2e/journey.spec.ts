@@ -302,7 +302,7 @@ test('the whole story: sign up, share, join, vote, lock, confirm, sign up as a g
 
   await test.step("the e-mail's unsubscribe link stops e-mails about this plan, and can undo it (phone size, axe)", async () => {
     const mail = await waitForMail(memberEmail, /^Time set:/, timeSetAt);
-    const link = /\/unsubscribe\/[A-Za-z0-9_-]{64}/.exec(mail.text ?? '')?.[0];
+    const link = /\/unsubscribe\/[A-Za-z0-9_-]{91}/.exec(mail.text ?? '')?.[0];
     expect(link, 'the footer link').toBeTruthy();
     const inbox = await phonePage(browser);
     await inbox.goto(link!);

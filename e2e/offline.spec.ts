@@ -6,7 +6,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { check, PHONE } from './axe.ts';
 import { expect, test } from './fixtures.ts';
-import { apiPost, signInViaApi, uniqueEmail } from './support.ts';
+import { apiCall, apiPost, signInViaApi, uniqueEmail } from './support.ts';
 
 async function hostPlan(browser: Browser) {
   const hostPage = await (await browser.newContext({ viewport: PHONE })).newPage();
@@ -101,4 +101,42 @@ test('where the browser offers the install, the guest dashboard ends with "Insta
   await card.getByRole('button', { name: 'Install Hangplan' }).click();
   expect(await page.evaluate(() => (window as { prompted?: boolean }).prompted)).toBe(true);
   await expect(card).toBeHidden();
+});
+
+/** The paths the worker keeps for this page's origin. */
+const savedPaths = (page: Page) =>
+  page.evaluate(async () => (await (await caches.open('hangplan-reads')).keys()).map((request) => new URL(request.url).pathname));
+
+// docs/decisions/0082-nothing-kept-too-long.md: what the worker saved of a
+// plan goes when its person leaves it here, and everything saved for a guest
+// goes when the server says the guest is gone (removed by the host).
+test("a plan left on this phone, or a guest removed by the host, leaves nothing saved of it: offline it needs the network", async ({ browser }) => {
+  const { token, plan } = await hostPlan(browser);
+  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true });
+  const page = await context.newPage();
+  const memberToken = await signInViaApi(page, uniqueEmail('leaver'), { firstName: 'Lea', lastName: 'Ver' });
+  await apiPost(`/api/plans/${plan.id}/join`, {}, memberToken);
+  await page.goto(`/plan/${plan.id}`);
+  await expect(page.getByText('Train trip').first()).toBeVisible();
+  await workerHasSaved(page, [`/api/plans/${plan.id}`, `/api/plans/${plan.id}/participants`]);
+
+  await page.getByRole('button', { name: 'Leave Plan' }).click();
+  await page.getByRole('dialog', { name: 'Leave this plan?' }).getByRole('button', { name: 'Leave Plan' }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await expect.poll(async () => (await savedPaths(page)).filter((path) => path.startsWith(`/api/plans/${plan.id}`))).toEqual([]);
+  await context.setOffline(true);
+  await page.goto(`/plan/${plan.id}`);
+  await expect(page.getByText("You're offline. This page will load when you're back online.")).toBeVisible();
+  await context.setOffline(false);
+
+  // A guest the host removes: its next look at its own session is 404, and nothing saved for it stays.
+  const guest = await guestPhone(browser, plan);
+  await guest.page.goto(`/l/${plan.slug}/dashboard`);
+  await expect(guest.page.getByRole('article', { name: 'Bowling' })).toBeVisible();
+  await workerHasSaved(guest.page, [`/api/plans/${plan.id}/ideas`]);
+  const people = await apiCall<{ id: string; name: string }[]>('GET', `/api/plans/${plan.id}/participants`);
+  await apiCall('DELETE', `/api/plans/${plan.id}/participants/${people.find((p) => p.name === 'Gia')!.id}`, undefined, token);
+  await guest.page.reload();
+  await expect(guest.page).toHaveURL(new RegExp(`/l/${plan.slug}$`));
+  await expect.poll(async () => (await savedPaths(guest.page)).filter((path) => path.includes('/ideas') || path.startsWith('/api/guest-session'))).toEqual([]);
 });

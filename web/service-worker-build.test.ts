@@ -44,10 +44,16 @@ function runWorker(code: string, network: (request: Request) => Promise<Response
     self, caches, fetch, crypto, Request: WorkerRequest, Response, Headers, TextEncoder, Uint8Array, URL, JSON, Promise, Object, Array, Symbol,
     Error, Map, Set, WeakMap, Reflect, RegExp, Number, String, Boolean, Date, Math, AbortSignal, encodeURIComponent, decodeURIComponent,
   });
+  /** Everything handed to waitUntil, also after the handler returned (a fetch's work after its answer). */
+  const extended: Promise<unknown>[] = [];
   const fire = async (type: string, event: Record<string, unknown>) => {
     const waited: Promise<unknown>[] = [];
-    listeners.get(type)!({ ...event, waitUntil: (p: Promise<unknown>) => waited.push(p) });
+    listeners.get(type)!({ ...event, waitUntil: (p: Promise<unknown>) => void (waited.push(p), extended.push(p)) });
     await Promise.all(waited);
+  };
+  /** Waits for every waitUntil so far (what the worker does after answering). */
+  const settled = async () => {
+    while (extended.length > 0) await Promise.all(extended.splice(0));
   };
   /** A fetch event: what the worker answers, or null when it leaves the request to the browser. */
   const request = async (req: Request, mode = 'cors') => {
@@ -58,7 +64,7 @@ function runWorker(code: string, network: (request: Request) => Promise<Response
     await fire('fetch', event);
     return answer as Promise<Response> | null;
   };
-  return { listeners, shown, opened, fire, request, caches, skippedWaiting: () => skippedWaiting };
+  return { listeners, shown, opened, fire, request, settled, caches, skippedWaiting: () => skippedWaiting };
 }
 
 const noNetwork = async (): Promise<Response> => {
@@ -142,6 +148,59 @@ describe("a build's worker", () => {
     expect(saved.headers.get('ETag')).toBe('W/"v2"');
     // Someone else on this device never gets it.
     await expect(read('Bearer b')).rejects.toThrow('Failed to fetch');
+  });
+
+  it("forgets what it saved of someone the server no longer knows, and of a plan left, removed or deleted", { timeout: 30_000 }, async () => {
+    // The server as this test scripts it: each path answers what `answers` says now.
+    const answers = new Map<string, () => Response>();
+    const worker = runWorker(await bundleServiceWorker(false, manifest), async (req) => {
+      const url = new URL(req.url);
+      const answer = answers.get(url.pathname + url.search);
+      if (!answer) throw new TypeError('Failed to fetch');
+      return answer();
+    });
+    const read = async (path: string, headers: Record<string, string>) => {
+      await (await worker.request(new Request(`${ORIGIN}${path}`, { headers })))!;
+      await worker.settled();
+    };
+    const ana = { Authorization: 'Bearer ana' };
+    const gus = { 'X-Guest-Secret': 'gus-secret' };
+    const savedNow = async () =>
+      (await (await worker.caches.open('hangplan-reads')).keys()).map((r) => new URL(r.url).pathname).sort();
+
+    answers.set('/api/plans', () => Response.json([{ id: 'p1' }, { id: 'p2' }]));
+    answers.set('/api/plans/p1', () => Response.json({ id: 'p1', slug: 'one' }));
+    answers.set('/api/plans/p1/ideas', () => Response.json([{ id: 'i1' }]));
+    answers.set('/api/ideas/i1/comments', () => Response.json([]));
+    answers.set('/api/plans/p2', () => Response.json({ id: 'p2', slug: 'two' }));
+    answers.set('/api/plans/slug/three', () => Response.json({ id: 'p3', slug: 'three' }));
+    answers.set('/api/guest-session/g1', () => Response.json({ id: 'g1' }));
+    for (const path of ['/api/plans', '/api/plans/p1', '/api/plans/p1/ideas', '/api/ideas/i1/comments', '/api/plans/p2']) await read(path, ana);
+    for (const path of ['/api/plans/slug/three', '/api/guest-session/g1']) await read(path, gus);
+    expect(await savedNow()).toHaveLength(7);
+
+    // Ana left p1 (on another phone, or the host removed her): her new list no longer has it.
+    answers.set('/api/plans', () => Response.json([{ id: 'p2' }]));
+    await read('/api/plans', ana);
+    expect(await savedNow()).toEqual(['/api/guest-session/g1', '/api/plans', '/api/plans/p2', '/api/plans/slug/three'].sort());
+
+    // Gus was removed: his own session read is 404, and what was saved for him goes.
+    answers.set('/api/guest-session/g1', () => new Response('Guest not found', { status: 404 }));
+    await read('/api/guest-session/g1', gus);
+    expect(await savedNow()).toEqual(['/api/plans', '/api/plans/p2']);
+    // A read of his still on its way (the page had not heard yet) is not saved either.
+    await read('/api/plans/slug/three', gus);
+    expect(await savedNow()).toEqual(['/api/plans', '/api/plans/p2']);
+
+    // p2 was deleted: its read is 404.
+    answers.set('/api/plans/p2', () => new Response('Plan not found', { status: 404 }));
+    await read('/api/plans/p2', ana);
+    expect(await savedNow()).toEqual(['/api/plans']);
+
+    // Ana's session ended elsewhere: a 401, and nothing of hers stays.
+    answers.set('/api/plans', () => new Response('Your session has expired, please sign in again', { status: 401 }));
+    await read('/api/plans', ana);
+    expect(await savedNow()).toEqual([]);
   });
 
   it('waits to take over until a page says so, then keeps only its shell and the one it replaced', { timeout: 30_000 }, async () => {

@@ -34,6 +34,8 @@ comment on table app.sessions is
 
 -- Sign out everywhere, the housekeeping at sign-in, and the foreign key.
 create index sessions_user_id_idx on app.sessions (user_id);
+-- The scheduler's housekeeping of expired sessions (private.end_idle_credentials).
+create index sessions_expires_at_idx on app.sessions (expires_at);
 
 -- No insert or update for anyone: sessions start only through the sign-in rule.
 grant select, delete on app.sessions to authenticated;
@@ -75,7 +77,8 @@ begin
     select gc.last_used_at into v_last_used
       from app.guest_credentials gc
      where gc.guest_id = p_guest_id and gc.secret_hash = p_guest_secret_hash;
-    if not found then
+    -- A device unused for too long is refused like a revoked one.
+    if not found or v_last_used <= private.guest_credential_cutoff() then
       if not exists (select 1 from app.guests g where g.id = p_guest_id) then
         -- A device of a guest the host removed (app.plan_removals) is told so.
         if exists (select 1 from app.plan_removals r
@@ -98,7 +101,7 @@ begin
 end;
 $$;
 comment on function private.check_request(uuid, uuid, uuid, text) is
-  'Gate of every API request (its claims statement): HP401 for a dead or unknown session; for a guest id, HP401 without a secret, HP403 for a device of a guest the host removed, HP404 for a gone guest, HP403 for a secret that does not match (and the device''s last use noted, at most daily). True otherwise.';
+  'Gate of every API request (its claims statement): HP401 for a dead or unknown session; for a guest id, HP401 without a secret, HP403 for a device of a guest the host removed, HP404 for a gone guest, HP403 for a secret that does not match or a device unused too long (and the device''s last use noted, at most daily). True otherwise.';
 revoke all on function private.check_request(uuid, uuid, uuid, text) from public;
 grant execute on function private.check_request(uuid, uuid, uuid, text) to anon, authenticated;
 

@@ -200,6 +200,28 @@ comment on function private.guest_device_in_use(timestamptz) is
 -- Called only inside definers (its callers), so no request role needs it.
 revoke all on function private.guest_device_in_use(timestamptz) from public;
 
+-- A device credential unused for 180 days is over (docs/auth-and-guests.md
+-- "Guests"): refused like a revoked one (private.claimed_guest_id,
+-- private.check_request), and deleted by the scheduler's housekeeping
+-- (private.end_idle_credentials) with the device's push subscriptions. The
+-- guest, its votes and what it wrote stay: "Is this you?" gives the person
+-- a new credential. The one place of the number: a credential last used
+-- before this moment is over.
+create function private.guest_credential_cutoff()
+returns timestamptz
+language sql
+stable
+set search_path = ''
+as $$
+  select now() - interval '180 days'
+$$;
+comment on function private.guest_credential_cutoff() is
+  'A guest device credential last used before this moment no longer works (180 days).';
+revoke all on function private.guest_credential_cutoff() from public;
+
+-- The housekeeping's scan for credentials nobody uses.
+create index guest_credentials_last_used_at_idx on app.guest_credentials (last_used_at);
+
 -- -----------------------------------------------------------------------------
 -- private.claimed_guest_id(): the guest acting, only with its secret
 -- -----------------------------------------------------------------------------
@@ -219,9 +241,10 @@ as $$
     join app.guest_credentials gc
       on gc.guest_id = private.try_uuid(c.claims ->> 'guest_id')
      and gc.secret_hash = c.claims ->> 'guest_secret_hash'
+   where gc.last_used_at > private.guest_credential_cutoff()
 $$;
 comment on function private.claimed_guest_id() is
-  'The guest acting in this request (claim guest_id), or null. Only when a credential of that guest matches the claim guest_secret_hash: a guest id alone authorizes nothing.';
+  'The guest acting in this request (claim guest_id), or null. Only when a live credential of that guest matches the claim guest_secret_hash: a guest id alone authorizes nothing.';
 revoke all on function private.claimed_guest_id() from public;
 grant execute on function private.claimed_guest_id() to anon, authenticated;
 
@@ -978,6 +1001,31 @@ revoke all on function private.end_other_guest_devices(uuid) from public;
 grant execute on function private.end_other_guest_devices(uuid) to anon;
 
 -- -----------------------------------------------------------------------------
+-- Who hosts next: the earliest-joined member with an account
+-- -----------------------------------------------------------------------------
+-- When the host leaves (app.leave_plan) or deletes the account
+-- (private.delete_account): the earliest-joined (joined_at, id) participant
+-- with an account other than p_leaving; null when only guests would remain.
+create function private.next_host(p_plan_id uuid, p_leaving uuid)
+returns uuid
+language sql
+stable
+set search_path = ''
+as $$
+  select pa.user_id
+    from app.participants pa
+   where pa.plan_id = p_plan_id
+     and pa.user_id is not null
+     and pa.user_id <> p_leaving
+   order by pa.joined_at, pa.id
+   limit 1
+$$;
+comment on function private.next_host(uuid, uuid) is
+  'The member who hosts the plan once p_leaving is gone: the earliest-joined other participant with an account, or null.';
+revoke all on function private.next_host(uuid, uuid) from public;
+grant execute on function private.next_host(uuid, uuid) to authenticated;
+
+-- -----------------------------------------------------------------------------
 -- app.leave_plan -> planDeleted
 -- -----------------------------------------------------------------------------
 -- docs/api.md "Leaving and deleting": the last participant leaving deletes the plan. A host who
@@ -1042,13 +1090,7 @@ begin
   end if;
 
   if v_plan.host_id = v_user_id then
-    select pa.user_id into v_next_host
-      from app.participants pa
-     where pa.plan_id = p_plan_id
-       and pa.user_id is not null
-       and pa.user_id <> v_user_id
-     order by pa.joined_at, pa.id
-     limit 1;
+    v_next_host := private.next_host(p_plan_id, v_user_id);
     if v_next_host is null then
       raise exception using errcode = 'HP409',
         message = 'Delete the plan instead: no one else with an account can host it';

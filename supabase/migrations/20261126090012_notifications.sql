@@ -43,9 +43,14 @@
 -- -----------------------------------------------------------------------------
 -- app.push_subscriptions: a browser's Web Push subscription.
 -- -----------------------------------------------------------------------------
--- A member's belongs to the account; a guest's to the guest's device
--- credential (guest_id, secret_hash), and ends with it: removed from the plan,
--- signed out by "That wasn't me", the plan deleted. One browser (endpoint) may
+-- A member's belongs to the session (the sign-in on that device) that gave
+-- it, and ends with it: signing out, "Sign out everywhere", an e-mail change
+-- confirmed on another device or undone, the session's expiry (never sent to
+-- once expired), the account deleted
+-- (docs/decisions/0080-ending-a-session-ends-what-it-reached.md). A guest's
+-- belongs to the guest's device credential (guest_id, secret_hash), and ends
+-- with it: removed from the plan, signed out by "That wasn't me", the plan
+-- deleted, the device unused too long. One browser (endpoint) may
 -- belong to several identities, once each: a phone that is a guest in two
 -- plans is told about both. Subscribing again refreshes the keys; a device is
 -- told once per event even if it is there twice (private.enqueue_notification).
@@ -57,11 +62,14 @@ create table app.push_subscriptions (
   p256dh      text not null,
   auth        text not null,
   user_id     uuid references app.users (id) on delete cascade,
+  -- The member's session that gave it (with user_id, never without).
+  session_id  uuid references app.sessions (id) on delete cascade,
   guest_id    uuid,
   secret_hash text,
   created_at  timestamptz not null default now(),
 
   constraint push_subscriptions_member_endpoint_key unique (endpoint, user_id),
+  constraint push_subscriptions_member_session check ((user_id is null) = (session_id is null)),
   constraint push_subscriptions_guest_endpoint_key unique (endpoint, guest_id),
   constraint push_subscriptions_guest_credential_fkey foreign key (guest_id, secret_hash)
     references app.guest_credentials (guest_id, secret_hash) on delete cascade,
@@ -75,6 +83,8 @@ comment on table app.push_subscriptions is
   'Web Push subscriptions of members (user_id) and of guest devices (guest_id, secret_hash). Reached only through private.save_push_subscription, private.delete_push_subscription and the outbox.';
 
 create index push_subscriptions_user_id_idx on app.push_subscriptions (user_id);
+-- The cascade when a session ends, and the outbox's "is it still live".
+create index push_subscriptions_session_id_idx on app.push_subscriptions (session_id);
 create index push_subscriptions_guest_credential_idx on app.push_subscriptions (guest_id, secret_hash);
 
 -- -----------------------------------------------------------------------------
@@ -284,6 +294,10 @@ begin
     select distinct on (s.endpoint) v_event, 'push', r.user_id, r.guest_id, s.id, s.endpoint, s.p256dh, s.auth, r.detail
       from recipients r
       join app.push_subscriptions s on s.user_id = r.user_id or s.guest_id = r.guest_id
+     -- A member's device only while its session lives (an expired one waits
+     -- for housekeeping to delete it, and hears nothing meanwhile).
+     where s.session_id is null
+        or exists (select 1 from app.sessions ss where ss.id = s.session_id and ss.expires_at > now())
      order by s.endpoint, s.created_at desc
     returning user_id, guest_id
   ), emails as (
@@ -524,9 +538,12 @@ grant execute on function private.send_plan_notices(uuid, integer) to authentica
 -- -----------------------------------------------------------------------------
 -- Subscriptions: save and delete (the device's own identity, from the claims).
 -- -----------------------------------------------------------------------------
--- A member's subscription is the account's; a guest's is the device
--- credential's (the claims' guest_id and guest_secret_hash, which the claims
--- statement has checked). Beyond p_per_identity the oldest of that identity
+-- A member's subscription is the session's that gives it (the claims'
+-- session_id, which the claims statement found live; HP401 without one); a
+-- guest's is the device credential's (the claims' guest_id and
+-- guest_secret_hash, which the claims statement has checked). The same
+-- endpoint given again by another session of the member moves to that
+-- session. Beyond p_per_identity the oldest of that identity
 -- go (a new phone must not be refused because old browsers never said
 -- goodbye); beyond p_per_guest of one guest's devices together the oldest of
 -- its restored devices go first, never the joined device's while those last
@@ -545,6 +562,7 @@ declare
   v_user   uuid := (select auth.uid());
   v_guest  uuid := private.claimed_guest_id();
   v_hash   text := case when v_guest is not null then private.jwt_claims() ->> 'guest_secret_hash' end;
+  v_session uuid := private.claimed_session_id();
   v_plan   uuid;
 begin
   if v_user is null and v_guest is null then
@@ -553,6 +571,10 @@ begin
   if v_user is not null then
     v_guest := null;
     v_hash := null;
+    if not exists (select 1 from app.sessions ss
+                    where ss.id = v_session and ss.user_id = v_user and ss.expires_at > now()) then
+      raise exception using errcode = 'HP401', message = 'Your session has expired, please sign in again';
+    end if;
   else
     select g.plan_id into v_plan from app.guests g where g.id = v_guest;
     -- One plan's guests at a time (the count must not race past the cap).
@@ -564,10 +586,10 @@ begin
   end if;
 
   if v_user is not null then
-    insert into app.push_subscriptions as s (endpoint, p256dh, auth, user_id)
-    values (p_endpoint, p_p256dh, p_auth, v_user)
+    insert into app.push_subscriptions as s (endpoint, p256dh, auth, user_id, session_id)
+    values (p_endpoint, p_p256dh, p_auth, v_user, v_session)
     on conflict (endpoint, user_id) do update
-       set p256dh = excluded.p256dh, auth = excluded.auth, created_at = now();
+       set p256dh = excluded.p256dh, auth = excluded.auth, session_id = excluded.session_id, created_at = now();
   else
     insert into app.push_subscriptions as s (endpoint, p256dh, auth, guest_id, secret_hash)
     values (p_endpoint, p_p256dh, p_auth, v_guest, v_hash)
@@ -597,8 +619,7 @@ revoke all on function private.save_push_subscription(text, text, text, integer,
 grant execute on function private.save_push_subscription(text, text, text, integer, integer, integer) to anon, authenticated;
 
 -- Only the caller's own (any device of the member, or of the guest): someone
--- else's endpoint is left alone, and the answer is the same either way. A null
--- endpoint is every device of the caller ("Sign out everywhere").
+-- else's endpoint is left alone, and the answer is the same either way.
 create function private.delete_push_subscription(p_endpoint text)
 returns void
 language sql
@@ -607,7 +628,7 @@ security definer
 set search_path = ''
 as $$
   delete from app.push_subscriptions s
-   where (p_endpoint is null or s.endpoint = p_endpoint)
+   where s.endpoint = p_endpoint
      and (s.user_id = (select auth.uid()) or s.guest_id = private.claimed_guest_id())
 $$;
 revoke all on function private.delete_push_subscription(text) from public;
@@ -885,14 +906,16 @@ security definer
 set search_path = ''
 as $$
 begin
+  -- A guest's "the plan was deleted" keeps its copy of where to send (the
+  -- guest's subscription went with the plan); a member's subscription that
+  -- is gone ended with its session, and hears nothing more.
   delete from app.notification_deliveries d
    using app.notification_events e
    where e.id = d.event_id
      and d.next_attempt_at <= now()
      and (p_plan_id is null or e.plan_id = p_plan_id)
-     and e.kind <> 'plan_deleted'
-     and ((d.channel = 'push' and d.subscription_id is null)
-          or not exists (select 1 from app.plans p where p.id = e.plan_id));
+     and ((d.channel = 'push' and d.subscription_id is null and (e.kind <> 'plan_deleted' or d.guest_id is null))
+          or (e.kind <> 'plan_deleted' and not exists (select 1 from app.plans p where p.id = e.plan_id)));
 
   return query
   with due as (
@@ -994,10 +1017,12 @@ grant execute on function private.finish_deliveries(jsonb, integer, integer, int
 -- -----------------------------------------------------------------------------
 -- Called by the API for a member and plan named by a verified unsubscribe
 -- token (an HMAC only the API can make), as service_role. p_on: true turns
--- the plan's e-mails on, false off, null only reads. Answers the plan's title
--- and whether its e-mails are on; no row when the plan or the member is gone.
+-- the plan's e-mails on, false off, null only reads. Answers the plan's title,
+-- whether its e-mails are on, and the member's address (the API checks the
+-- link was mailed to it, and rolls back when not); no row when the plan or
+-- the member is gone.
 create function private.set_plan_emails(p_user_id uuid, p_plan_id uuid, p_on boolean)
-returns table (plan_title text, emails boolean)
+returns table (plan_title text, emails boolean, email text)
 language plpgsql
 volatile
 security definer
@@ -1005,9 +1030,11 @@ set search_path = ''
 as $$
 declare
   v_title text;
+  v_email text;
 begin
   select p.title into v_title from app.plans p where p.id = p_plan_id;
-  if v_title is null or not exists (select 1 from app.users u where u.id = p_user_id) then
+  select u.email into v_email from app.users u where u.id = p_user_id;
+  if v_title is null or v_email is null then
     return;
   end if;
   if p_on then
@@ -1018,13 +1045,32 @@ begin
   end if;
   return query
   select v_title, not exists (select 1 from app.email_unsubscribes u
-                               where u.user_id = p_user_id and u.plan_id = p_plan_id);
+                               where u.user_id = p_user_id and u.plan_id = p_plan_id), v_email;
 end;
 $$;
 comment on function private.set_plan_emails(uuid, uuid, boolean) is
-  'The unsubscribe link''s work: turns a member''s e-mails about a plan on, off (or only reads), answers the plan''s title and the state.';
+  'The unsubscribe link''s work: turns a member''s e-mails about a plan on, off (or only reads), answers the plan''s title, the state and the member''s address.';
 revoke all on function private.set_plan_emails(uuid, uuid, boolean) from public;
 grant execute on function private.set_plan_emails(uuid, uuid, boolean) to service_role;
+
+-- The same for the signed-in member (the claims' sub), when the link's days
+-- are over or the account's address changed since it was mailed: the member
+-- signs in and uses the link's page again (docs/api.md "Notifications").
+create function private.set_my_plan_emails(p_plan_id uuid, p_on boolean)
+returns table (plan_title text, emails boolean)
+language sql
+volatile
+security definer
+set search_path = ''
+as $$
+  select e.plan_title, e.emails
+    from private.set_plan_emails((select auth.uid()), p_plan_id, p_on) e
+   where (select auth.uid()) is not null
+$$;
+comment on function private.set_my_plan_emails(uuid, boolean) is
+  'private.set_plan_emails for the signed-in member: turns their e-mails about a plan on, off (or only reads); no row when the plan is gone.';
+revoke all on function private.set_my_plan_emails(uuid, boolean) from public;
+grant execute on function private.set_my_plan_emails(uuid, boolean) to authenticated;
 
 -- -----------------------------------------------------------------------------
 -- RLS: nothing of this domain is read or written directly by a request.

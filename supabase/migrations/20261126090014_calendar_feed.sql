@@ -20,6 +20,12 @@
 --      can show the same URL again, and the SHA-256 of the secret, by which
 --      the feed is found. Neither reveals the secret without the API's key.
 --      Resetting the link replaces both at once: the old URL finds nothing.
+--      A feed ends (its row goes, so its URL finds nothing and the next
+--      request for the member's link issues a new one) when the member signs
+--      out everywhere (account_end), when the account's address changes
+--      (confirmed or undone: the trigger below), and when no calendar has
+--      polled it for 180 days (private.feed_cutoff; deleted by the
+--      scheduler's housekeeping, account_end).
 --
 --   3. The feed itself, private.calendar_feed: ONE statement per poll. It
 --      finds the member by the secret's hash, sums up the member's plans that
@@ -76,6 +82,9 @@ create table app.calendar_feeds (
   -- Lower-case hex SHA-256 of the URL's secret: how a poll finds its feed.
   secret_hash text not null,
   issued_at   timestamptz not null default now(),
+  -- When a calendar last fetched it (to the day: private.calendar_feed
+  -- writes it at most once a day), or when it was issued.
+  last_polled_at timestamptz not null default now(),
 
   constraint calendar_feeds_nonce_shape check (nonce ~ '^[A-Za-z0-9_-]{22}$'),
   constraint calendar_feeds_secret_hash_shape check (secret_hash ~ '^[0-9a-f]{64}$'),
@@ -85,6 +94,9 @@ create table app.calendar_feeds (
 comment on table app.calendar_feeds is
   'The personal calendar feed of a member: the nonce its secret is made from and the secret''s SHA-256. No grants: reached only through private.issue_calendar_feed, private.reset_calendar_feed and private.calendar_feed.';
 
+-- The housekeeping's scan for feeds nobody polls.
+create index calendar_feeds_last_polled_at_idx on app.calendar_feeds (last_polled_at);
+
 alter table app.calendar_feeds enable row level security;
 create policy calendar_feeds_no_direct_access on app.calendar_feeds
   as restrictive
@@ -93,10 +105,60 @@ create policy calendar_feeds_no_direct_access on app.calendar_feeds
   with check (false);
 
 -- -----------------------------------------------------------------------------
+-- A feed nobody polls ends
+-- -----------------------------------------------------------------------------
+-- docs/calendars.md "Calendar feed": a feed no calendar fetched for 180 days
+-- (or, never polled, issued that long ago) is over: its URL is 404 like a
+-- reset one, the member's next look at the link issues a new one, and the
+-- scheduler deletes it (private.end_idle_credentials). The one place of the
+-- number: a feed last polled before this moment is over.
+create function private.feed_cutoff()
+returns timestamptz
+language sql
+stable
+set search_path = ''
+as $$
+  select now() - interval '180 days'
+$$;
+comment on function private.feed_cutoff() is
+  'A calendar feed last polled (or issued) before this moment no longer works (180 days).';
+revoke all on function private.feed_cutoff() from public;
+
+-- -----------------------------------------------------------------------------
+-- A new address ends the feed
+-- -----------------------------------------------------------------------------
+-- An e-mail change (confirmed, or undone from the old address) is the moment
+-- someone else may have held the account: whatever URL they copied stops at
+-- once (docs/decisions/0080-ending-a-session-ends-what-it-reached.md). The
+-- member's card then shows a new link.
+create function private.end_feed_on_new_address()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  delete from app.calendar_feeds f where f.user_id = new.id;
+  return null;
+end;
+$$;
+comment on function private.end_feed_on_new_address() is
+  'Trigger: the account''s e-mail address changed; its calendar feed ends (the old URL is 404).';
+revoke all on function private.end_feed_on_new_address() from public;
+
+create trigger users_new_address_ends_calendar_feed
+  after update of email on app.users
+  for each row
+  when (old.email is distinct from new.email)
+  execute function private.end_feed_on_new_address();
+
+-- -----------------------------------------------------------------------------
 -- private.issue_calendar_feed: the member's feed, issued on first use
 -- -----------------------------------------------------------------------------
 -- GET /api/calendar/feed. The API sends a fresh nonce and the hash of the
--- secret made from it; they are kept only when the member has no feed yet.
+-- secret made from it; they are kept only when the member has no feed yet
+-- (or one that is no longer in use).
 -- Answers the member's nonce and hash (the API makes the URL again from the
 -- nonce, and checks the hash: a changed server key shows as a mismatch).
 create function private.issue_calendar_feed(p_nonce text, p_secret_hash text)
@@ -112,9 +174,12 @@ begin
   if v_user is null then
     raise exception using errcode = 'HP401', message = 'Not signed in';
   end if;
-  insert into app.calendar_feeds (user_id, nonce, secret_hash)
+  -- A feed nobody polled for too long is over: replaced like a first issue.
+  insert into app.calendar_feeds as f (user_id, nonce, secret_hash)
   values (v_user, p_nonce, p_secret_hash)
-  on conflict (user_id) do nothing;
+  on conflict (user_id) do update
+     set nonce = excluded.nonce, secret_hash = excluded.secret_hash, issued_at = now(), last_polled_at = now()
+   where f.last_polled_at <= private.feed_cutoff();
   -- A new statement, so a feed issued at the same moment by another request
   -- (which the insert waited for) is seen.
   return query select f.nonce, f.secret_hash from app.calendar_feeds f where f.user_id = v_user;
@@ -148,7 +213,7 @@ begin
   insert into app.calendar_feeds as f (user_id, nonce, secret_hash)
   values (v_user, p_nonce, p_secret_hash)
   on conflict (user_id) do update
-     set nonce = excluded.nonce, secret_hash = excluded.secret_hash, issued_at = now()
+     set nonce = excluded.nonce, secret_hash = excluded.secret_hash, issued_at = now(), last_polled_at = now()
    where p_replacing is null or f.secret_hash = p_replacing;
   return query select f.nonce, f.secret_hash from app.calendar_feeds f where f.user_id = v_user;
 end;
@@ -174,8 +239,9 @@ grant execute on function private.reset_calendar_feed(text, text, text) to authe
 --                  for a secret that finds no feed; "feed" for each time the
 --                  events are built, on the key's end the feed's member
 --
--- Answers null for a wrong or old secret (the API's 404: the miss counted, so
--- the transaction must commit), {"tag"} when the tag is one of p_known
+-- Answers null for a wrong or old secret, or a feed nobody polled for too
+-- long (private.feed_cutoff) (the API's 404: the miss counted, so the
+-- transaction must commit), {"tag"} when the tag is one of p_known
 -- (nothing counted), else {"tag", "events"}: the member's plans that have a
 -- date, newest date first, at most 500. HP429 when a limit is full.
 create function private.calendar_feed(p_secret_hash text, p_known text[], p_salt text, p_limits jsonb)
@@ -186,18 +252,24 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user uuid;
-  v_tag  text;
+  v_user   uuid;
+  v_polled timestamptz;
+  v_tag    text;
 begin
   if p_secret_hash is null or p_secret_hash !~ '^[0-9a-f]{64}$' then
     -- The API hashes every secret it passes: a bug, not bad input.
     raise exception 'private.calendar_feed: invalid secret hash';
   end if;
 
-  select f.user_id into v_user from app.calendar_feeds f where f.secret_hash = p_secret_hash;
-  if v_user is null then
+  select f.user_id, f.last_polled_at into v_user, v_polled
+    from app.calendar_feeds f where f.secret_hash = p_secret_hash;
+  if v_user is null or v_polled <= private.feed_cutoff() then
     perform private.enforce_rate_limits(jsonb_build_array(p_limits -> 'miss'));
     return null;
+  end if;
+  -- In use: noted to the day, so a feed polled every hour writes once a day.
+  if v_polled < now() - interval '1 day' then
+    update app.calendar_feeds f set last_polled_at = now() where f.user_id = v_user;
   end if;
 
   -- The member's plans with a date (participants by user_id, plans by key).

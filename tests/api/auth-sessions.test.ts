@@ -117,3 +117,67 @@ describe('a session ended while a request was on its way', () => {
     expectExpired(await me(phone));
   });
 });
+
+// docs/decisions/0081-deleting-an-account.md: the person leaves every plan
+// (hosting handed over, or the plan deleted when no one else has an account),
+// what they wrote stays signed "Deleted account", and everything else of
+// theirs goes; every token of the account is 401 from then on.
+describe('DELETE /api/auth/account', () => {
+  const post = (path: string, token: string, body: unknown = {}) => api<{ id: string; slug: string }>('POST', path, { token, body });
+
+  it('needs a live session', async () => {
+    const res = await api('DELETE', '/api/auth/account');
+    expect(res.status).toBe(401);
+    expect(res.text).toBe('Not signed in');
+    const { phone } = await twoDevices();
+    await api('POST', '/api/auth/sign-out', { token: phone });
+    expectExpired(await api('DELETE', '/api/auth/account', { token: phone }));
+  });
+
+  it('hands a hosted plan to the next member, keeps what the person wrote under "Deleted account", and ends every session', async () => {
+    const { email, phone, laptop } = await twoDevices();
+    const mia = await signIn(uniqueEmail('mia'));
+    const plan = (await post('/api/plans', phone, { title: 'Board games' })).json;
+    expect((await post(`/api/plans/${plan.id}/join`, mia.token)).status).toBe(200);
+    expect((await api('POST', '/api/guest-session', { body: { name: 'Gus', planId: plan.id } })).status).toBe(201);
+    const idea = (await post(`/api/plans/${plan.id}/ideas`, phone, { text: 'Catan' })).json;
+    expect((await post(`/api/ideas/${idea.id}/comments`, laptop, { text: 'I bring snacks' })).status).toBe(201);
+    expect((await post(`/api/ideas/${idea.id}/vote`, phone)).status).toBe(200);
+    const feed = new URL((await api<{ url: string }>('GET', '/api/calendar/feed', { token: phone })).json.url).pathname;
+    const alone = (await post('/api/plans', phone, { title: 'Just me' })).json;
+
+    const res = await api('DELETE', '/api/auth/account', { token: laptop });
+    expect(res.status).toBe(204);
+    expect(res.text).toBe('');
+    expectExpired(await me(phone));
+    expectExpired(await me(laptop));
+    expectExpired(await api('DELETE', '/api/auth/account', { token: phone }));
+
+    const [miaId] = await owner<{ id: string }[]>`select id from app.users where email = ${mia.email}`;
+    expect((await api<{ hostId: string }>('GET', `/api/plans/${plan.id}`)).json.hostId).toBe(miaId.id);
+    const people = (await api<{ name: string; isGuest: boolean }[]>('GET', `/api/plans/${plan.id}/participants`)).json;
+    expect(people.map((p) => [p.name, p.isGuest])).toEqual([[expect.any(String), false], ['Gus', true]]);
+    const ideas = (await api<{ id: string; authorName: string; userId: string | null; voteCount: number }[]>('GET', `/api/plans/${plan.id}/ideas`)).json;
+    expect(ideas).toEqual([expect.objectContaining({ id: idea.id, authorName: 'Deleted account', userId: null, voteCount: 0 })]);
+    const comments = (await api<{ authorName: string; userId: string | null }[]>('GET', `/api/ideas/${idea.id}/comments`)).json;
+    expect(comments).toEqual([expect.objectContaining({ authorName: 'Deleted account', userId: null })]);
+    expect((await api('GET', `/api/plans/${alone.id}`)).status).toBe(404);
+    expect((await api('GET', feed)).status).toBe(404);
+
+    // The address is free: signing in with it at once makes a new, empty account.
+    const again = await signIn(email);
+    const fresh = await api<{ id: string; firstName: string | null }>('GET', '/api/auth/me', { token: again.token });
+    expect(fresh.status).toBe(200);
+    expect((await api<unknown[]>('GET', '/api/plans', { token: again.token })).json).toEqual([]);
+  });
+
+  it('deletes a hosted plan in which no one else has an account, with its guests', async () => {
+    const host = await signIn(uniqueEmail('solo-host'));
+    const plan = (await post('/api/plans', host.token, { title: 'Guests only' })).json;
+    const guest = await api<{ id: string; secret: string }>('POST', '/api/guest-session', { body: { name: 'Gia', planId: plan.id } });
+    expect(guest.status).toBe(201);
+    expect((await api('DELETE', '/api/auth/account', { token: host.token })).status).toBe(204);
+    expect((await api('GET', `/api/plans/${plan.id}`)).status).toBe(404);
+    expect((await api('GET', `/api/guest-session/${guest.json.id}`, { guestSecret: guest.json.secret })).status).toBe(404);
+  });
+});

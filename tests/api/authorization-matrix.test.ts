@@ -197,6 +197,8 @@ const ROUTES: Route[] = [
     name: 'DELETE /api/push/subscriptions',
     request: (_w, who) => ['DELETE', '/api/push/subscriptions', withGuest(who, { endpoint: `${inject('pushServiceOrigin')}/push/none` })],
   },
+  // One's own account (docs/decisions/0081-deleting-an-account.md): signed in is all it takes; it ends the caller.
+  { name: 'DELETE /api/auth/account', freshWorldPerCaller: true, request: (_w, who) => ['DELETE', '/api/auth/account', withGuest(who)] },
   {
     name: "POST /api/auth/transfer-guest-votes (without the guest's secret)",
     freshWorldPerCaller: true,

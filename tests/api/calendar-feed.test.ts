@@ -8,7 +8,7 @@
 import ICAL from 'ical.js';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { CaughtMail } from '../support/mail.ts';
-import { api, apiDatabaseAsOwner, testMailbox, type ApiResult } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, runScheduler, testMailbox, type ApiResult } from '../support/api.ts';
 import { isOneSentence } from '../support/world.ts';
 import { datesWorld, day, type PlanJson, type User } from './dates-fixture.ts';
 
@@ -89,6 +89,19 @@ describe('GET /api/calendar/feed and POST /api/calendar/feed/rotate', () => {
     expect(old.status).toBe(404);
     expect(old.text).toBe(NOT_VALID);
     expect((await fetchFeed(rotated.json.url)).status).toBe(200);
+  });
+
+  it('ends once no calendar polled it for 180 days: 404 at once, a new URL on the card, and the scheduler deletes it', async () => {
+    const member = await world.newUser('Idle');
+    const first = await feedUrlOf(member);
+    await owner`update app.calendar_feeds set last_polled_at = now() - interval '181 days' where user_id = ${member.id}`;
+    const old = await fetchFeed(first);
+    expect({ status: old.status, text: old.text }).toEqual({ status: 404, text: NOT_VALID });
+    expect((await runScheduler()).endedCredentials).toBeGreaterThanOrEqual(1);
+    expect(await owner`select * from app.calendar_feeds where user_id = ${member.id}`).toEqual([]);
+    const fresh = await feedUrlOf(member);
+    expect(fresh).not.toBe(first);
+    expect((await fetchFeed(fresh)).status).toBe(200);
   });
 
   it('stores the secret only hashed', async () => {

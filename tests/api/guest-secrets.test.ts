@@ -4,7 +4,7 @@
 // 403, each one readable sentence, never a 500, and nothing is written.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { api, apiDatabaseAsOwner } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, runScheduler } from '../support/api.ts';
 import { newGuest, newIdea, newMember, newPlan, newSlot, type Member } from './guests-fixture.ts';
 
 const owner = apiDatabaseAsOwner();
@@ -108,5 +108,25 @@ describe('reads stay open with ?guestId= and no secret (they show what the voter
   it('participants and voters keep showing guest ids, as display ids', async () => {
     const participants = await api('GET', `/api/plans/${planId}/participants`);
     expect(participants.json.some((p: { guestId?: string }) => p.guestId)).toBe(true);
+  });
+});
+
+// docs/decisions/0082-nothing-kept-too-long.md: a device unused for 180 days
+// is refused like a revoked one; the scheduler deletes it; the guest stays,
+// and "Yes, that's me" gives the device a new secret.
+describe('a device unused for 180 days', () => {
+  it('is refused like a revoked one, deleted by the scheduler, and the name still restores', async () => {
+    const idle = await newGuest(planId);
+    await owner`update app.guest_credentials set last_used_at = now() - interval '181 days' where guest_id = ${idle.id}`;
+    const before = await snapshot();
+    const res = await api('POST', `/api/ideas/${ideaId}/vote`, { body: { guestId: idle.id } });
+    expect({ status: res.status, text: res.text }).toEqual({ status: 403, text: GUEST_SECRET_WRONG });
+    expect(await snapshot()).toEqual(before);
+    expect((await runScheduler()).endedCredentials).toBeGreaterThanOrEqual(1);
+    expect(await owner`select * from app.guest_credentials where guest_id = ${idle.id}`).toEqual([]);
+    const restored = await api<{ id: string; secret: string }>('POST', '/api/guest-session/restore', { body: { planId, name: idle.name } });
+    expect(restored.status, restored.text).toBe(200);
+    expect(restored.json.id).toBe(idle.id);
+    expect((await api('POST', `/api/ideas/${ideaId}/vote`, { body: { guestId: idle.id }, guestSecret: restored.json.secret })).status).toBe(200);
   });
 });

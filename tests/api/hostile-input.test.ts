@@ -295,6 +295,7 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['PATCH', '/api/auth/profile', { body: { firstName: 'Changed' } }],
     ['POST', '/api/auth/sign-out', {}],
     ['POST', '/api/auth/sign-out-everywhere', {}],
+    ['DELETE', '/api/auth/account', {}],
     ['GET', '/api/plans', {}],
     ['GET', '/api/plans/events', {}],
     ['POST', '/api/plans', { body: { title: 'Stolen plan' } }],

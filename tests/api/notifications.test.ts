@@ -10,6 +10,9 @@ import { api, apiDatabaseAsOwner, runScheduler, startApiWithDeadSmtp, testMailbo
 import { pushServiceClient, type PushSubscriptionJson, type ReceivedPush } from '../support/push-client.ts';
 import { compact, datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
 import { NOTIFICATION_LIMITS } from '../../supabase/functions/_shared/limits.ts';
+import { tokenFor } from './guests-fixture.ts';
+import { UNSUBSCRIBE_LINK_EXPIRED } from '../../supabase/functions/_shared/contract/notifications.ts';
+import { unsubscribeToken } from '../../supabase/functions/_shared/unsubscribe.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);
@@ -153,16 +156,85 @@ describe('POST and DELETE /api/push/subscriptions', () => {
     await push.waitFor(g.phones.guest.endpoint);
     await push.expectNothing(g.phones.member.endpoint);
   });
+});
 
-  it("'Sign out everywhere' turns off every device of the account (a lost phone), and no one else's", async () => {
+// docs/decisions/0080-ending-a-session-ends-what-it-reached.md: a member's
+// device hears of the plans only while the sign-in that turned notifications
+// on lives, and the calendar feed's URL stops when the account may have been
+// someone else's. Each test has a thief: another session of the member (a
+// lost phone, a copied token) with notifications on and the feed's URL.
+describe('ending a session ends what it reached', () => {
+  /** The group, plus a second sign-in of the member (the thief's) with its own phone, and the feed's URL. */
+  async function stolen() {
     const g = await group();
-    const laptop = await phoneOf(g.member);
-    expect((await api('POST', '/api/auth/sign-out-everywhere', { token: g.member.token })).status).toBe(204);
-    expect(await owner`select * from app.push_subscriptions where user_id = ${g.member.id}`).toEqual([]);
-    await api('POST', `/api/plans/${g.plan.id}/location`, { body: { location: 'The Lanes' }, token: g.host.token });
-    await push.waitFor(g.phones.guest.endpoint);
-    await push.expectNothing(g.phones.member.endpoint);
-    await push.expectNothing(laptop.endpoint);
+    const thief = { ...g.member, token: await tokenFor(g.member.id) };
+    const thiefPhone = await phoneOf(thief);
+    const feed = await api<{ url: string }>('GET', '/api/calendar/feed', { token: thief.token });
+    expect(feed.status, feed.text).toBe(200);
+    const feedPath = new URL(feed.json.url).pathname;
+    expect((await api('GET', feedPath)).status).toBe(200);
+    /** The host moves the place: who hears of it. */
+    const hostActs = () => api('POST', `/api/plans/${g.plan.id}/location`, { body: { location: `Place ${randomBytes(3).toString('hex')}` }, token: g.host.token });
+    return { ...g, thief, thiefPhone, feedPath, hostActs };
+  }
+
+  const feedNotValid = (res: { status: number; text: string }) =>
+    expect({ status: res.status, text: res.text }).toEqual({ status: 404, text: 'This calendar link is not valid; copy the current one from your Hangplan profile' });
+
+  it('signing out ends only that device\'s notifications: the member\'s other device still hears, and the feed stays', async () => {
+    const s = await stolen();
+    expect((await api('POST', '/api/auth/sign-out', { token: s.thief.token })).status).toBe(204);
+    await s.hostActs();
+    await push.waitFor(s.phones.member.endpoint);
+    await push.expectNothing(s.thiefPhone.endpoint);
+    expect((await api('GET', s.feedPath)).status).toBe(200);
+  });
+
+  it("'Sign out everywhere' ends every device's notifications (the thief's too) and the feed's URL; no one else's", async () => {
+    const s = await stolen();
+    expect((await api('POST', '/api/auth/sign-out-everywhere', { token: s.member.token })).status).toBe(204);
+    expect(await owner`select * from app.push_subscriptions where user_id = ${s.member.id}`).toEqual([]);
+    feedNotValid(await api('GET', s.feedPath));
+    await s.hostActs();
+    await push.waitFor(s.phones.guest.endpoint);
+    await push.expectNothing(s.phones.member.endpoint);
+    await push.expectNothing(s.thiefPhone.endpoint);
+  });
+
+  it("confirming a new address ends the other devices' notifications and the old feed URL; this device keeps its own", async () => {
+    const s = await stolen();
+    const to = `moved-${randomBytes(4).toString('hex')}@example.com`;
+    const before = (await mail.mailsTo(to)).length;
+    expect((await api('PATCH', '/api/auth/profile', { body: { email: to }, token: s.member.token })).status).toBe(200);
+    const code = await mail.latestCodeFor(to, { count: before + 1 });
+    expect((await api('POST', '/api/auth/confirm-email', { body: { code }, token: s.member.token })).status).toBe(200);
+    feedNotValid(await api('GET', s.feedPath));
+    const fresh = await api<{ url: string }>('GET', '/api/calendar/feed', { token: s.member.token });
+    expect(new URL(fresh.json.url).pathname).not.toBe(s.feedPath);
+    await s.hostActs();
+    await push.waitFor(s.phones.member.endpoint);
+    await push.expectNothing(s.thiefPhone.endpoint);
+  });
+
+  it("undoing an address change from the old mailbox ends every device's notifications and the feed's URL", async () => {
+    const s = await stolen();
+    // The thief moves the account to their own address; the owner undoes it from the mail to the old one.
+    const to = `thief-${randomBytes(4).toString('hex')}@example.com`;
+    const before = { to: (await mail.mailsTo(to)).length, old: (await mail.mailsTo(s.member.email)).length };
+    await api('PATCH', '/api/auth/profile', { body: { email: to }, token: s.thief.token });
+    const code = await mail.latestCodeFor(to, { count: before.to + 1 });
+    expect((await api('POST', '/api/auth/confirm-email', { body: { code }, token: s.thief.token })).status).toBe(200);
+    const notice = await mail.latestMailTo(s.member.email, { count: before.old + 1 });
+    const undoToken = /undo-email-change#token=([A-Za-z0-9_-]{43})/.exec(notice.text!)![1];
+    const thiefFeed = new URL((await api<{ url: string }>('GET', '/api/calendar/feed', { token: s.thief.token })).json.url).pathname;
+    expect((await api('POST', '/api/auth/undo-email-change', { body: { token: undoToken } })).status).toBe(200);
+    feedNotValid(await api('GET', s.feedPath));
+    feedNotValid(await api('GET', thiefFeed));
+    expect(await owner`select * from app.push_subscriptions where user_id = ${s.member.id}`).toEqual([]);
+    await s.hostActs();
+    await push.waitFor(s.phones.guest.endpoint);
+    await push.expectNothing(s.thiefPhone.endpoint);
+    await push.expectNothing(s.phones.member.endpoint);
   });
 });
 
@@ -481,7 +553,7 @@ describe('e-mails: one-click unsubscribe (RFC 8058), and SMTP down', () => {
     const caught = (await mail.latestMailTo(g.member.email)) as unknown as { headers: Record<string, string>; text: string };
     const header = caught.headers['list-unsubscribe'];
     expect(caught.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
-    const url = /^<(http:\/\/localhost:5173\/api\/unsubscribe\/([A-Za-z0-9_-]{64}))>$/.exec(header);
+    const url = /^<(http:\/\/localhost:5173\/api\/unsubscribe\/([A-Za-z0-9_-]{91}))>$/.exec(header);
     expect(url, header).not.toBeNull();
     const token = url![2];
     expect(caught.text).toContain(`http://localhost:5173/unsubscribe/${token}`);
@@ -507,8 +579,32 @@ describe('e-mails: one-click unsubscribe (RFC 8058), and SMTP down', () => {
   });
 
   it('a forged or altered link is 404 and changes nothing', async () => {
-    expectText(await api('POST', `/api/unsubscribe/${'A'.repeat(64)}`), 404, 'This unsubscribe link is not valid');
+    expectText(await api('POST', `/api/unsubscribe/${'A'.repeat(91)}`), 404, 'This unsubscribe link is not valid');
     expectText(await api('GET', '/api/unsubscribe/short'), 404, 'This unsubscribe link is not valid');
+  });
+
+  it('a link over 90 days old, or mailed to an address the account no longer uses, is 410 and changes nothing; its member signed in still can', async () => {
+    const g = await group();
+    const secret = inject('jwtSecret');
+    const old = await unsubscribeToken(g.member.id, g.plan.id, g.member.email, { now: Date.now() - 91 * 86_400_000, secret });
+    const elsewhere = await unsubscribeToken(g.member.id, g.plan.id, 'an-old-address@example.com', { secret });
+    const optedOut = () => owner`select 1 from app.email_unsubscribes where user_id = ${g.member.id} and plan_id = ${g.plan.id}`;
+    for (const token of [old, elsewhere]) {
+      for (const method of ['GET', 'POST', 'DELETE']) {
+        expectText(await api(method, `/api/unsubscribe/${token}`), 410, UNSUBSCRIBE_LINK_EXPIRED);
+        // Someone else signed in is no better.
+        expectText(await api(method, `/api/unsubscribe/${token}`, { token: g.host.token }), 410, UNSUBSCRIBE_LINK_EXPIRED);
+      }
+      expect(await optedOut()).toEqual([]);
+    }
+    const signedIn = await api('POST', `/api/unsubscribe/${old}`, { token: g.member.token });
+    expect(signedIn.status, signedIn.text).toBe(200);
+    expect(signedIn.json).toEqual({ planTitle: g.plan.title, emails: false });
+    expect(await optedOut()).toHaveLength(1);
+    expect((await api('DELETE', `/api/unsubscribe/${elsewhere}`, { token: g.member.token })).json).toEqual({ planTitle: g.plan.title, emails: true });
+    // A signed-out session is no sign-in: the database's gate says so.
+    await api('POST', '/api/auth/sign-out', { token: g.member.token });
+    expectText(await api('POST', `/api/unsubscribe/${old}`, { token: g.member.token }), 401, 'Your session has expired, please sign in again');
   });
 
   it('with SMTP down the time is still set; the e-mails go out once it is back', async () => {

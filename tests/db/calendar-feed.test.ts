@@ -255,4 +255,40 @@ describe('a member\'s feed', () => {
     await db.owner`delete from app.users where id = ${user}`;
     expect(await poll(secret, null, 'gone')).toBeNull();
   });
+
+  it('ends when the account\'s address changes (a confirmed change, or its undo), not when a name does', async () => {
+    const user = await createUser(db.owner, 'Moved', null);
+    const secret = await feedOf(user);
+    await db.owner`update app.users set first_name = 'Renamed' where id = ${user}`;
+    expect(await poll(secret, null, 'moved')).not.toBeNull();
+    await db.owner`update app.users set email = ${`moved-${nonce().toLowerCase()}@example.test`} where id = ${user}`;
+    expect(await poll(secret, null, 'moved')).toBeNull();
+    expect(await db.owner`select * from app.calendar_feeds where user_id = ${user}`).toEqual([]);
+  });
+
+  it('ends once no calendar polled it for 180 days; a poll is noted at most once a day; the next issue is a new link', async () => {
+    const user = await createUser(db.owner, 'Idle', null);
+    const secret = await feedOf(user);
+    const polledAt = async () => (await db.owner<{ at: Date }[]>`select last_polled_at as at from app.calendar_feeds where user_id = ${user}`)[0].at;
+
+    // Polled 179 days ago: still works, and the poll is noted (once: a second poll the same day writes nothing).
+    await db.owner`update app.calendar_feeds set last_polled_at = now() - interval '179 days' where user_id = ${user}`;
+    expect(await poll(secret, null, 'idle')).not.toBeNull();
+    const noted = await polledAt();
+    expect(Date.now() - noted.getTime()).toBeLessThan(60_000);
+    await db.owner`update app.calendar_feeds set last_polled_at = now() - interval '23 hours' where user_id = ${user}`;
+    const dayOld = await polledAt();
+    expect(await poll(secret, null, 'idle')).not.toBeNull();
+    expect(await polledAt()).toEqual(dayOld);
+
+    // Not polled for 180 days: 404 like a reset link, and a new link when the member next asks.
+    await db.owner`update app.calendar_feeds set last_polled_at = now() - interval '180 days 1 minute' where user_id = ${user}`;
+    expect(await poll(secret, null, 'idle')).toBeNull();
+    const fresh = newSecret();
+    const n = nonce();
+    const [row] = await db.as(member(user), (tx) => tx`select * from private.issue_calendar_feed(${n}, ${sha256Hex(fresh)})`);
+    expect(row).toEqual({ nonce: n, secret_hash: sha256Hex(fresh) });
+    expect(await poll(fresh, null, 'idle')).not.toBeNull();
+    expect(await poll(secret, null, 'idle')).toBeNull();
+  });
 });

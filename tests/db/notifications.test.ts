@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
-import { addGuest, addIdea, addMember, addSlot, asGuest, createPlan, createUser, sha256Hex } from '../support/plan-fixture.ts';
+import { addGuest, addIdea, addMember, addSlot, asGuest, createPlan, createUser, sha256Hex, signedIn, startSession } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
 const w = usePlanWorld(db, { each: true });
@@ -18,8 +18,12 @@ const key = (bytes: number) => randomBytes(bytes).toString('base64url');
 let endpoints = 0;
 const newEndpoint = () => `https://push.example.test/send/${++endpoints}-${key(6)}`;
 
-/** Subscribe a device of whoever `claims` name; answers the endpoint. */
+/**
+ * Subscribe a device of whoever `claims` name; answers the endpoint. A member
+ * named without a session signs in first (a subscription is its session's).
+ */
 async function subscribe(claims: Claims, endpoint = newEndpoint(), limits = LIMITS): Promise<string> {
+  if (claims.sub && !claims.session_id) claims = signedIn(claims.sub, await startSession(db.owner, claims.sub));
   await db.as(claims, (sql) =>
     sql`select private.save_push_subscription(${endpoint}, ${key(65)}, ${key(16)}, ${limits.perIdentity}, ${limits.perGuest}, ${limits.perPlan})`);
   return endpoint;
@@ -161,6 +165,50 @@ describe('push subscriptions', () => {
     expect((await db.owner`select endpoint from app.push_subscriptions`).map((r) => r.endpoint)).toEqual([guest]);
     await db.owner`delete from app.guest_credentials where guest_id = ${w.guest}`;
     expect(await db.owner`select * from app.push_subscriptions`).toEqual([]);
+  });
+
+  it("a member's subscription is its session's: it ends with it, another session's stays; none without a live session", async () => {
+    const phoneSession = await startSession(db.owner, w.users.member);
+    const laptopSession = await startSession(db.owner, w.users.member);
+    const phone = await subscribe(signedIn(w.users.member, phoneSession));
+    const laptop = await subscribe(signedIn(w.users.member, laptopSession));
+    const owners = async () => Object.fromEntries((await db.owner`select endpoint, session_id from app.push_subscriptions`).map((r) => [r.endpoint, r.session_id]));
+    expect(await owners()).toEqual({ [phone]: phoneSession, [laptop]: laptopSession });
+    // The same browser given again by a later sign-in moves to that session.
+    await subscribe(signedIn(w.users.member, laptopSession), phone);
+    await db.owner`delete from app.sessions where id = ${phoneSession}`;
+    expect(await owners()).toEqual({ [phone]: laptopSession, [laptop]: laptopSession });
+    await db.owner`delete from app.sessions where id = ${laptopSession}`;
+    expect(await db.owner`select * from app.push_subscriptions`).toEqual([]);
+
+    // A member named without a session, or with an ended or expired one, is refused.
+    const expired = await startSession(db.owner, w.users.member);
+    await db.owner`update app.sessions set created_at = now() - interval '31 days', expires_at = now() - interval '1 minute' where id = ${expired}`;
+    for (const claims of [w.actors.member, signedIn(w.users.member, phoneSession), signedIn(w.users.member, expired), signedIn(w.users.host, laptopSession)]) {
+      await expectPgError(
+        db.as(claims, (sql) => sql`select private.save_push_subscription(${newEndpoint()}, ${key(65)}, ${key(16)}, 3, 4)`),
+        'HP401',
+        'Your session has expired, please sign in again',
+      );
+    }
+  });
+
+  it("an expired session's device hears nothing, and a member's 'plan deleted' is not sent to a device whose session ended", async () => {
+    const session = await startSession(db.owner, w.users.member);
+    const memberPhone = await subscribe(signedIn(w.users.member, session));
+    const guestPhone = await subscribe(w.actors.guest);
+    await db.owner`update app.sessions set created_at = now() - interval '31 days', expires_at = now() - interval '1 minute' where id = ${session}`;
+    await hostDoes(w.planA, (sql) => sql`select app.set_location(${w.planA}, 'The Lanes')`);
+    expect((await outbox(w.planA)).map((r) => r.endpoint)).toEqual([guestPhone]);
+    await clearOutbox();
+
+    await db.owner`update app.sessions set expires_at = now() + interval '1 day' where id = ${session}`;
+    await db.as(w.actors.host, (sql) => sql`delete from app.plans where id = ${w.planA}`);
+    expect((await outbox(w.planA)).filter((r) => r.channel === 'push').map((r) => r.endpoint).sort()).toEqual([memberPhone, guestPhone].sort());
+    // The member signs out before it is sent: only the guest's copy is still sent.
+    await db.owner`delete from app.sessions where id = ${session}`;
+    const claimed = await asWorker((sql) => sql<{ endpoint: string | null }[]>`select endpoint from private.claim_deliveries(null, 50, 60) where channel = 'push'`);
+    expect(claimed.map((r) => r.endpoint)).toEqual([guestPhone]);
   });
 });
 
@@ -728,5 +776,18 @@ describe('e-mail opt-out per plan', () => {
     const other = await createPlan(db.owner, w.users.host, 'Gone soon');
     await db.owner`delete from app.plans where id = ${other.id}`;
     expect(await set(false, other.id)).toEqual([]);
+    // The link checks the address it was mailed to against the account's.
+    expect(await asWorker((sql) => sql`select email from private.set_plan_emails(${w.users.member}, ${w.planA}, null)`)).toEqual([
+      { email: (await db.owner`select email from app.users where id = ${w.users.member}`)[0].email },
+    ]);
+  });
+
+  it('the signed-in member sets their own (an old link); nobody else, and not anon', async () => {
+    const mine = (on: boolean | null) =>
+      db.as(w.actors.member, (sql) => sql`select plan_title, emails from private.set_my_plan_emails(${w.planA}, ${on})`);
+    expect(await mine(false)).toEqual([{ plan_title: 'Plan A', emails: false }]);
+    expect(await db.owner`select user_id from app.email_unsubscribes where plan_id = ${w.planA}`).toEqual([{ user_id: w.users.member }]);
+    expect(await mine(true)).toEqual([{ plan_title: 'Plan A', emails: true }]);
+    await expectPgError(db.as(w.actors.anon, (sql) => sql`select * from private.set_my_plan_emails(${w.planA}, false)`), '42501');
   });
 });

@@ -143,4 +143,25 @@ describe('private.check_request (the claims statement’s gate), guest part', ()
     await expectPgError(check(w.guest, sha256Hex(testGuestSecret(w.otherGuest))), 'HP403', GUEST_SECRET_WRONG);
     await expectPgError(check(crypto.randomUUID(), sha256Hex('x')), 'HP404', 'Guest not found');
   });
+
+  it('refuses a device unused for 180 days like a revoked one, and notes a use at most once a day', async () => {
+    const hash = sha256Hex(testGuestSecret(w.guest));
+    const lastUsed = async () =>
+      (await db.owner<{ at: Date }[]>`select last_used_at as at from app.guest_credentials where guest_id = ${w.guest} and secret_hash = ${hash}`)[0].at;
+    await db.owner`update app.guest_credentials set last_used_at = now() - interval '179 days' where guest_id = ${w.guest}`;
+    expect(await check(w.guest, hash)).toBe(true);
+    expect(Date.now() - (await lastUsed()).getTime()).toBeLessThan(60_000);
+    await db.owner`update app.guest_credentials set last_used_at = now() - interval '23 hours' where guest_id = ${w.guest}`;
+    const dayOld = await lastUsed();
+    expect(await check(w.guest, hash)).toBe(true);
+    expect(await lastUsed()).toEqual(dayOld);
+
+    await db.owner`update app.guest_credentials set last_used_at = now() - interval '180 days 1 minute' where guest_id = ${w.guest}`;
+    await expectPgError(check(w.guest, hash), 'HP403', GUEST_SECRET_WRONG);
+    // Policies and rules see no guest either.
+    const claimed = await db.as({ role: 'anon', guest_id: w.guest, guest_secret_hash: hash }, async (sql) =>
+      (await sql`select private.claimed_guest_id() as id`)[0].id);
+    expect(claimed).toBeNull();
+    await db.owner`update app.guest_credentials set last_used_at = now() where guest_id = ${w.guest}`;
+  });
 });

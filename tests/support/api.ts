@@ -158,7 +158,9 @@ export const startApiWithDeadSmtp = () => startSecondApi();
  * One run of the scheduled work (POST /api/scheduler/run with the secret), as
  * `npm start`'s timer and pg_cron do it; its report.
  */
-export async function runScheduler(baseUrl?: string): Promise<{ deadlines: number; notices: number; digests: number; expiredKeys: number; sent: number; retrying: number; dropped: number }> {
+export async function runScheduler(
+  baseUrl?: string,
+): Promise<{ deadlines: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number; sent: number; retrying: number; dropped: number }> {
   const res = await api('POST', '/api/scheduler/run', {
     headers: { authorization: `Bearer ${inject('notificationEnv').SCHEDULER_SECRET}` },
     baseUrl,

@@ -3,7 +3,7 @@
 import { HTTPException } from 'hono/http-exception';
 import { NOT_AN_OBJECT } from './contract/common.ts';
 
-type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 413 | 422 | 429 | 500 | 502 | 503;
+type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 502 | 503;
 
 export class HttpError extends Error {
   constructor(

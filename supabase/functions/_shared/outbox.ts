@@ -35,7 +35,7 @@ async function sendOne(delivery: Delivery, origin: string): Promise<PushOutcome>
   }
   if (!delivery.email || !delivery.userId) return { outcome: 'failed', error: 'no address' };
   try {
-    const token = await unsubscribeToken(delivery.userId, delivery.planId);
+    const token = await unsubscribeToken(delivery.userId, delivery.planId, delivery.email);
     const mail = noticeMail(delivery, origin, {
       page: `${origin}/unsubscribe/${token}`,
       oneClick: `${origin}/api/unsubscribe/${token}`,

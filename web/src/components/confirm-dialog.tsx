@@ -7,6 +7,8 @@ interface ConfirmDialogProps {
   onConfirm: () => void;
   title: string;
   message: ReactNode;
+  /** More than a sentence (a list), under the message. */
+  details?: ReactNode;
   confirmLabel: string;
   cancelLabel?: string;
   /** Shown on the confirm button while the action runs; both buttons are then disabled. */
@@ -22,6 +24,7 @@ export function ConfirmDialog({
   onConfirm,
   title,
   message,
+  details,
   confirmLabel,
   cancelLabel = 'Cancel',
   pendingLabel,
@@ -39,6 +42,7 @@ export function ConfirmDialog({
       closeButtonProps={{ 'aria-label': 'Close' }}
     >
       <Text>{message}</Text>
+      {details}
       <Group justify="flex-end" mt="lg" gap="sm">
         {/* Focus starts on the safe answer: Enter never destroys by accident. */}
         <Button variant="default" onClick={onClose} disabled={pending} data-autofocus>

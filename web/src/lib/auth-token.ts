@@ -12,3 +12,19 @@ export function setAuthToken(token: string): void {
 export function removeAuthToken(): void {
   localStorage.removeItem(AUTH_TOKEN_KEY);
 }
+
+/**
+ * The session the stored token names (its `sid` claim), read without
+ * verifying (the server does): a member's push subscription is that
+ * session's (docs/notifications.md "Web Push"). Null without a readable token.
+ */
+export function storedSessionId(): string | null {
+  try {
+    const payload = getAuthToken()?.split('.')[1];
+    if (!payload) return null;
+    const claims: unknown = JSON.parse(atob(payload.replaceAll('-', '+').replaceAll('_', '/')));
+    return claims && typeof claims === 'object' && 'sid' in claims && typeof claims.sid === 'string' ? claims.sid : null;
+  } catch {
+    return null;
+  }
+}

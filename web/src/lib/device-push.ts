@@ -10,6 +10,7 @@
 // (or bury) a prompt that comes with no gesture.
 import { pushPublicKeySchema } from '../../../supabase/functions/_shared/contract/notifications';
 import { apiRequest } from './api';
+import { storedSessionId } from './auth-token';
 import { SERVICE_WORKER_URL } from './app-update';
 import { fromBase64url } from './base64url';
 import { apiPaths } from './api-paths';
@@ -27,8 +28,13 @@ export type DevicePushState = 'unsupported' | 'needs-home-screen' | 'blocked' | 
 
 const STORAGE_KEY = 'pushSubscriptions';
 
+/**
+ * Where this device keeps what it gave to whom. A member's subscription is
+ * the sign-in's that gave it (it ends with that session on the server), so
+ * the key names the session too: after signing in again, nothing is on.
+ */
 export const identityKey = (identity: PushIdentity) =>
-  identity.kind === 'member' ? `member:${identity.userId}` : `guest:${identity.guestId}`;
+  identity.kind === 'member' ? `member:${identity.userId}:${storedSessionId() ?? 'none'}` : `guest:${identity.guestId}`;
 const guestField = (identity: PushIdentity) => (identity.kind === 'guest' ? { guestId: identity.guestId } : {});
 
 /** Identity key → the endpoint it was given. */
@@ -75,7 +81,10 @@ async function saveSubscription(identity: PushIdentity, subscription: PushSubscr
     subscription: { endpoint, keys: { p256dh: keys?.p256dh, auth: keys?.auth } },
     ...guestField(identity),
   });
-  writeGiven({ ...readGiven(), [identityKey(identity)]: subscription.endpoint });
+  const given = readGiven();
+  // A member's earlier sign-ins on this device are over: their entries go.
+  if (identity.kind === 'member') for (const key of Object.keys(given)) if (key.startsWith('member:')) delete given[key];
+  writeGiven({ ...given, [identityKey(identity)]: subscription.endpoint });
 }
 
 /**
@@ -150,4 +159,24 @@ export async function forgetMemberPush(): Promise<void> {
   const members = Object.keys(readGiven()).filter((key) => key.startsWith('member:'));
   if (members.length === 0 || pushSupport() !== 'supported') return;
   await takeOff(members);
+}
+
+/**
+ * After the server ended them itself (every session signed out, the account
+ * deleted): this device forgets what it gave the member, and the browser's
+ * subscription ends unless a guest of this device still has it. Never fails.
+ */
+export async function forgetMemberPushLocally(): Promise<void> {
+  try {
+    const given = readGiven();
+    const members = Object.keys(given).filter((key) => key.startsWith('member:'));
+    if (members.length === 0) return;
+    for (const key of members) delete given[key];
+    writeGiven(given);
+    if (pushSupport() !== 'supported') return;
+    const subscription = await currentSubscription();
+    if (subscription && !Object.values(given).includes(subscription.endpoint)) await subscription.unsubscribe();
+  } catch {
+    // Storage or the browser's push refused: nothing more to forget here.
+  }
 }

@@ -6,8 +6,10 @@
 // or any answer that came from the network.
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
-import { READS_CACHE, SAVED_AT_HEADER } from '../service-worker/offline';
+import { env } from '../config/env';
+import { apiPrefix, READS_CACHE, SAVED_AT_HEADER } from '../service-worker/offline';
 import { forgetHandedActions } from '../service-worker/background-sync';
+import { forgetSavedReads } from '../service-worker/saved-reads';
 
 /** Query hash → when its saved answer was saved (ms since the epoch). */
 const saved = new Map<string, number>();
@@ -80,6 +82,16 @@ export async function forgetOfflineCopies(): Promise<void> {
   } catch {
     // Storage blocked: nothing was saved.
   }
+}
+
+/**
+ * Deletes what the service worker saved of one plan (its person left it or
+ * deleted it, docs/offline.md "Offline and updates"): its reads, its ideas'
+ * and slots'. Never fails.
+ */
+export async function forgetSavedPlanReads(planId: string): Promise<void> {
+  if (typeof caches === 'undefined') return;
+  await forgetSavedReads(caches, apiPrefix(window.location.origin, env.apiBaseUrl), { planIds: [planId] });
 }
 
 /** For tests: forget every saved answer noted. */

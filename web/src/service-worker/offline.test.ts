@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BuildManifest, routeOf, savedReadKey, shellCacheName, shellCachesToDelete } from './offline';
+import { type BuildManifest, routeOf, savedReadKey, savedReadsToForget, shellCacheName, shellCachesToDelete } from './offline';
 
 const origin = 'https://hangplan.app';
 const build: BuildManifest = { version: 'b2', precache: ['/', '/assets/index-b2.js', '/shell.js', '/manifest.webmanifest'], apiBase: '' };
@@ -49,6 +49,29 @@ describe('savedReadKey', () => {
     expect(a).toBe(`${origin}/api/plans/p1?guestId=g1&hangplan-as=aaa`);
     expect(savedReadKey(`${origin}/api/plans/p1?guestId=g1`, 'bbb')).not.toBe(a);
     expect(savedReadKey(`${origin}/api/plans/p2?guestId=g1`, 'aaa')).not.toBe(a);
+  });
+});
+
+describe('savedReadsToForget', () => {
+  it("forgets a person's answers on a 401 to a request with credentials, and a guest's when its own session is refused or gone", () => {
+    expect(savedReadsToForget('plans', 401, true)).toBe('identity');
+    expect(savedReadsToForget('plans/p1/ideas', 401, true)).toBe('identity');
+    // Nobody was named: nobody to forget.
+    expect(savedReadsToForget('plans', 401, false)).toBeNull();
+    expect(savedReadsToForget('guest-session/g1', 404, true)).toBe('identity');
+    expect(savedReadsToForget('guest-session/g1', 403, true)).toBe('identity');
+    expect(savedReadsToForget('guest-session/g1', 200, true)).toBeNull();
+    expect(savedReadsToForget('guest-session/g1/other-devices', 404, true)).toBeNull();
+  });
+
+  it("forgets a plan that is gone (its read is 404), and looks for plans gone from the member's list", () => {
+    expect(savedReadsToForget('plans/p1', 404, false)).toBe('plan');
+    expect(savedReadsToForget('plans/slug/abc', 404, true)).toBe('plan');
+    expect(savedReadsToForget('plans/p1/ideas', 404, false)).toBeNull();
+    expect(savedReadsToForget('ideas/i1/comments', 404, false)).toBeNull();
+    expect(savedReadsToForget('plans', 200, true)).toBe('plan-list');
+    expect(savedReadsToForget('plans/p1', 200, true)).toBeNull();
+    expect(savedReadsToForget('plans', 503, true)).toBeNull();
   });
 });
 

@@ -7,6 +7,9 @@
 //   - every GET of the API (but the live stream) goes to the network first;
 //     its last answer is kept per URL and per identity, and served when the
 //     network is gone, marked with the time it was saved (SAVED_AT_HEADER);
+//   - an answer that says someone or a plan is gone here any more (a 401,
+//     a guest's session gone, a plan gone or no longer in the member's
+//     list) makes the worker forget what it saved of them (saved-reads.ts);
 //   - everything else is the browser's, untouched.
 // Also imported by the page (sign-out forgets the saved answers).
 
@@ -84,6 +87,9 @@ export function routeOf(request: RequestFacts, origin: string, manifest: BuildMa
   return 'api-read';
 }
 
+/** The query parameter of a saved answer's key that says who asked. */
+export const IDENTITY_PARAM = 'hangplan-as';
+
 /**
  * The key a saved answer is kept under: the URL and who asked (a hash of the
  * request's Authorization and guest-secret headers), so a device shared by
@@ -91,8 +97,32 @@ export function routeOf(request: RequestFacts, origin: string, manifest: BuildMa
  */
 export function savedReadKey(url: string, identity: string): string {
   const key = new URL(url);
-  key.searchParams.set('hangplan-as', identity);
+  key.searchParams.set(IDENTITY_PARAM, identity);
   return key.href;
+}
+
+/**
+ * What an answer from the network says about the saved answers
+ * (docs/offline.md "Offline and updates"), by the read's path under the API
+ * prefix ('plans/p1/ideas') and its status:
+ *   - `identity`: who asked is no longer anyone here (a 401 to a request
+ *     with credentials; a guest's own session read refused, 403, or gone,
+ *     404: removed by the host, left on another device): every answer saved
+ *     for them goes;
+ *   - `plan`: the plan is gone (its read is 404): its answers go, for everyone;
+ *   - `plan-list`: the member's list of plans, new: the plans no longer in
+ *     it (left, removed, deleted) lose their answers saved for this member;
+ *   - null: nothing to forget.
+ */
+export type ForgetSaved = 'identity' | 'plan' | 'plan-list' | null;
+
+export function savedReadsToForget(path: string, status: number, withCredentials: boolean): ForgetSaved {
+  const parts = path.split('/');
+  if (status === 401 && withCredentials) return 'identity';
+  if (parts[0] === 'guest-session' && parts.length === 2 && (status === 403 || status === 404)) return 'identity';
+  if (status === 404 && parts[0] === 'plans' && (parts.length === 2 || (parts.length === 3 && parts[1] === 'slug'))) return 'plan';
+  if (status === 200 && path === 'plans') return 'plan-list';
+  return null;
 }
 
 /**

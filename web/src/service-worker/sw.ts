@@ -4,7 +4,8 @@
 // web/src/service-worker/tsconfig.json, since it runs on the worker's types.
 //   - Offline (docs/offline.md "Offline"): the build's shell is stored on
 //     install, pages open from it with no network, and the API's last answers
-//     are kept (offline.ts decides what goes where).
+//     are kept (offline.ts decides what goes where) until an answer says
+//     their person or plan is gone (saved-reads.ts).
 //   - Updates: a new build's worker installs in the background and waits;
 //     the page tells it to take over at a safe moment (lib/app-update.ts)
 //     and reloads.
@@ -15,12 +16,14 @@
 import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
 import {
   ACTIVE_BUILD_KEY,
+  apiPrefix,
   type BuildManifest,
   isHasFileQuestion,
   META_CACHE,
   READS_CACHE,
   routeOf,
   SAVED_AT_HEADER,
+  savedReadsToForget,
   savedReadKey,
   shellCacheName,
   shellCachesToDelete,
@@ -28,6 +31,7 @@ import {
 } from './offline';
 import { notificationOf, windowToFocus } from './open-page';
 import { SENDER_LOCK, sendHandedActions, SYNC_TAG } from './background-sync';
+import { forgetSavedReads, planIdOfSlug, planIdsOf, savedAnswer } from './saved-reads';
 
 declare const self: ServiceWorkerGlobalScope;
 /** Put in by the build (service-worker-build.ts). */
@@ -108,9 +112,19 @@ function stamped(response: Response, body: BodyInit | null, savedAt: number): Re
   return new Response(body, { status: 200, statusText: 'OK', headers });
 }
 
-async function saveRead(key: string, response: Response): Promise<void> {
+/**
+ * Identities the server said are no one any more (a 401, a guest gone): an
+ * answer to one of their requests still on its way is not saved after their
+ * answers were forgotten. For the worker's lifetime; their credentials never
+ * work again.
+ */
+const endedIdentities = new Set<string>();
+
+async function saveRead(key: string, identity: string, response: Response): Promise<void> {
   const cache = await caches.open(READS_CACHE);
-  await cache.put(key, stamped(response, await response.arrayBuffer(), Date.now()));
+  const body = await response.arrayBuffer();
+  if (endedIdentities.has(identity)) return;
+  await cache.put(key, stamped(response, body, Date.now()));
 }
 
 /** A 304 vouches for the saved answer with that ETag: it is as of now. */
@@ -121,9 +135,41 @@ async function confirmRead(key: string, etag: string | null): Promise<void> {
   await cache.put(key, stamped(saved, await saved.arrayBuffer(), Date.now()));
 }
 
+/**
+ * What the network's answer changes in the saved answers: a 200 is saved, a
+ * 304 confirms; an answer that says someone or a plan is gone here makes the
+ * worker forget what it saved of them (offline.ts savedReadsToForget).
+ */
+async function afterAnswer(request: Request, key: string, identity: string, response: Response): Promise<void> {
+  const prefix = apiPrefix(self.location.origin, build.apiBase);
+  const url = new URL(request.url);
+  url.search = '';
+  const path = url.href.slice(prefix.length);
+  const withCredentials = Boolean(request.headers.get('Authorization') || request.headers.get(GUEST_SECRET_HEADER));
+  const forget = savedReadsToForget(path, response.status, withCredentials);
+  if (forget === 'identity') {
+    endedIdentities.add(identity);
+    await forgetSavedReads(caches, prefix, { identity });
+  } else if (forget === 'plan') {
+    const [, first, slug] = path.split('/').map((part) => decodeURIComponent(part));
+    const planId = first === 'slug' && slug !== undefined ? await planIdOfSlug(caches, prefix, slug) : first;
+    if (planId) await forgetSavedReads(caches, prefix, { planIds: [planId] });
+  } else if (forget === 'plan-list') {
+    const before = planIdsOf(await savedAnswer(caches, key));
+    const now = new Set(planIdsOf(await response.clone().json().catch(() => null)));
+    await saveRead(key, identity, response);
+    const gone = before.filter((planId) => !now.has(planId));
+    if (gone.length > 0) await forgetSavedReads(caches, prefix, { identity, planIds: gone });
+    return;
+  }
+  if (response.status === 200) await saveRead(key, identity, response);
+  else if (response.status === 304) await confirmRead(key, response.headers.get('ETag'));
+}
+
 /** A read of the API: the network, its answer saved; with no network, the saved answer (SAVED_AT_HEADER says when). */
 async function apiRead(event: FetchEvent): Promise<Response> {
-  const key = savedReadKey(event.request.url, await identityOf(event.request));
+  const identity = await identityOf(event.request);
+  const key = savedReadKey(event.request.url, identity);
   let response: Response;
   try {
     response = await fetch(event.request);
@@ -132,8 +178,7 @@ async function apiRead(event: FetchEvent): Promise<Response> {
     if (saved) return saved;
     throw error;
   }
-  if (response.status === 200) event.waitUntil(saveRead(key, response.clone()));
-  else if (response.status === 304) event.waitUntil(confirmRead(key, response.headers.get('ETag')));
+  event.waitUntil(afterAnswer(event.request, key, identity, response.clone()));
   return response;
 }
 

@@ -35,6 +35,8 @@ export const PUSH_ENDPOINT_NOT_ALLOWED = 'Notifications can only be sent through
 export const PUSH_KEYS_INVALID = 'The subscription keys must be a P-256 public key and a 16-byte secret';
 export const PUSH_NOT_CONFIGURED = 'Notifications are not set up on this server';
 export const UNSUBSCRIBE_LINK_INVALID = 'This unsubscribe link is not valid';
+/** 410: a genuine link past its days, or mailed to an address the account no longer uses (docs/api.md "Notifications"). */
+export const UNSUBSCRIBE_LINK_EXPIRED = 'This unsubscribe link has expired, please sign in to change the e-mails about this plan';
 export const UNSUBSCRIBE_PLAN_GONE = 'This plan no longer exists';
 export const DEADLINE_INVALID = 'Deadline must be a date and time (ISO 8601), or none to remove it';
 export const DEADLINE_IN_PAST = 'The deadline must be in the future';

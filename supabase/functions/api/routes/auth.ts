@@ -1,5 +1,6 @@
 // /api/auth: e-mail code sign-in, sessions (sign-out, sign-out everywhere),
-// the current user, and the profile with its verified e-mail change.
+// the current user, the profile with its verified e-mail change, and deleting
+// the account.
 import { type Context, Hono } from 'hono';
 import { requireUserId, signSessionToken } from '../../_shared/auth.ts';
 import { confirmEmailBody, sendOtpBody, undoEmailChangeBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth-requests.ts';
@@ -7,7 +8,7 @@ import { type ProfileUpdate, UNDO_LINK_INVALID, type UndoEmailChangeResult, type
 import type { TransferResult } from '../../_shared/contract/common.ts';
 import { transferGuestVotesBody } from '../../_shared/contract/guests-requests.ts';
 import { requestNetwork, siteKey } from '../../_shared/client-ip.ts';
-import { newSecretToken, sha256Hex, type Tx, withRequest } from '../../_shared/db.ts';
+import { newSecretToken, requestRow, sha256Hex, type Tx, withRequest } from '../../_shared/db.ts';
 import { HttpError, messages, tooManyRequests } from '../../_shared/errors.ts';
 import { type LimitHit, limitEntry, limitsJson } from '../../_shared/limits.ts';
 import { sendEmailChangeCode, sendEmailChangedNotice, sendSignInCode } from '../../_shared/mail.ts';
@@ -124,15 +125,24 @@ export const authRoutes = new Hono()
     return c.body(null, 204);
   })
 
-  // "Sign out everywhere": every session of the user ends, this one too, no
-  // device of the account gets notifications any more (a lost phone), and
-  // no device keeps a sign-in budget of its own (app.sign_in_devices).
+  // "Sign out everywhere": every session of the user ends, this one too, and
+  // with them every device's notifications for the account (a lost phone);
+  // no device keeps a sign-in budget of its own (app.sign_in_devices), and
+  // the calendar feed's URL stops too (private.sign_out_everywhere).
   .post('/sign-out-everywhere', async (c) => {
     const userId = await requireUserId(c);
-    await withRequest({ userId }, (tx) => tx`
-      with ended as (delete from app.sessions where user_id = ${userId}::uuid),
-           forgotten as (delete from app.sign_in_devices where user_id = ${userId}::uuid)
-      select private.delete_push_subscription(null)`);
+    await requestRow({ userId }, (tx) => tx`select private.sign_out_everywhere()`);
+    return c.body(null, 204);
+  })
+
+  // Deleting the account (docs/decisions/0081-deleting-an-account.md): the
+  // person leaves every plan (hosting handed over, or the plan deleted when
+  // no one else in it has an account), what they wrote stays signed "Deleted
+  // account", and everything else of theirs goes (private.delete_account).
+  // This token and every other of the account are 401 from now on.
+  .delete('/account', async (c) => {
+    const userId = await requireUserId(c);
+    await requestRow({ userId }, (tx) => tx`select private.delete_account()`);
     return c.body(null, 204);
   })
 

@@ -1,7 +1,9 @@
 // POST /api/scheduler/run: the scheduled work (docs/notifications.md
 // "Scheduling"): deadlines (the reminder a day before, the auto-lock), the
 // plans' notices whose window is over, digests, expired Idempotency-Keys
-// (docs/offline.md "Idempotency keys"), then every delivery that is due. Called every SCHEDULER_SECONDS by
+// (docs/offline.md "Idempotency keys"), expired sessions and credentials
+// nobody uses (docs/security-and-limits.md "Housekeeping"), then every
+// delivery that is due. Called every SCHEDULER_SECONDS by
 // `npm start`'s timer, and by pg_cron through pg_net on Supabase, with
 // `Authorization: Bearer <SCHEDULER_SECRET>`. Any number of runs may overlap:
 // each step claims its rows.
@@ -17,6 +19,9 @@ const encoder = new TextEncoder();
 
 /** Expired Idempotency-Keys deleted per run at most (claims delete their caller's too). */
 const EXPIRED_KEYS_PER_RUN = 5000;
+
+/** Expired sessions, idle guest credentials and idle calendar feeds deleted per run at most, of each. */
+const ENDED_CREDENTIALS_PER_RUN = 5000;
 
 /** The two secrets' SHA-256 digests compared in constant time (equal lengths, so nothing leaks the secret's). */
 async function sameSecret(given: string, expected: string): Promise<boolean> {
@@ -36,14 +41,15 @@ export const schedulerRoutes = new Hono().post('/run', async (c) => {
   }
   // In this order (a select list is evaluated in order): an auto-lock at the
   // deadline is announced by the same run.
-  const { deadlines, notices, digests, expiredKeys } = await withWorker(async (tx) => {
-    const [row] = await tx<{ deadlines: number; notices: number; digests: number; expiredKeys: number }[]>`
+  const { deadlines, notices, digests, expiredKeys, endedCredentials } = await withWorker(async (tx) => {
+    const [row] = await tx<{ deadlines: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number }[]>`
       select private.run_deadlines(${NOTIFICATION_LIMITS.deadlineReminderSeconds}, ${rateLimits().remind.windowSeconds}) as deadlines,
              private.send_plan_notices(null, ${NOTIFICATION_LIMITS.noticeWindowSeconds}) as notices,
              private.run_digests(${NOTIFICATION_LIMITS.digestWindowSeconds}, ${NOTIFICATION_LIMITS.digestSettleSeconds}) as digests,
-             private.expire_idempotency_keys(${EXPIRED_KEYS_PER_RUN}) as "expiredKeys"`;
+             private.expire_idempotency_keys(${EXPIRED_KEYS_PER_RUN}) as "expiredKeys",
+             private.end_idle_credentials(${ENDED_CREDENTIALS_PER_RUN}) as "endedCredentials"`;
     return row;
   });
   const deliveries = await deliverDue();
-  return c.json({ deadlines, notices, digests, expiredKeys, ...deliveries });
+  return c.json({ deadlines, notices, digests, expiredKeys, endedCredentials, ...deliveries });
 });

@@ -2,7 +2,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { removeAuthToken } from '../../lib/auth-token';
-import { forgetMemberPush } from '../../lib/device-push';
+import { forgetMemberPush, forgetMemberPushLocally } from '../../lib/device-push';
 import { reloadAt } from '../../lib/browser-location';
 import { forgetCalendarImports } from '../../lib/calendar-imports';
 import { forgetOfflineCopies } from '../../lib/offline-reads';
@@ -12,14 +12,15 @@ const SIGN_OUT_WAIT_MS = 5000;
 
 /**
  * Forget the token, the cached data, the calendars imported on this device
- * (decision 0073) and what the service worker keeps for offline
- * (docs/offline.md "Offline"), and start afresh at / (spec §2).
+ * (decision 0073), what the service worker keeps for offline
+ * (docs/offline.md "Offline") and what this device gave the member's
+ * notifications, and start afresh at / (spec §2).
  */
 export async function signOutLocally(queryClient: QueryClient): Promise<void> {
   removeAuthToken();
   queryClient.clear();
   forgetCalendarImports();
-  await forgetOfflineCopies();
+  await Promise.all([forgetOfflineCopies(), forgetMemberPushLocally()]);
   reloadAt('/');
 }
 

@@ -5,6 +5,13 @@ export { PlanLoadState, isPlanGone } from './components/plan-load-state';
 export { PlanStatusCard } from './components/plan-status-card';
 export { requirePlanId, showPlanActionError, useLockDate, useUnlockPlan } from './host-mutations';
 export { isPlanHost } from './plan-access';
-export { planBySlugQueryOptions, planDetailQueryOptions, planKeys, planParticipantsQueryOptions, refreshPlanMembership } from './queries';
+export {
+  planBySlugQueryOptions,
+  planDetailQueryOptions,
+  planKeys,
+  planListQueryOptions,
+  planParticipantsQueryOptions,
+  refreshPlanMembership,
+} from './queries';
 export type { LinkedPlan } from './queries';
 export type { Plan } from '../../../../supabase/functions/_shared/contract/plans';

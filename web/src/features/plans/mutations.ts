@@ -2,6 +2,7 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { forgetCalendarImports } from '../../lib/calendar-imports';
+import { forgetSavedPlanReads } from '../../lib/offline-reads';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { planKeys } from './queries';
 import { type LeavePlanResult, leavePlanResultSchema, type Plan, planSchema } from '../../../../supabase/functions/_shared/contract/plans';
@@ -32,12 +33,14 @@ export function useCreatePlan({ onCreated }: { onCreated: (plan: Plan) => void }
 /**
  * After the plan is gone for this user: `onGone` runs first (it navigates away),
  * then the cache forgets the plan, so the screen being left never refetches it,
- * and the device forgets the calendar imported for it.
+ * and the device forgets the calendar imported for it and what the service
+ * worker saved of it.
  */
 function forgetPlan(queryClient: QueryClient, planId: string, onGone: () => void) {
   onGone();
   queryClient.removeQueries({ queryKey: planKeys.plan(planId) });
   forgetCalendarImports(planId);
+  void forgetSavedPlanReads(planId);
   void invalidatePlanList(queryClient);
 }
 

@@ -2,6 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api-error';
 import { apiRequest } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
+import { calendarFeedKeys } from '../../lib/query-keys';
 import { showErrorToast, showSuccessToast } from '../../lib/toast';
 import { authKeys } from '../auth';
 import { signOutLocally } from '../auth';
@@ -38,7 +39,11 @@ export function useConfirmEmail() {
       await apiRequest('POST', apiPaths.confirmEmail(), { code });
     },
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: authKeys.me() });
+      // A new address ends the calendar feed's link: the card shows the new one.
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: authKeys.me() }),
+        queryClient.invalidateQueries({ queryKey: calendarFeedKeys.mine() }),
+      ]);
       showSuccessToast('Email updated', 'Your other devices have been signed out');
     },
     // 400 "Invalid or expired code", 409 "That e-mail address is already used by another account".
@@ -67,5 +72,23 @@ export function useSignOutEverywhere() {
     },
     onSuccess: () => signOutLocally(queryClient),
     onError: (error) => showErrorToast(error, 'Failed to sign out everywhere'),
+  });
+}
+
+/**
+ * Delete account (DELETE /api/auth/account, docs/decisions/0081-deleting-an-account.md):
+ * the server deletes the account and ends every session, then this device
+ * signs out like Sign Out (the token, the cache, imported calendars, the
+ * service worker's saved reads, what it gave the member's notifications) and
+ * opens the landing page. A failure keeps the visitor signed in and says so.
+ */
+export function useDeleteAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async () => {
+      await apiRequest('DELETE', apiPaths.account());
+    },
+    onSuccess: () => signOutLocally(queryClient),
+    onError: (error) => showErrorToast(error, 'Failed to delete account'),
   });
 }

@@ -4,8 +4,8 @@ import { AppRoutes } from '../../../app/app-routes';
 import { deferred, json, mockFetch, text } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
 
-// 48 bytes in base64url, like the links the API mails.
-const TOKEN = `${'aB3_-'.repeat(12)}xyzw`;
+// 68 bytes in base64url (91 characters), like the links the API mails.
+const TOKEN = `${'aB3_-'.repeat(18)}x`;
 const API = `/api/unsubscribe/${TOKEN}`;
 const planTitle = 'Friday dinner';
 const on = () => json({ planTitle, emails: true });
@@ -99,6 +99,31 @@ describe('unsubscribe page', () => {
       expect(location()).toBe('/');
     },
   );
+
+  const EXPIRED = 'This unsubscribe link has expired, please sign in to change the e-mails about this plan';
+
+  it.each([
+    [410, EXPIRED],
+    [401, 'Your session has expired, please sign in again'],
+  ])('a %s (a link past its days; a session that ended) asks its member to sign in and come back here', async (status, sentence) => {
+    mockFetch({ [`GET ${API}`]: () => text(sentence, status) });
+    open();
+    expect(await screen.findByRole('heading', { level: 1, name: sentence })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Unsubscribe' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', `/auth?returnTo=/unsubscribe/${TOKEN}`);
+    expect(screen.getByRole('link', { name: 'Go to Hangplan' })).toHaveAttribute('href', '/');
+  });
+
+  it("a 410 to someone signed in (the page asked as them) says the link is another account's", async () => {
+    localStorage.setItem('authToken', 'a.b.c');
+    const { calls } = mockFetch({ [`GET ${API}`]: () => text(EXPIRED, 410), 'GET /api/auth/me': () => json({ id: 'u1', email: 'x@example.com' }) });
+    open();
+    expect(await screen.findByRole('heading', { level: 1, name: EXPIRED })).toBeInTheDocument();
+    expect(screen.getByText('This link was sent to another account.')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Sign in' })).not.toBeInTheDocument();
+    expect(calls('GET', API)[0]!.headers.get('Authorization')).toBe('Bearer a.b.c');
+  });
 
   it('another failure of the read offers Try again', async () => {
     let answer = text('Something went wrong', 500);

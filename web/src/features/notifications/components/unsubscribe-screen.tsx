@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { ApiError, getServerMessage } from '../../../lib/api-error';
+import { getAuthToken } from '../../../lib/auth-token';
 import { LogoCardPage } from '../../../components/logo-card-page';
 import { useResubscribe, useUnsubscribe } from '../mutations';
 import { planEmailsQueryOptions } from '../queries';
@@ -22,11 +23,33 @@ function GoToHangplan() {
 
 /**
  * The link's answer failed. A 404 is the server's sentence ("This unsubscribe
- * link is not valid", "This plan no longer exists"); anything else can be
- * tried again.
+ * link is not valid", "This plan no longer exists"). A 410 (a link over 90
+ * days old, or mailed to an address the account no longer uses) or a 401 (a
+ * signed-in visitor's session ended) asks its member to sign in: back here,
+ * the page asks again as them (docs/api.md "Notifications"). Anything else
+ * can be tried again.
  */
-function LinkProblem({ error, onRetry, retrying }: { error: Error; onRetry: () => void; retrying: boolean }) {
+function LinkProblem({ token, error, onRetry, retrying }: { token: string; error: Error; onRetry: () => void; retrying: boolean }) {
   const sentence = getServerMessage(error);
+  if (error instanceof ApiError && (error.status === 410 || error.status === 401)) {
+    // Signed in and still refused: the link is another account's.
+    const signedIn = error.status === 410 && getAuthToken() !== null;
+    return (
+      <Stack gap="md">
+        <Title order={1} fz="h3" style={wrapAnywhere}>
+          {sentence ?? 'This unsubscribe link has expired, please sign in to change the e-mails about this plan'}
+        </Title>
+        {signedIn ? (
+          <Text>This link was sent to another account.</Text>
+        ) : (
+          <Button component={Link} to={paths.auth.getHref(paths.unsubscribe.getHref(token))} fullWidth>
+            Sign in
+          </Button>
+        )}
+        <GoToHangplan />
+      </Stack>
+    );
+  }
   if (error instanceof ApiError && error.status === 404) {
     return (
       <Stack gap="md">
@@ -99,7 +122,8 @@ function PlanEmails({ token, state }: { token: string; state: PlanEmailsState })
 /**
  * /unsubscribe/{token}, behind the link in a notification e-mail's footer:
  * stops (or restarts) the e-mails about one plan for the member the link
- * names. No sign-in: the token is the credential (docs/api.md "Notifications").
+ * names. No sign-in while the link is fresh: the token is the credential
+ * (docs/api.md "Notifications"); after that, its member signs in.
  */
 export function UnsubscribeScreen() {
   const { token = '' } = useParams<'token'>();
@@ -114,7 +138,7 @@ export function UnsubscribeScreen() {
       </Stack>
     );
   } else if (query.isError) {
-    content = <LinkProblem error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+    content = <LinkProblem token={token} error={query.error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   } else {
     content = <PlanEmails key={token} token={token} state={query.data} />;
   }

@@ -4,6 +4,7 @@ import { AppRoutes } from '../../../app/app-routes';
 import { reloadAt } from '../../../lib/browser-location';
 import { deferred, json, meRoute, mockFetch, noContent, text, type RecordedRequest } from '../../../test/mock-fetch';
 import { renderWithProviders } from '../../../test/test-utils';
+import { planSummaryJson } from '../../plans/test-fixtures';
 
 // jsdom cannot navigate; the full page load is the one thing not exercised.
 vi.mock('../../../lib/browser-location', () => ({ reloadAt: vi.fn() }));
@@ -208,5 +209,84 @@ describe('profile', () => {
     expect(localStorage.getItem('authToken')).toBe('test-token');
     expect(reloadAt).not.toHaveBeenCalled();
     expect(screen.getByRole('button', { name: 'Sign out everywhere' })).toBeEnabled();
+  });
+
+  describe('Delete account', () => {
+    // Ada hosts "Board games" (Ben has an account there) and "Just us" (a guest only); Ben hosts "Book club".
+    const plans = [
+      planSummaryJson({ id: 'p1', title: 'Board games', hostId: 'u1', participants: [
+        { id: 'a', name: 'Ada Lovelace', isGuest: false }, { id: 'b', name: 'Ben', isGuest: false }] }),
+      planSummaryJson({ id: 'p2', title: 'Just us', hostId: 'u1', participants: [
+        { id: 'c', name: 'Ada Lovelace', isGuest: false }, { id: 'd', name: 'Gus', isGuest: true }] }),
+      planSummaryJson({ id: 'p3', title: 'Book club', hostId: 'u2', participants: [
+        { id: 'e', name: 'Ben', isGuest: false }, { id: 'f', name: 'Ada Lovelace', isGuest: false }] }),
+    ];
+
+    it('asks first, saying what will happen and which hosted plans will be deleted; Cancel sends nothing', async () => {
+      const { calls } = mockFetch({ 'GET /api/auth/me': meRoute(ada), 'GET /api/plans': () => json(plans) });
+      const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+      const card = within(await screen.findByRole('region', { name: 'Delete account' }));
+      expect(card.getByText("Deletes your account and signs you out on every device. This can't be undone.")).toBeInTheDocument();
+      await user.click(card.getByRole('button', { name: 'Delete account' }));
+
+      const dialog = within(await screen.findByRole('dialog', { name: 'Delete your account?' }));
+      expect(dialog.getByText(/Your account, interests and calendar link are deleted, and every device is signed out\./)).toBeInTheDocument();
+      expect(dialog.getByText(/your ideas and comments stay, signed "Deleted account"/)).toBeInTheDocument();
+      expect(await dialog.findByText('No one else in these plans has an account, so they will be deleted for everyone:')).toBeInTheDocument();
+      expect(dialog.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Just us']);
+      // Focus starts on the safe answer.
+      expect(dialog.getByRole('button', { name: 'Cancel' })).toHaveFocus();
+      await user.click(dialog.getByRole('button', { name: 'Cancel' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(calls('DELETE', '/api/auth/account')).toHaveLength(0);
+      expect(localStorage.getItem('authToken')).toBe('test-token');
+    });
+
+    it('deletes the account, then signs this device out (token, cache, imported calendars) and opens the landing page', async () => {
+      const deleted = deferred();
+      const { calls } = mockFetch({
+        'GET /api/auth/me': meRoute(ada),
+        'GET /api/plans': () => json(plans.slice(0, 1)),
+        'DELETE /api/auth/account': () => deleted.promise,
+      });
+      localStorage.setItem('calendarImport:p1', '{"fileName":"work.ics"}');
+      const { user, queryClient } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+      await user.click(within(await screen.findByRole('region', { name: 'Delete account' })).getByRole('button', { name: 'Delete account' }));
+      const dialog = within(await screen.findByRole('dialog', { name: 'Delete your account?' }));
+      await waitFor(() => expect(calls('GET', '/api/plans')).toHaveLength(1));
+      expect(dialog.queryByRole('list')).not.toBeInTheDocument();
+      await user.click(dialog.getByRole('button', { name: 'Delete account' }));
+      expect(dialog.getByRole('button', { name: 'Deleting...' })).toBeDisabled();
+      expect(dialog.getByRole('button', { name: 'Cancel' })).toBeDisabled();
+
+      deleted.resolve(noContent());
+      await waitFor(() => expect(reloadAt).toHaveBeenCalledWith('/'));
+      expect(calls('DELETE', '/api/auth/account')).toHaveLength(1);
+      expect(calls('DELETE', '/api/auth/account')[0]!.headers.get('Authorization')).toBe('Bearer test-token');
+      expect(localStorage.getItem('authToken')).toBeNull();
+      expect(localStorage.getItem('calendarImport:p1')).toBeNull();
+      // Nothing of the person is kept (the open question's list may ask again until the reload).
+      expect(queryClient.getQueryCache().getAll().filter((query) => query.state.dataUpdatedAt > 0 && query.state.data !== undefined).map((q) => q.queryKey))
+        .toEqual([]);
+    });
+
+    it("a refusal keeps the visitor signed in and shows the server's sentence", async () => {
+      mockFetch({
+        'GET /api/auth/me': meRoute(ada),
+        'GET /api/plans': () => Promise.reject(new TypeError('offline')),
+        'DELETE /api/auth/account': () => text('Something went wrong on our side', 503),
+      });
+      const { user } = renderWithProviders(<AppRoutes />, { route: '/profile' });
+      await user.click(within(await screen.findByRole('region', { name: 'Delete account' })).getByRole('button', { name: 'Delete account' }));
+      const dialog = within(await screen.findByRole('dialog', { name: 'Delete your account?' }));
+      // Without the list, the question says what happens to such plans in general.
+      expect(await dialog.findByText(/A plan you host where no one else has an account is deleted\./)).toBeInTheDocument();
+      await user.click(dialog.getByRole('button', { name: 'Delete account' }));
+      expect(await screen.findByText('Something went wrong on our side')).toBeInTheDocument();
+      expect(localStorage.getItem('authToken')).toBe('test-token');
+      expect(reloadAt).not.toHaveBeenCalled();
+      await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+      expect(screen.getByRole('button', { name: 'Delete account' })).toBeEnabled();
+    });
   });
 });

@@ -8,6 +8,7 @@ import { useCurrentUser } from '../../auth';
 import { AccountSettings } from './account-settings';
 import { AppearanceSettings } from './appearance-settings';
 import { CalendarFeedCard } from './calendar-feed-card';
+import { DeleteAccount } from './delete-account';
 import { EmailCodeCard } from './email-code-card';
 import { ProfileForm } from './profile-form';
 
@@ -40,6 +41,7 @@ export function ProfileScreen() {
         <CalendarFeedCard />
         <AppearanceSettings />
         <AccountSettings />
+        <DeleteAccount userId={user.id} />
         <InstallHint />
       </Stack>
     </AppLayout>
