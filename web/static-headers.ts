@@ -7,7 +7,7 @@
 //   - in `vite preview` (the end-to-end tests' server), serves every static
 //     answer with the headers the BUILT _headers gives its path,
 // so the tests run under exactly the headers a deploy ships
-// (docs/security-and-limits.md "Headers").
+// (docs/headers.md "The web app").
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Plugin } from 'vite';

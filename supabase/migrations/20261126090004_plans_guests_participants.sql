@@ -109,7 +109,7 @@ create table app.guests (
   plan_id    uuid not null references app.plans (id) on delete cascade,
   name       text not null,
   -- Guest names are unique within a plan, compared trimmed and
-  -- case-insensitively (docs/api.md "Guests"). A generated key + unique constraint
+  -- case-insensitively (docs/api-accounts.md "Guests"). A generated key + unique constraint
   -- makes that race-free: two parallel "Alice" joins cannot both succeed, the
   -- loser gets 23505 which the API answers with 409.
   name_key   text generated always as (lower(btrim(name))) stored,

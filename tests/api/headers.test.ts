@@ -1,4 +1,4 @@
-// Security headers over HTTP (docs/security-and-limits.md "Headers"): every
+// Security headers over HTTP (docs/headers.md "The API"): every
 // answer of the function under Deno carries nosniff and the API's strict
 // policy, whatever its status or shape (JSON, text/plain errors, 204, 304,
 // 404 outside the router, CORS preflights, event streams), and no answer with

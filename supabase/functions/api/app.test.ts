@@ -109,7 +109,7 @@ describe('app', () => {
   });
 });
 
-describe('security headers (docs/security-and-limits.md "Headers")', () => {
+describe('security headers (docs/headers.md "The API")', () => {
   const SECURITY = {
     'x-content-type-options': 'nosniff',
     'content-security-policy': "default-src 'none'; frame-ancestors 'none'",

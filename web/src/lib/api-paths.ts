@@ -38,7 +38,7 @@ export const apiPaths = {
   restoreGuestSession: () => '/api/guest-session/restore',
   signOut: () => '/api/auth/sign-out',
   signOutEverywhere: () => '/api/auth/sign-out-everywhere',
-  /** DELETE: the signed-in member's account (docs/api.md "Auth"). */
+  /** DELETE: the signed-in member's account (docs/api-accounts.md "Auth"). */
   account: () => '/api/auth/account',
   profile: () => '/api/auth/profile',
   confirmEmail: () => '/api/auth/confirm-email',

@@ -1,4 +1,4 @@
-// The auth endpoints' requests (spec §3, §7; docs/api.md "Auth").
+// The auth endpoints' requests (spec §3, §7; docs/api-accounts.md "Auth").
 import { z } from 'zod';
 import { SIGN_IN_CODE_LENGTH } from './common.ts';
 import { UNDO_LINK_INVALID } from './auth.ts';

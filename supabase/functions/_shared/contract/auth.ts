@@ -1,4 +1,4 @@
-// The auth endpoints' answers (spec §3, §7; docs/api.md "Auth").
+// The auth endpoints' answers (spec §3, §7; docs/api-accounts.md "Auth").
 import { z } from 'zod/mini';
 
 export { SIGN_IN_CODE_LENGTH } from './common.ts';

@@ -1,4 +1,4 @@
-// The guest and joining endpoints' requests (spec §7; docs/api.md "Guests").
+// The guest and joining endpoints' requests (spec §7; docs/api-accounts.md "Guests").
 import { z } from 'zod';
 import { GUEST_NAME_MAX } from './common.ts';
 import { body, planLink, text, uuid } from './fields.ts';
