@@ -262,8 +262,9 @@ describe('POST /api/guest-session/restore ("Is this you?" -> "Yes, that\'s me")'
     const guest = await newGuest(planId, uniqueName('Dormant'));
     const mine = await api<{ id: string }>('POST', `/api/plans/${planId}/ideas`, { body: { text: 'My idea', guestId: guest.id } });
     expect(mine.status, mine.text).toBe(201);
-    // A year without the joined device; then someone continues by name.
-    await owner`update app.guest_credentials set last_used_at = now() - interval '400 days' where guest_id = ${guest.id}`;
+    // Half a year without the joined device (its credential lives 180 days
+    // unused, decision 0082); then someone continues by name.
+    await owner`update app.guest_credentials set last_used_at = now() - interval '179 days' where guest_id = ${guest.id}`;
     const { json: taker } = await restoreGuest({ planId, name: guest.name });
     const onlyJoined = `This can only be done from the device that joined as ${guest.name}`;
     const asTaker = { guestSecret: taker.secret };

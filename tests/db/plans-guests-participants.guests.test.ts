@@ -280,7 +280,9 @@ describe('guest credentials', () => {
 
     it('never becomes the joined device, however long that one went unused (docs/decisions/0085)', async () => {
       await restore('new phone');
-      await ageJoinedDevice(400);
+      // Far past the 30 days that once promoted a restored device, just within
+      // the 180 days a credential lives unused (decision 0082).
+      await ageJoinedDevice(179);
       const onlyJoined = 'This can only be done from the device that joined as Gus';
       await expectPgError(db.as(restored('new phone'), (sql) => sql`select app.leave_plan(${w.planA})`), 'HP403', onlyJoined);
       await expectPgError(
@@ -292,7 +294,7 @@ describe('guest credentials', () => {
         { kind: 'joined' },
         { kind: 'restored' },
       ]);
-      // The joined device, back after a year, is let in and still decides.
+      // The joined device, back after half a year, is let in and still decides.
       await db.as(w.actors.guest, (sql) => sql`select app.add_idea(${w.planA}, 'Back again')`);
       expect(await db.as(w.actors.guest, (sql) => sql`select private.end_other_guest_devices(${w.guest}) as n`)).toEqual([{ n: 1 }]);
     });
