@@ -188,7 +188,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
   it("a restored device moves nothing, however long the guest's joined device went unused (docs/decisions/0085)", async () => {
     const { guest, planId } = await planWithGuestVotes();
     const restored = await api('POST', '/api/guest-session/restore', { body: { planId, name: guest.name } });
-    await owner`update app.guest_credentials set last_used_at = now() - interval '400 days' where guest_id = ${guest.id} and kind = 'joined'`;
+    await owner`update app.guest_credentials set last_used_at = now() - interval '179 days' where guest_id = ${guest.id} and kind = 'joined'`;
     const taker = await newMember(owner, 'Taker', null);
     expectText(
       await transfer({ guestId: guest.id }, taker.token, (restored.json as { secret: string }).secret),
@@ -197,7 +197,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     );
     expect(await ideaVotesOf(planId, { userId: taker.id })).toEqual([]);
     expect(await ideaVotesOf(planId, { guestId: guest.id })).toHaveLength(2);
-    // The guest's own device, back after a long time, still moves them.
+    // The guest's own device, back within the 180 days its credential lives unused (decision 0082), still moves them.
     const back = await newMember(owner, 'Back', 'Again');
     expect((await transfer({ guestId: guest.id }, back.token, guest.secret)).json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
   });

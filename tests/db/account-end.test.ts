@@ -19,7 +19,7 @@ let endpoints = 0;
 const newEndpoint = () => `https://push.example.test/send/end-${++endpoints}-${key(6)}`;
 
 async function subscribe(claims: Claims, endpoint = newEndpoint()): Promise<string> {
-  await db.as(claims, (sql) => sql`select private.save_push_subscription(${endpoint}, ${key(65)}, ${key(16)}, 10, 400)`);
+  await db.as(claims, (sql) => sql`select private.save_push_subscription(${endpoint}, ${key(65)}, ${key(16)}, 10, 20, 400)`);
   return endpoint;
 }
 

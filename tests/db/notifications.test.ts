@@ -186,7 +186,7 @@ describe('push subscriptions', () => {
     await db.owner`update app.sessions set created_at = now() - interval '31 days', expires_at = now() - interval '1 minute' where id = ${expired}`;
     for (const claims of [w.actors.member, signedIn(w.users.member, phoneSession), signedIn(w.users.member, expired), signedIn(w.users.host, laptopSession)]) {
       await expectPgError(
-        db.as(claims, (sql) => sql`select private.save_push_subscription(${newEndpoint()}, ${key(65)}, ${key(16)}, 3, 4)`),
+        db.as(claims, (sql) => sql`select private.save_push_subscription(${newEndpoint()}, ${key(65)}, ${key(16)}, 3, 3, 4)`),
         'HP401',
         'Your session has expired, please sign in again',
       );
