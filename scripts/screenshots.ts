@@ -95,7 +95,10 @@ const produced: string[] = [];
 /** Waits for the screen to settle, then saves the visible phone screen. */
 async function shoot(page: Page, file: string, ready: string | RegExp, scrollTo?: (page: Page) => Locator) {
   await page.getByText(ready).first().waitFor({ state: 'visible', timeout: 15_000 });
-  await page.waitForLoadState('networkidle');
+  // Not 'networkidle': an app with a service worker and live updates may keep
+  // a connection open for as long as the page lives. The screen names what it
+  // waits for (`ready`), and the reads behind it have answered by then.
+  await page.waitForLoadState('load');
   if (scrollTo) {
     // Into view below the sticky header, clear of the bottom navigation.
     await scrollTo(page).first().evaluate((el) => window.scrollTo(0, el.getBoundingClientRect().top + window.scrollY - 72));
