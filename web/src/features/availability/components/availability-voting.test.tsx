@@ -286,8 +286,10 @@ describe("the Date Picker and 'OK (n dates)'", () => {
     await user.click(toggle);
     expect(toggle).toHaveAttribute('aria-expanded', 'true');
 
-    // Only the allowed window: yesterday is disabled.
+    // Only the allowed window: yesterday is disabled. The calendar opens a
+    // moment after the toggle (a slow machine shows it late).
     const picker = within(screen.getByRole('region', { name: 'Date Picker' }));
+    await picker.findByRole('button', { name: 'Next month' });
     const yesterday = picker.queryByRole('button', { name: new RegExp(`^${formatLongDate(plusDays(today, -1))}`) });
     if (yesterday) expect(yesterday).toBeDisabled();
 
