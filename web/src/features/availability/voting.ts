@@ -3,7 +3,7 @@
 // through POST timeslots/{id}/vote. Both toggle. A guest's votes are mirrored
 // in localStorage (spec §3 'Guest votes'); the caches are updated from the
 // answer and then refreshed. Every vote goes through the device's outbox
-// (lib/offline-actions.ts): made with no network, it stays shown, marked
+// (lib/offline-actions/): made with no network, it stays shown, marked
 // "Waiting for connection", and is sent when the network is back.
 import { partialMatchKey, useMutation, useMutationState, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';

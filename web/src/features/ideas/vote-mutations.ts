@@ -21,7 +21,7 @@ import { type Idea, type VoteResult, voteResultSchema } from '../../../../supaba
 
 // The vote toggle on an idea (spec §4, §7): shown at once, settled on the
 // server's answer, put back if it is refused. It goes through the device's
-// outbox (lib/offline-actions.ts): made with no network, it stays shown,
+// outbox (lib/offline-actions/): made with no network, it stays shown,
 // marked "Waiting for connection", and is sent when the network is back.
 
 /** Who voted, as far as the ideas lists go: a member (by token) or a guest (by id). */

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IDEMPOTENCY_KEY_HEADER } from '../../../supabase/functions/_shared/contract/idempotency';
-import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../../supabase/functions/_shared/contract/idempotency';
+import { GUEST_SECRET_HEADER } from '../../../../supabase/functions/_shared/contract/guest-secret';
 import { QueryClient } from '@tanstack/react-query';
-import { handOver, keptAnswer, OUTBOX_CACHE, sendHandedActions, withdraw } from '../service-worker/background-sync';
-import { MemoryCaches } from '../test/memory-caches';
-import { setGuestSession } from './guest-storage';
+import { handOver, keptAnswer, OUTBOX_CACHE, sendHandedActions, withdraw } from '../../service-worker/background-sync';
+import { MemoryCaches } from '../../test/memory-caches';
+import { setGuestSession } from '../guest-storage';
 import {
   backoffMs,
   byTapOrder,
@@ -17,7 +17,7 @@ import {
   type OfflineAction,
   type OfflineOutbox,
   type OutboxDeps,
-} from './offline-actions';
+} from '.';
 
 // The outbox's own logic, with its surroundings replaced: a fetch that
 // records every attempt, a clock and timers the test moves, the browser's
