@@ -95,7 +95,7 @@ function dateVoteShown(key: QueryKey, data: unknown, action: OfflineAction<DateV
 }
 
 /** Date votes in the outbox: shown on their slot until answered, then settled on the answer. */
-const dateVotes = defineOfflineActionKind<DateVoteData>('date-vote', {
+const dateVotes = defineOfflineActionKind<DateVoteData>('vote-date', {
   show: (key, data, action, client) => (action.data.voted === null ? data : dateVoteShown(key, data, action, client, action.data.voted)),
   unshow: (key, data, action, client) => (action.data.voted === null ? data : dateVoteShown(key, data, action, client, !action.data.voted)),
   sent: async (queryClient, action, answer) => {
@@ -133,7 +133,7 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
   const visitor = usePlanVisitor(plan.id);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const mutationKey = planKeys.mutation(plan.id, 'vote-date');
+  const mutationKey = planKeys.mutation(plan.id, dateVotes.name);
   useOfflineActionKind(dateVotes);
 
   function submit({ target, who }: VoteVariables) {

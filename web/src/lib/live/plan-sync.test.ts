@@ -190,7 +190,7 @@ describe('createPlanSync', () => {
     localStorage.setItem('authToken', 'test-token');
     const action = {
       key: 'k-0000-1111',
-      kind: 'idea-vote',
+      kind: 'vote-idea',
       planId: 'p1',
       target: 'idea:i1',
       path: '/api/ideas/i1/vote',

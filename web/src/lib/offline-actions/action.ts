@@ -14,6 +14,17 @@ function isIdentity(value: unknown): value is ActionIdentity {
   return value.kind === 'guest' && typeof value.guestId === 'string' && typeof value.secret === 'string';
 }
 
+/**
+ * Kinds an earlier build stored under another name, by the name they have
+ * now. A phone may hold actions of the old build when the new one takes
+ * over: they are read as the kind they are now, shown and sent as ever
+ * (docs/offline.md "Offline votes and comments", decision 0094).
+ */
+const RENAMED_KINDS: ReadonlyMap<string, string> = new Map([
+  ['idea-vote', 'vote-idea'],
+  ['date-vote', 'vote-date'],
+]);
+
 /** A stored action, or null when the text is not one (corrupt, or written by another version). */
 export function parseAction(raw: string | null): OfflineAction | null {
   if (!raw) return null;
@@ -29,7 +40,9 @@ export function parseAction(raw: string | null): OfflineAction | null {
   if (!strings.every((name) => typeof value[name] === 'string')) return null;
   if (!numbers.every((name) => typeof value[name] === 'number')) return null;
   if (typeof value.waiting !== 'boolean' || !isIdentity(value.as)) return null;
-  return value as unknown as OfflineAction;
+  const action = value as unknown as OfflineAction;
+  const renamed = RENAMED_KINDS.get(action.kind);
+  return renamed ? { ...action, kind: renamed } : action;
 }
 
 /** The user id a session token names (its `sub`), or undefined when it cannot be read. */

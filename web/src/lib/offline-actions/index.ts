@@ -20,7 +20,11 @@ function outbox(): OfflineOutbox {
   return tabOutbox;
 }
 
-/** A kind of action (idea vote, date vote, comment): its name and how it shows. */
+/**
+ * A kind of action (idea vote, date vote, comment): its name and how it
+ * shows. The name is the word of the screen's mutation key, verb first
+ * ('vote-idea', 'vote-date', 'comment'): the mutation uses `handle.name`.
+ */
 export function defineOfflineActionKind<D>(name: string, handler: OfflineActionKind<D>): OfflineActionKindHandle<D> {
   const handle: OfflineActionKindHandle<D> = {
     name,
