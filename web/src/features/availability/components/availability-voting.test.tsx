@@ -1,5 +1,5 @@
 import { screen, waitFor, within } from '@testing-library/react';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
 import { clearGuest, setGuestSession } from '../../../lib/guest-storage';
 import { formatLongDate } from '../../../lib/local-date';
@@ -11,10 +11,19 @@ import { localToday, plusDays } from '../date-window';
 import { slotJson, votersJson } from '../test-fixtures';
 import { DashboardAvailabilityTab } from './dashboard-availability-tab';
 
-// guest-storage caches what it read: go through it, not localStorage directly.
-beforeEach(() => clearGuest());
+// A fixed clock (Date only: timers stay real), as in calendar-import.test.tsx:
+// today is Monday 23 November 2026, so yesterday is in the month the Date
+// Picker opens on, and every check of the window runs on every day of the year.
+const NOW = new Date(2026, 10, 23, 12);
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['Date'] });
+  vi.setSystemTime(NOW);
+  // guest-storage caches what it read: go through it, not localStorage directly.
+  clearGuest();
+});
+afterEach(() => vi.useRealTimers());
 
-const today = localToday();
+const today = localToday(NOW);
 const d1 = plusDays(today, 1);
 const d2 = plusDays(today, 2);
 const d3 = plusDays(today, 3);
@@ -290,8 +299,8 @@ describe("the Date Picker and 'OK (n dates)'", () => {
     // moment after the toggle (a slow machine shows it late).
     const picker = within(screen.getByRole('region', { name: 'Date Picker' }));
     await picker.findByRole('button', { name: 'Next month' });
-    const yesterday = picker.queryByRole('button', { name: new RegExp(`^${formatLongDate(plusDays(today, -1))}`) });
-    if (yesterday) expect(yesterday).toBeDisabled();
+    expect(picker.getByRole('button', { name: new RegExp(`^${formatLongDate(plusDays(today, -1))}`) })).toBeDisabled();
+    expect(picker.getByRole('button', { name: new RegExp(`^${formatLongDate(today)}`) })).toBeEnabled();
 
     const ok = screen.getByRole('button', { name: 'OK (0 dates)' });
     expect(ok).toBeDisabled();
