@@ -8,7 +8,7 @@ import { formatPeriod } from '../../../lib/shared-periods';
 import { votesLabel } from '../../../lib/voters';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { slotVotersQueryOptions } from '../queries';
-import type { PendingDateVote } from '../voting';
+import type { PendingDateVote } from '../vote-mutations';
 
 interface DateListProps {
   planId: string;

@@ -5,7 +5,7 @@ import { PendingMark } from '../../../components/pending-mark';
 import { votesLabel } from '../../../lib/voters';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { busyLabel, type BusyRange } from '../busy-calendar';
-import type { PendingDateVote } from '../voting';
+import type { PendingDateVote } from '../vote-mutations';
 import classes from './next-two-weeks.module.css';
 
 interface NextTwoWeeksProps {
