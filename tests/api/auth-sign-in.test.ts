@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { jwtVerify } from 'jose';
-import { hashSignInCode } from '../../supabase/functions/_shared/otp.ts';
+import { hashSignInCode } from '../../supabase/functions/_shared/auth/otp.ts';
 import { api, apiDatabaseAsOwner, signIn, testMailbox, uniqueEmail } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();

@@ -10,7 +10,7 @@ import postgres, { type Sql } from 'postgres';
 import { inject } from 'vitest';
 import { api, guestSecretOf, rememberGuestSecret } from '../support/api.ts';
 import { runAs, type Claims } from '../support/db.ts';
-import { signSessionToken } from '../../supabase/functions/_shared/auth.ts';
+import { signSessionToken } from '../../supabase/functions/_shared/auth/tokens.ts';
 
 export interface Member {
   id: string;

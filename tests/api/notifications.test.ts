@@ -9,10 +9,10 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { api, apiDatabaseAsOwner, runScheduler, startApiWithDeadSmtp, testMailbox } from '../support/api.ts';
 import { pushServiceClient, type PushSubscriptionJson, type ReceivedPush } from '../support/push-client.ts';
 import { compact, datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
-import { NOTIFICATION_LIMITS } from '../../supabase/functions/_shared/limits.ts';
+import { NOTIFICATION_LIMITS } from '../../supabase/functions/_shared/db/limits.ts';
 import { tokenFor } from './guests-fixture.ts';
 import { UNSUBSCRIBE_LINK_EXPIRED } from '../../supabase/functions/_shared/contract/notifications.ts';
-import { unsubscribeToken } from '../../supabase/functions/_shared/unsubscribe.ts';
+import { unsubscribeToken } from '../../supabase/functions/_shared/delivery/unsubscribe.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);

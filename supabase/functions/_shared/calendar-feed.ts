@@ -9,14 +9,14 @@
 // derived from JWT_SECRET with a label of its own, as the unsubscribe links'
 // is: no other secret to configure, and a different key for a different
 // purpose.
-import { toBase64url } from './bytes.ts';
+import { toBase64url } from './http/bytes.ts';
 import { buildCalendarEvent, type FeedEntry, planEventUid, toIcsFeed } from './contract/calendar.ts';
-import { sha256Hex, type Tx } from './db.ts';
-import { jwtSecret } from './env.ts';
-import { limitEntry } from './limits.ts';
-import { purposeKey } from './purpose-key.ts';
-import { appOrigin, planUrl } from './notify.ts';
-import { RecentMap } from './recent-map.ts';
+import { sha256Hex, type Tx } from './db/client.ts';
+import { jwtSecret } from './config/env.ts';
+import { limitEntry } from './db/limits.ts';
+import { purposeKey } from './auth/purpose-key.ts';
+import { appOrigin, planUrl } from './delivery/notify.ts';
+import { RecentMap } from './db/recent-map.ts';
 
 const encoder = new TextEncoder();
 /** The HMAC key of feed secrets (a purpose of its own under JWT_SECRET). */
@@ -115,7 +115,7 @@ export function pollFeed(tx: Tx, secretHash: string, known: string[], network: s
 // tag: a calendar service that polls without If-None-Match gets the same
 // text again without it being built again (the statement still checks, as
 // ever, that the secret is valid and the tag current). Bounded like the plan
-// read copies (_shared/versioned.ts): 2,000 feeds and 16 MB, none over 256 KB.
+// read copies (_shared/db/versioned.ts): 2,000 feeds and 16 MB, none over 256 KB.
 const copies = new RecentMap<string, { tag: string; body: string }>(2000, 16 * 1024 * 1024);
 const LARGEST_COPY_CHARS = 256 * 1024;
 

@@ -7,9 +7,9 @@ import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
 import { GUEST_SECRET_HEADER } from '../_shared/contract/guest-secret.ts';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../_shared/contract/idempotency.ts';
-import { allowedOrigins } from '../_shared/env.ts';
-import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
-import { securityHeaders } from '../_shared/security-headers.ts';
+import { allowedOrigins } from '../_shared/config/env.ts';
+import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/http/errors.ts';
+import { securityHeaders } from '../_shared/http/security-headers.ts';
 import { authRoutes } from './routes/auth.ts';
 import { calendarRoutes } from './routes/calendar.ts';
 import { guestRoutes } from './routes/guests.ts';
@@ -67,7 +67,7 @@ app.use(
 
 // Every request runs in its own context storage, where withRequest() finds the
 // verified session of its token and the guest secret the device sent
-// (_shared/request-scope.ts).
+// (_shared/db/request-scope.ts).
 app.use('*', contextStorage());
 
 app.use(

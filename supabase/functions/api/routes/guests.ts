@@ -21,14 +21,14 @@ import {
   guestNameTaken,
   PLAN_NOT_FOUND,
 } from '../../_shared/contract/guests.ts';
-import { requestNetwork } from '../../_shared/client-ip.ts';
-import { countLimits, newSecretToken, sha256Hex, type Tx, withRequest } from '../../_shared/db.ts';
-import { HttpError, isUniqueViolation } from '../../_shared/errors.ts';
-import type { LimitHit } from '../../_shared/limits.ts';
-import { pathId } from '../../_shared/params.ts';
-import { scopeOf } from '../../_shared/request-scope.ts';
+import { requestNetwork } from '../../_shared/http/client-ip.ts';
+import { countLimits, newSecretToken, sha256Hex, type Tx, withRequest } from '../../_shared/db/client.ts';
+import { HttpError, isUniqueViolation } from '../../_shared/http/errors.ts';
+import type { LimitHit } from '../../_shared/db/limits.ts';
+import { pathId } from '../../_shared/http/params.ts';
+import { scopeOf } from '../../_shared/db/request-scope.ts';
 import { SECRET_TOKEN_PATTERN } from '../../_shared/contract/fields.ts';
-import { parseBody } from '../../_shared/validation.ts';
+import { parseBody } from '../../_shared/http/validation.ts';
 
 /** SQLSTATE of a failed foreign key (the plan was deleted in the meantime). */
 function isForeignKeyViolation(error: unknown): boolean {
@@ -51,7 +51,7 @@ export const guestRoutes = new Hono()
   // guests_refuse_removed). Answers `{id, name, planId, secret}`.
   .post('/', async (c) => {
     const { name, planId, slug } = await parseBody(c, createGuestSessionBody);
-    // New guests per client network (_shared/limits.ts), counted in this
+    // New guests per client network (_shared/db/limits.ts), counted in this
     // transaction: a guest that is not created (404, 409) counts nothing. No
     // rate per plan: a whole group chat joins within minutes, up to the
     // plan's cap of guests (docs/security-and-limits.md).
@@ -101,7 +101,7 @@ export const guestRoutes = new Hono()
   .post('/restore', async (c) => {
     const { name, planId, slug } = await parseBody(c, restoreGuestSessionBody);
     // Counted in a transaction of its own, so that a name that is not found
-    // counts too (_shared/limits.ts 'guest-name').
+    // counts too (_shared/db/limits.ts 'guest-name').
     await countLimits([{ limit: 'guest-name', key: requestNetwork(c) }]);
     const secret = newSecretToken();
     // With closed invitations, continuing by name needs the plan's link too

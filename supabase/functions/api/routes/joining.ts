@@ -1,7 +1,7 @@
 // /api/plans/{id}/join and /api/plans/{id}/check-guest. Mounted on /plans next
 // to the plan routes (Hono merges the routes of several sub-apps on one prefix).
 import { Hono } from 'hono';
-import { optionalUserId } from '../../_shared/auth.ts';
+import { optionalUserId } from '../../_shared/auth/tokens.ts';
 import { checkGuestBody, joinPlanBody } from '../../_shared/contract/guests-requests.ts';
 import {
   GUEST_NOT_FOUND,
@@ -12,12 +12,12 @@ import {
   type JoinResult,
   PLAN_NOT_FOUND,
 } from '../../_shared/contract/guests.ts';
-import { type Tx, withRequest } from '../../_shared/db.ts';
-import { requestNetwork } from '../../_shared/client-ip.ts';
-import { HttpError, messages } from '../../_shared/errors.ts';
-import type { LimitHit } from '../../_shared/limits.ts';
-import { pathId } from '../../_shared/params.ts';
-import { parseBody } from '../../_shared/validation.ts';
+import { type Tx, withRequest } from '../../_shared/db/client.ts';
+import { requestNetwork } from '../../_shared/http/client-ip.ts';
+import { HttpError, messages } from '../../_shared/http/errors.ts';
+import type { LimitHit } from '../../_shared/db/limits.ts';
+import { pathId } from '../../_shared/http/params.ts';
+import { parseBody } from '../../_shared/http/validation.ts';
 
 function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23503';
@@ -111,7 +111,7 @@ export const joiningRoutes = new Hono()
   .post('/:id/check-guest', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const { name } = await parseBody(c, checkGuestBody);
-    // Name probes per client network (_shared/limits.ts 'guest-name'), counted
+    // Name probes per client network (_shared/db/limits.ts 'guest-name'), counted
     // in this transaction whether or not the name exists.
     const hits: LimitHit[] = [{ limit: 'guest-name', key: requestNetwork(c) }];
     const result = await withRequest({ planId }, async (tx): Promise<GuestCheckResult> => {

@@ -4,9 +4,9 @@
 // to the joining routes. Every parameter is validated before the database is
 // touched; a malformed id or slug is "Plan not found" like an unknown one.
 import { Hono } from 'hono';
-import { optionalUserId, requireUserId } from '../../_shared/auth.ts';
+import { optionalUserId, requireUserId } from '../../_shared/auth/tokens.ts';
 import { createPlanBody, rotateLinkBody } from '../../_shared/contract/plans-requests.ts';
-import { deleteCaller } from '../../_shared/delete-caller.ts';
+import { deleteCaller } from '../../_shared/auth/delete-caller.ts';
 import {
   type LeavePlanResult,
   ONLY_HOST_CAN_DELETE,
@@ -17,13 +17,13 @@ import {
   REMOVAL_NOT_FOUND,
 } from '../../_shared/contract/plans.ts';
 import { isoTime } from '../../_shared/ideas.ts';
-import { pathId, planSlugParam } from '../../_shared/params.ts';
-import { requestRow, requestStatements, withRequest } from '../../_shared/db.ts';
-import { HttpError, messages } from '../../_shared/errors.ts';
+import { pathId, planSlugParam } from '../../_shared/http/params.ts';
+import { requestRow, requestStatements, withRequest } from '../../_shared/db/client.ts';
+import { HttpError, messages } from '../../_shared/http/errors.ts';
 import { planJson, readParticipants, readPlan, readPlansOf, withSlug } from '../../_shared/plans.ts';
-import { deliverSoon } from '../../_shared/outbox.ts';
-import { parseBody } from '../../_shared/validation.ts';
-import { knownListHash, listEtag, versionedRead } from '../../_shared/versioned.ts';
+import { deliverSoon } from '../../_shared/delivery/outbox.ts';
+import { parseBody } from '../../_shared/http/validation.ts';
+import { knownListHash, listEtag, versionedRead } from '../../_shared/db/versioned.ts';
 
 export const planRoutes = new Hono()
   // The caller's plans, spec §4 order, one statement; 304 when none of them
@@ -47,7 +47,7 @@ export const planRoutes = new Hono()
     const userId = await requireUserId(c);
     const { title, isOpenInvite } = await parseBody(c, createPlanBody);
     const planId = crypto.randomUUID();
-    // New plans per user per day (_shared/limits.ts), in the same round trip.
+    // New plans per user per day (_shared/db/limits.ts), in the same round trip.
     const plan = await withRequest({ userId, planId }, async (tx) => {
       const [row] = await tx<{ plan: Plan }[]>`
         with plan as (

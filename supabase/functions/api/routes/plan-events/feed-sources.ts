@@ -7,8 +7,8 @@
 // transaction pooler, read the watched plans' versions every few seconds.
 import postgres from 'postgres';
 import { fullChange, parseChange } from '../../../_shared/contract/live.ts';
-import { withRequest } from '../../../_shared/db.ts';
-import { databasePoolMode, databaseUrl, liveStreamTiming } from '../../../_shared/env.ts';
+import { withRequest } from '../../../_shared/db/client.ts';
+import { databasePoolMode, databaseUrl, liveStreamTiming } from '../../../_shared/config/env.ts';
 import { type FeedEvent, type FeedSource, PlanFeed } from './plan-feed.ts';
 
 const CHANGE_CHANNEL = 'hangplan_plan_changes';

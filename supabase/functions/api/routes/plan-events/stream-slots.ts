@@ -1,8 +1,8 @@
 // Open live streams, counted per client network and in all, in this instance
-// (_shared/env.ts liveStreamLimits). A stream takes a slot before it opens and
+// (_shared/config/env.ts liveStreamLimits). A stream takes a slot before it opens and
 // gives it back when it ends, whichever way it ends.
-import { liveStreamLimits } from '../../../_shared/env.ts';
-import { tooManyRequests } from '../../../_shared/errors.ts';
+import { liveStreamLimits } from '../../../_shared/config/env.ts';
+import { tooManyRequests } from '../../../_shared/http/errors.ts';
 
 /** Seconds a refused client is asked to wait (the web app backs off at least this long). */
 const STREAM_RETRY_SECONDS = 30;

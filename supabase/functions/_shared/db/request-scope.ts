@@ -1,6 +1,6 @@
 // What the API knows about the request being served, for withRequest() to
 // find without every handler passing it along: the verified session of the
-// token (recorded by optionalUserId/requireUserId in auth.ts) and the guest
+// token (recorded by optionalUserId/requireUserId in auth/tokens.ts) and the guest
 // secret the device sent (header X-Guest-Secret).
 //
 // withRequest() takes both from here, so a handler that names a user or a
@@ -11,8 +11,8 @@
 // contextStorage(), an AsyncLocalStorage per request).
 import type { Context } from 'hono';
 import { tryGetContext } from 'hono/context-storage';
-import { GUEST_SECRET_HEADER } from './contract/guest-secret.ts';
-import { IDEMPOTENT_REPLAYED_HEADER } from './contract/idempotency.ts';
+import { GUEST_SECRET_HEADER } from '../contract/guest-secret.ts';
+import { IDEMPOTENT_REPLAYED_HEADER } from '../contract/idempotency.ts';
 
 export interface VerifiedSession {
   userId: string;
@@ -45,7 +45,7 @@ export function requestScope(): RequestScope | undefined {
 
 /**
  * The answer of the request being served is a replay of one stored under its
- * Idempotency-Key (_shared/db.ts requestRow): its response says so.
+ * Idempotency-Key (_shared/db/client.ts requestRow): its response says so.
  */
 export function markReplayed(): void {
   tryGetContext()?.header(IDEMPOTENT_REPLAYED_HEADER, 'true');

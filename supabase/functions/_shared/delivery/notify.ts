@@ -5,12 +5,12 @@
 //
 // The "time is set" e-mail keeps its own full form (what / when / where, with
 // an .ics attached: docs/api.md "Time slots and the lock flow").
-import { buildCalendarEvent, type CalendarEvent, icsFileName, planEventUid, toIcs } from './contract/calendar.ts';
-import { readEnv } from './env.ts';
+import { buildCalendarEvent, type CalendarEvent, icsFileName, planEventUid, toIcs } from '../contract/calendar.ts';
+import { readEnv } from '../config/env.ts';
 import { escapeHtml, type MailAttachment, type MailMessage } from './mail.ts';
-import { formatLongDate, formatPeriod } from './contract/periods.ts';
-import { plainText } from './contract/text.ts';
-import type { PushMessage } from './contract/notifications.ts';
+import { formatLongDate, formatPeriod } from '../contract/periods.ts';
+import { plainText } from '../contract/text.ts';
+import type { PushMessage } from '../contract/notifications.ts';
 
 /** What the e-mail says, read in the transaction that set the time. */
 export interface EventTimeDetails {

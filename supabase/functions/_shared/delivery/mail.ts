@@ -1,8 +1,8 @@
 // Outgoing e-mail over SMTP, the same path everywhere: maildev locally,
 // SMTPS (465) in production since Supabase blocks outbound 25 and 587.
 import nodemailer from 'nodemailer';
-import { smtpSettings } from './env.ts';
-import { HttpError } from './errors.ts';
+import { smtpSettings } from '../config/env.ts';
+import { HttpError } from '../http/errors.ts';
 
 export interface MailAttachment {
   filename: string;

@@ -1,4 +1,4 @@
-// The unsubscribe link's token (_shared/unsubscribe.ts): names its member and
+// The unsubscribe link's token (_shared/delivery/unsubscribe.ts): names its member and
 // plan, refuses an altered name before anything is looked up, is over after
 // UNSUBSCRIBE_LINK_DAYS, and is bound to the address it was mailed to.
 import { describe, expect, it } from 'vitest';

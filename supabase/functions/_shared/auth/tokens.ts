@@ -5,10 +5,10 @@
 // Supabase Auth is not used: sign-in is our e-mail code flow.
 import type { Context } from 'hono';
 import { jwtVerify, SignJWT } from 'jose';
-import { jwtSecret } from './env.ts';
-import { HttpError, messages } from './errors.ts';
-import { RecentMap } from './recent-map.ts';
-import { scopeOf, type VerifiedSession } from './request-scope.ts';
+import { jwtSecret } from '../config/env.ts';
+import { HttpError, messages } from '../http/errors.ts';
+import { RecentMap } from '../db/recent-map.ts';
+import { scopeOf, type VerifiedSession } from '../db/request-scope.ts';
 
 const ISSUER = 'hangplan';
 const AUDIENCE = 'hangplan';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { sendOtpBody, updateProfileBody, verifyOtpBody } from './contract/auth-requests.ts';
-import { setLocationBody } from './contract/dates-requests.ts';
-import { checkGuestBody, createGuestSessionBody } from './contract/guests-requests.ts';
-import { createCommentBody, createIdeaBody } from './contract/ideas-requests.ts';
-import { createInterestBody } from './contract/interests-requests.ts';
-import { createPlanBody } from './contract/plans-requests.ts';
+import { sendOtpBody, updateProfileBody, verifyOtpBody } from '../contract/auth-requests.ts';
+import { setLocationBody } from '../contract/dates-requests.ts';
+import { checkGuestBody, createGuestSessionBody } from '../contract/guests-requests.ts';
+import { createCommentBody, createIdeaBody } from '../contract/ideas-requests.ts';
+import { createInterestBody } from '../contract/interests-requests.ts';
+import { createPlanBody } from '../contract/plans-requests.ts';
 import { rejectionOf } from './validation-test-helpers.ts';
-import { text, uuid } from './contract/fields.ts';
+import { text, uuid } from '../contract/fields.ts';
 import { firstIssueMessage, validate } from './validation.ts';
 
 describe('e-mail', () => {

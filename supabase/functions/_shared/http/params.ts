@@ -1,8 +1,8 @@
 // Ids and slugs taken from the URL. Anything that is not a uuid (or a slug)
 // cannot name a row, so it is answered like an unknown one (404 with the
 // resource's sentence: nothing leaks), never a 500 from a failed cast.
-import { PLAN_NOT_FOUND, SLUG_PATTERN } from './contract/plans.ts';
-import { UUID_PATTERN } from './contract/fields.ts';
+import { PLAN_NOT_FOUND, SLUG_PATTERN } from '../contract/plans.ts';
+import { UUID_PATTERN } from '../contract/fields.ts';
 import { HttpError } from './errors.ts';
 
 /** The id, lower-cased like the database prints it; else 404 `notFound`. */

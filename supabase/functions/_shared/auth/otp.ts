@@ -1,7 +1,7 @@
 // Sign-in codes: generated here, stored only as a keyed hash, compared (in
 // constant time) by private.verify_sign_in_code in the database.
-import { SIGN_IN_CODE_LENGTH } from './contract/common.ts';
-import { jwtSecret } from './env.ts';
+import { SIGN_IN_CODE_LENGTH } from '../contract/common.ts';
+import { jwtSecret } from '../config/env.ts';
 
 const CODE_SPACE = 10 ** SIGN_IN_CODE_LENGTH;
 // Largest multiple of 10^6 below 2^32: values at or above it are redrawn, so

@@ -3,10 +3,10 @@
 // itself with `?guestId=` or a `{guestId}` body (both: they must agree) and
 // proves it with its device's X-Guest-Secret, which the database checks.
 import type { Context } from 'hono';
-import { optionalUserId } from './auth.ts';
-import { guestDeleteBody, guestIdSchema } from './contract/plans-requests.ts';
-import { HttpError, messages } from './errors.ts';
-import { parseBody, validate } from './validation.ts';
+import { optionalUserId } from './tokens.ts';
+import { guestDeleteBody, guestIdSchema } from '../contract/plans-requests.ts';
+import { HttpError, messages } from '../http/errors.ts';
+import { parseBody, validate } from '../http/validation.ts';
 
 const GUEST_ID_MISMATCH = 'guestId in the URL and in the body must be the same';
 

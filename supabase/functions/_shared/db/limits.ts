@@ -7,11 +7,11 @@
 //
 //   withRequest(identity, (tx) => addIdea(tx), { limits: [{ limit: 'idea', key: participantKey(userId, guestId) }] })
 //
-// The hits are counted by the request's claims statement (_shared/db.ts),
+// The hits are counted by the request's claims statement (_shared/db/client.ts),
 // right after the gate: no statement and no round trip of their own. Over a
 // limit the database raises HP429 and the request rolls back: 429, `Retry-After`, and
 // "Too many ideas in a short time, please try again in a minute"
-// (_shared/errors.ts). Caps per plan (guests, ideas, comments, date slots) are
+// (_shared/http/errors.ts). Caps per plan (guests, ideas, comments, date slots) are
 // not here: they are rows, not rates, and live in the database
 // (private.plan_cap; 409).
 //
@@ -20,8 +20,8 @@
 // m, h or d): the tests run a second instance with tiny limits, and the
 // shared test and e2e servers raise the per-network ones (every request there
 // comes from 127.0.0.1).
-import { readEnv } from './env.ts';
-import { REMIND_WINDOW_SECONDS } from './contract/notifications.ts';
+import { readEnv } from '../config/env.ts';
+import { REMIND_WINDOW_SECONDS } from '../contract/notifications.ts';
 
 interface RateLimit {
   /** Most hits per window. */

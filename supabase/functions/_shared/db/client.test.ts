@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex, newSecretToken, requestClaims } from './db.ts';
+import { sha256Hex, newSecretToken, requestClaims } from './client.ts';
 
 const USER = '6f1c2f6e-3b7a-4d1e-9a55-0f2f7b8c9d10';
 const GUEST = '0b8f8f3e-1111-4a4a-8b8b-222222222222';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, isIdempotencyKey } from './contract/idempotency.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER, isIdempotencyKey } from '../contract/idempotency.ts';
 import { canonicalBody, canonicalJson, requestFingerprint } from './idempotency.ts';
 
 describe('the Idempotency-Key header', () => {

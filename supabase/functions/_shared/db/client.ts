@@ -1,12 +1,12 @@
 // The database client and the one way handlers talk to it: withRequest(),
 // which runs a request's SQL as `anon` or `authenticated` so that RLS applies.
 import postgres from 'postgres';
-import { toBase64url } from './bytes.ts';
-import { databasePoolMode, databaseUrl } from './env.ts';
+import { toBase64url } from '../http/bytes.ts';
+import { databasePoolMode, databaseUrl } from '../config/env.ts';
 import { type LimitHit, limitsJson } from './limits.ts';
-import { SECRET_TOKEN_PATTERN } from './contract/fields.ts';
-import { GUEST_SECRET_WRONG } from './contract/guest-secret.ts';
-import { HttpError } from './errors.ts';
+import { SECRET_TOKEN_PATTERN } from '../contract/fields.ts';
+import { GUEST_SECRET_WRONG } from '../contract/guest-secret.ts';
+import { HttpError } from '../http/errors.ts';
 import type { IdempotencyKey } from './idempotency.ts';
 import { RecentMap } from './recent-map.ts';
 import { markReplayed, requestScope } from './request-scope.ts';
@@ -160,7 +160,7 @@ function gate(tx: Tx, input: ClaimsInput) {
 /** What a request does besides its own statements. */
 export interface RequestOptions {
   /**
-   * Abuse limits this request counts (_shared/limits.ts), in order; HP429 at
+   * Abuse limits this request counts (_shared/db/limits.ts), in order; HP429 at
    * the first full one, and nothing of the request takes effect.
    */
   limits?: LimitHit[];
@@ -290,7 +290,7 @@ export async function requestStatements<const Q extends readonly AnyStatement[]>
 /** What requestRow does besides its statement. */
 export interface RowRequestOptions extends RequestOptions {
   /**
-   * The request's Idempotency-Key (_shared/idempotency.ts idempotencyKeyOf;
+   * The request's Idempotency-Key (_shared/db/idempotency.ts idempotencyKeyOf;
    * docs/offline.md "Idempotency keys"): the statement runs only for the first
    * request of the caller with this key, and its answer is stored with the
    * key in the same transaction; a repeat answers the stored row instead,

@@ -22,7 +22,7 @@
 // sign-in limits also count per site, an IPv6 /56 (256 /64s, what one customer
 // is often given), so a stranger with a whole /56 is one source, not 256.
 import type { Context } from 'hono';
-import { readEnv } from './env.ts';
+import { readEnv } from '../config/env.ts';
 
 interface ClientIpConfig {
   header: string | null;

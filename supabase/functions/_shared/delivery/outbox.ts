@@ -5,8 +5,8 @@
 // service no longer knows is deleted. Three round trips per batch, whatever
 // its size. Runs as service_role (withWorker), after the request that wrote
 // the event has committed (deliverSoon) and on every scheduler run.
-import { type Tx, withWorker } from './db.ts';
-import { NOTIFICATION_LIMITS } from './limits.ts';
+import { type Tx, withWorker } from '../db/client.ts';
+import { NOTIFICATION_LIMITS } from '../db/limits.ts';
 import { sendMail } from './mail.ts';
 import { appOrigin, type Delivery, noticeMail, noticeUrgency, pushPayload } from './notify.ts';
 import { type PushOutcome, sendPush, vapidKeys } from './push.ts';

@@ -1,6 +1,6 @@
 import { SignJWT } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SESSION_SECONDS, signSessionToken, verifySessionToken } from './auth.ts';
+import { SESSION_SECONDS, signSessionToken, verifySessionToken } from './tokens.ts';
 
 const SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
 const USER = '6f1c2f6e-3b7a-4d1e-9a55-0f2f7b8c9d10';

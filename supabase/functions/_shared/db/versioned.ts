@@ -10,7 +10,7 @@
 // PostgreSQL evaluates a CASE branch only when it is taken, so an unchanged
 // plan costs one indexed lookup and the body is never built.
 import type { Context } from 'hono';
-import type { Tx } from './db.ts';
+import type { Tx } from './client.ts';
 import { RecentMap } from './recent-map.ts';
 
 type Fragment = ReturnType<Tx['unsafe']>;

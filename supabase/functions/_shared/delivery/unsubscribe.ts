@@ -14,9 +14,9 @@
 // looked up; the second is checked against the account's address as it is
 // now, so a link mailed to an address the account no longer uses opens
 // nothing, like a link past its days (the member, signed in, still can).
-import { fromBase64url, sameBytes, toBase64url } from './bytes.ts';
-import { jwtSecret } from './env.ts';
-import { purposeKey } from './purpose-key.ts';
+import { fromBase64url, sameBytes, toBase64url } from '../http/bytes.ts';
+import { jwtSecret } from '../config/env.ts';
+import { purposeKey } from '../auth/purpose-key.ts';
 
 /** A link works this many days after it was mailed. */
 export const UNSUBSCRIBE_LINK_DAYS = 90;

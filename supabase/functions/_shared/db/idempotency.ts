@@ -2,12 +2,12 @@
 // 0068): checked at the edge, and turned into what the database keeps with
 // it, the request's fingerprint (its method, path and body). A route that
 // honours keys passes `idempotencyKey: await idempotencyKeyOf(c)` to
-// requestRow (_shared/db.ts), which claims the key, runs the route's
+// requestRow (_shared/db/client.ts), which claims the key, runs the route's
 // statement or replays the stored answer, in the request's one round trip.
 import type { Context } from 'hono';
-import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_INVALID, isIdempotencyKey } from './contract/idempotency.ts';
-import { sha256Hex } from './db.ts';
-import { HttpError } from './errors.ts';
+import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_INVALID, isIdempotencyKey } from '../contract/idempotency.ts';
+import { sha256Hex } from './client.ts';
+import { HttpError } from '../http/errors.ts';
 
 /** A request's key, with the fingerprint of what it asks (a repeat must ask the same). */
 export interface IdempotencyKey {

@@ -6,8 +6,8 @@
 // Nothing else is ever fetched, redirects are not followed, and every
 // address is checked again when a message is sent.
 import webpush from 'web-push';
-import { fromBase64url } from './bytes.ts';
-import { readEnv } from './env.ts';
+import { fromBase64url } from '../http/bytes.ts';
+import { readEnv } from '../config/env.ts';
 
 /** The hosts of the browsers' push services (Chrome/Edge/Opera/Samsung, Firefox, Edge on Windows, Safari). */
 const KNOWN_PUSH_HOSTS: RegExp[] = [

@@ -1,7 +1,7 @@
 // One error shape for the whole API: a status and ONE human sentence as
 // text/plain, so the client's "{status}: {text}" toast reads well (spec §8).
 import { HTTPException } from 'hono/http-exception';
-import { NOT_AN_OBJECT } from './contract/common.ts';
+import { NOT_AN_OBJECT } from '../contract/common.ts';
 
 type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 422 | 429 | 500 | 502 | 503;
 
