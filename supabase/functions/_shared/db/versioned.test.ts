@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { prepareIdeas, renderIdeas } from '../ideas.ts';
+import { prepareIdeas, renderIdeas } from '../../api/routes/ideas/idea-json.ts';
 import { forgetCopies, knownVersion, LARGEST_COPY_CHARS, planEtag, versionedRead, type VersionedRow } from './versioned.ts';
 
 /** A fake plan whose read the statement "builds" only when asked: counts how often it does. */

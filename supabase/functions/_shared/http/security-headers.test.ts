@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { SSE_HEADERS } from '../../api/routes/plan-events/plan-stream.ts';
+import { SSE_HEADERS } from '../../api/routes/live/plan-stream.ts';
 import { API_SECURITY_HEADERS, securityHeaders } from './security-headers.ts';
 
 function appWith(route: (app: Hono) => void): Hono {

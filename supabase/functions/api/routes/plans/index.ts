@@ -4,9 +4,9 @@
 // to the joining routes. Every parameter is validated before the database is
 // touched; a malformed id or slug is "Plan not found" like an unknown one.
 import { Hono } from 'hono';
-import { optionalUserId, requireUserId } from '../../_shared/auth/tokens.ts';
-import { createPlanBody, rotateLinkBody } from '../../_shared/contract/plans-requests.ts';
-import { deleteCaller } from '../../_shared/auth/delete-caller.ts';
+import { optionalUserId, requireUserId } from '../../../_shared/auth/tokens.ts';
+import { createPlanBody, rotateLinkBody } from '../../../_shared/contract/plans-requests.ts';
+import { deleteCaller } from '../../../_shared/auth/delete-caller.ts';
 import {
   type LeavePlanResult,
   ONLY_HOST_CAN_DELETE,
@@ -15,15 +15,15 @@ import {
   PLAN_NOT_FOUND,
   type Removal,
   REMOVAL_NOT_FOUND,
-} from '../../_shared/contract/plans.ts';
-import { isoTime } from '../../_shared/ideas.ts';
-import { pathId, planSlugParam } from '../../_shared/http/params.ts';
-import { requestRow, requestStatements, withRequest } from '../../_shared/db/client.ts';
-import { HttpError, messages } from '../../_shared/http/errors.ts';
-import { planJson, readParticipants, readPlan, readPlansOf, withSlug } from '../../_shared/plans.ts';
-import { deliverSoon } from '../../_shared/delivery/outbox.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
-import { knownListHash, listEtag, versionedRead } from '../../_shared/db/versioned.ts';
+} from '../../../_shared/contract/plans.ts';
+import { isoTime } from '../ideas/idea-json.ts';
+import { pathId, planSlugParam } from '../../../_shared/http/params.ts';
+import { requestRow, requestStatements, withRequest } from '../../../_shared/db/client.ts';
+import { HttpError, messages } from '../../../_shared/http/errors.ts';
+import { planJson, readParticipants, readPlan, readPlansOf, withSlug } from './plan-json.ts';
+import { deliverSoon } from '../../../_shared/delivery/outbox.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
+import { knownListHash, listEtag, versionedRead } from '../../../_shared/db/versioned.ts';
 
 export const planRoutes = new Hono()
   // The caller's plans, spec §4 order, one statement; 304 when none of them

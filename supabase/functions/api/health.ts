@@ -7,7 +7,7 @@
 // the `x-hangplan-instance` header, so `npm start` can tell its own API from
 // one left running by another run.
 import { Hono } from 'hono';
-import { readEnv } from '../../_shared/config/env.ts';
+import { readEnv } from '../_shared/config/env.ts';
 
 export const healthRoutes = new Hono().get('/', (c) => {
   const instance = readEnv('HANGPLAN_INSTANCE');

@@ -2,16 +2,16 @@
 // has not answered, and sets "Decide by" (docs/api.md "Notifications").
 // Mounted on /plans like plan-lock.ts.
 import { Hono } from 'hono';
-import { requireUserId } from '../../_shared/auth/tokens.ts';
-import { deadlineBody } from '../../_shared/contract/notifications-requests.ts';
-import type { RemindResult } from '../../_shared/contract/notifications.ts';
-import { PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
-import { withRequest } from '../../_shared/db/client.ts';
-import { rateLimits } from '../../_shared/db/limits.ts';
-import { deliverSoon } from '../../_shared/delivery/outbox.ts';
-import { requirePlanById } from '../../_shared/plans.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
+import { requireUserId } from '../../../_shared/auth/tokens.ts';
+import { deadlineBody } from '../../../_shared/contract/notifications-requests.ts';
+import type { RemindResult } from '../../../_shared/contract/notifications.ts';
+import { PLAN_NOT_FOUND } from '../../../_shared/contract/plans.ts';
+import { withRequest } from '../../../_shared/db/client.ts';
+import { rateLimits } from '../../../_shared/db/limits.ts';
+import { deliverSoon } from '../../../_shared/delivery/outbox.ts';
+import { requirePlanById } from '../plans/plan-json.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
 
 export const planNotifyRoutes = new Hono()
   // 200 {reminded}; 429 with Retry-After within the window; 409 once locked.

@@ -3,20 +3,20 @@
 // X-Guest-Secret, as every guest write; the subscription is tied to that
 // identity in the database (private.save_push_subscription).
 import { Hono } from 'hono';
-import { actingAs, optionalUserId } from '../../_shared/auth/tokens.ts';
+import { actingAs, optionalUserId } from '../../../_shared/auth/tokens.ts';
 import {
   NOTIFICATIONS_NEED_IDENTITY,
   PUSH_ENDPOINT_NOT_ALLOWED,
   PUSH_KEYS_INVALID,
   PUSH_NOT_CONFIGURED,
   type PushPublicKey,
-} from '../../_shared/contract/notifications.ts';
-import { pushSubscriptionBody, pushUnsubscribeBody } from '../../_shared/contract/notifications-requests.ts';
-import { requestRow } from '../../_shared/db/client.ts';
-import { HttpError } from '../../_shared/http/errors.ts';
-import { NOTIFICATION_LIMITS } from '../../_shared/db/limits.ts';
-import { isAllowedPushEndpoint, isP256PublicKey, vapidKeys } from '../../_shared/delivery/push.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
+} from '../../../_shared/contract/notifications.ts';
+import { pushSubscriptionBody, pushUnsubscribeBody } from '../../../_shared/contract/notifications-requests.ts';
+import { requestRow } from '../../../_shared/db/client.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { NOTIFICATION_LIMITS } from '../../../_shared/db/limits.ts';
+import { isAllowedPushEndpoint, isP256PublicKey, vapidKeys } from '../../../_shared/delivery/push.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
 
 export const pushRoutes = new Hono()
   .get('/public-key', (c) => {

@@ -2,20 +2,20 @@
 // Interests; §7; docs/api.md "Interests and suggestions"). A user's interests
 // are private to the user (RLS: own rows only); the catalogue is public.
 import { Hono } from 'hono';
-import { optionalUserId, requireUserId } from '../../_shared/auth/tokens.ts';
-import { createInterestBody } from '../../_shared/contract/interests-requests.ts';
+import { optionalUserId, requireUserId } from '../../../_shared/auth/tokens.ts';
+import { createInterestBody } from '../../../_shared/contract/interests-requests.ts';
 import {
   type CatalogItem,
   INTEREST_NOT_FOUND,
   INTEREST_TAKEN,
   UNKNOWN_CATALOG_ITEM,
   type UserInterest,
-} from '../../_shared/contract/interests.ts';
-import { withRequest } from '../../_shared/db/client.ts';
-import { HttpError, isUniqueViolation, messages } from '../../_shared/http/errors.ts';
-import { isoTime } from '../../_shared/ideas.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
+} from '../../../_shared/contract/interests.ts';
+import { withRequest } from '../../../_shared/db/client.ts';
+import { HttpError, isUniqueViolation, messages } from '../../../_shared/http/errors.ts';
+import { isoTime } from '../ideas/idea-json.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
 
 /** GET /api/interests/catalog: the 8 seeded items in their fixed order (by id). */
 export const interestCatalogRoutes = new Hono().get('/catalog', async (c) => {

@@ -2,10 +2,10 @@
 // database: everything here must be answered before a handler opens a
 // transaction. withRequest is replaced by one that fails the test if called.
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { signSessionToken } from '../../_shared/auth/tokens.ts';
-import { app } from '../app.ts';
+import { signSessionToken } from '../../../_shared/auth/tokens.ts';
+import { app } from '../../app.ts';
 
-vi.mock('../../_shared/db/client.ts', () => ({
+vi.mock('../../../_shared/db/client.ts', () => ({
   withRequest: () => {
     throw new Error('the database was touched');
   },

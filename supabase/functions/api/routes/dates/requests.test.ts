@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { lockDateBody, setEventTimeBody, setLocationBody, timeSlotVoteBody, voteDateBody } from './contract/dates-requests.ts';
-import { DATE_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_SLOT_NOT_FOUND, TIME_ZONE_INVALID } from './contract/dates.ts';
-import { HttpError } from './http/errors.ts';
-import { rejectionOf } from './http/validation-test-helpers.ts';
-import { pathId } from './http/params.ts';
-import { validate } from './http/validation.ts';
+import { lockDateBody, setEventTimeBody, setLocationBody, timeSlotVoteBody, voteDateBody } from '../../../_shared/contract/dates-requests.ts';
+import { DATE_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_SLOT_NOT_FOUND, TIME_ZONE_INVALID } from '../../../_shared/contract/dates.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { rejectionOf } from '../../../_shared/http/validation-test-helpers.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { validate } from '../../../_shared/http/validation.ts';
 
 const GUEST = '0B6F2A4E-8C1D-4E5F-9A7B-3C2D1E0F9A8B';
 

@@ -11,17 +11,17 @@
 //          since the function cannot serve HTML
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { optionalUserId } from '../../_shared/auth/tokens.ts';
+import { optionalUserId } from '../../../_shared/auth/tokens.ts';
 import {
   type PlanEmailsState,
   UNSUBSCRIBE_LINK_EXPIRED,
   UNSUBSCRIBE_LINK_INVALID,
   UNSUBSCRIBE_PLAN_GONE,
-} from '../../_shared/contract/notifications.ts';
-import { requestRow, withWorker } from '../../_shared/db/client.ts';
-import { HttpError } from '../../_shared/http/errors.ts';
-import { appOrigin } from '../../_shared/delivery/notify.ts';
-import { readUnsubscribeToken, type UnsubscribeLink } from '../../_shared/delivery/unsubscribe.ts';
+} from '../../../_shared/contract/notifications.ts';
+import { requestRow, withWorker } from '../../../_shared/db/client.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { appOrigin } from '../../../_shared/delivery/notify.ts';
+import { readUnsubscribeToken, type UnsubscribeLink } from '../../../_shared/delivery/unsubscribe.ts';
 
 /** The link was mailed to an address the account no longer uses: what it changed is rolled back. */
 class MailedElsewhere extends Error {}

@@ -6,7 +6,7 @@
 //   GET  /feed/{secret}.ics (no credentials but the secret: calendar apps send
 //                           none) → text/calendar, ETag, 304 when unchanged
 import { Hono } from 'hono';
-import { requireUserId } from '../../_shared/auth/tokens.ts';
+import { requireUserId } from '../../../_shared/auth/tokens.ts';
 import {
   feedBody,
   feedCopy,
@@ -19,11 +19,11 @@ import {
   newFeedCredential,
   pollFeed,
   resetFeed,
-} from '../../_shared/calendar-feed.ts';
-import { CALENDAR_FEED_FILE, CALENDAR_FEED_NOT_FOUND, type CalendarFeed } from '../../_shared/contract/calendar-feed.ts';
-import { requestNetwork } from '../../_shared/http/client-ip.ts';
-import { requestRow, sha256Hex } from '../../_shared/db/client.ts';
-import { HttpError, messages } from '../../_shared/http/errors.ts';
+} from './feed.ts';
+import { CALENDAR_FEED_FILE, CALENDAR_FEED_NOT_FOUND, type CalendarFeed } from '../../../_shared/contract/calendar-feed.ts';
+import { requestNetwork } from '../../../_shared/http/client-ip.ts';
+import { requestRow, sha256Hex } from '../../../_shared/db/client.ts';
+import { HttpError, messages } from '../../../_shared/http/errors.ts';
 
 export const calendarRoutes = new Hono()
   // One round trip: the credential made here is kept only when the member has

@@ -2,19 +2,19 @@
 // the current user, the profile with its verified e-mail change, and deleting
 // the account.
 import { type Context, Hono } from 'hono';
-import { requireUserId, signSessionToken } from '../../_shared/auth/tokens.ts';
-import { confirmEmailBody, sendOtpBody, undoEmailChangeBody, updateProfileBody, verifyOtpBody } from '../../_shared/contract/auth-requests.ts';
-import { type ProfileUpdate, UNDO_LINK_INVALID, type UndoEmailChangeResult, type User } from '../../_shared/contract/auth.ts';
-import type { TransferResult } from '../../_shared/contract/common.ts';
-import { transferGuestVotesBody } from '../../_shared/contract/guests-requests.ts';
-import { requestNetwork, siteKey } from '../../_shared/http/client-ip.ts';
-import { newSecretToken, requestRow, sha256Hex, type Tx, withRequest } from '../../_shared/db/client.ts';
-import { HttpError, messages, tooManyRequests } from '../../_shared/http/errors.ts';
-import { type LimitHit, limitEntry, limitsJson } from '../../_shared/db/limits.ts';
-import { sendEmailChangeCode, sendEmailChangedNotice, sendSignInCode } from '../../_shared/delivery/mail.ts';
-import { appOrigin } from '../../_shared/delivery/notify.ts';
-import { generateSignInCode, hashEmailChangeCode, hashSignInCode } from '../../_shared/auth/otp.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
+import { requireUserId, signSessionToken } from '../../../_shared/auth/tokens.ts';
+import { confirmEmailBody, sendOtpBody, undoEmailChangeBody, updateProfileBody, verifyOtpBody } from '../../../_shared/contract/auth-requests.ts';
+import { type ProfileUpdate, UNDO_LINK_INVALID, type UndoEmailChangeResult, type User } from '../../../_shared/contract/auth.ts';
+import type { TransferResult } from '../../../_shared/contract/common.ts';
+import { transferGuestVotesBody } from '../../../_shared/contract/guests-requests.ts';
+import { requestNetwork, siteKey } from '../../../_shared/http/client-ip.ts';
+import { newSecretToken, requestRow, sha256Hex, type Tx, withRequest } from '../../../_shared/db/client.ts';
+import { HttpError, messages, tooManyRequests } from '../../../_shared/http/errors.ts';
+import { type LimitHit, limitEntry, limitsJson } from '../../../_shared/db/limits.ts';
+import { sendEmailChangeCode, sendEmailChangedNotice, sendSignInCode } from '../../../_shared/delivery/mail.ts';
+import { appOrigin } from '../../../_shared/delivery/notify.ts';
+import { generateSignInCode, hashEmailChangeCode, hashSignInCode } from '../../../_shared/auth/otp.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
 
 const TOO_SOON = 'Please wait 30 seconds before asking for another code';
 const TOO_MANY = 'Too many codes requested';

@@ -3,9 +3,9 @@
 // parser, ical.js (the contract's own tests may use no other package).
 import ICAL from 'ical.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { feedBody, feedEtag, knownFeedTag } from './calendar-feed.ts';
-import { buildCalendarEvent, type CalendarEventInput, planEventUid, toIcsFeed } from './contract/calendar.ts';
-import { webcalUrl } from './contract/calendar-feed.ts';
+import { feedBody, feedEtag, knownFeedTag } from './feed.ts';
+import { buildCalendarEvent, type CalendarEventInput, planEventUid, toIcsFeed } from '../../../_shared/contract/calendar.ts';
+import { webcalUrl } from '../../../_shared/contract/calendar-feed.ts';
 
 const PLAN_URL = 'https://hangplan.example/l/abcDEF12';
 

@@ -10,10 +10,10 @@
 //
 // Everything here runs under the request's role (withRequest), so RLS decides
 // what is visible: a plan the caller may not read is simply not found.
-import { PLAN_NOT_FOUND, type Plan } from './contract/plans.ts';
-import type { Tx } from './db/client.ts';
-import { HttpError } from './http/errors.ts';
-import { versionedColumns, type VersionedRow } from './db/versioned.ts';
+import { PLAN_NOT_FOUND, type Plan } from '../../../_shared/contract/plans.ts';
+import type { Tx } from '../../../_shared/db/client.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { versionedColumns, type VersionedRow } from '../../../_shared/db/versioned.ts';
 
 
 /** A piece of SQL built with the request's `tx`, to embed in another query. */

@@ -1,8 +1,8 @@
 // /api/plans/{id}/join and /api/plans/{id}/check-guest. Mounted on /plans next
 // to the plan routes (Hono merges the routes of several sub-apps on one prefix).
 import { Hono } from 'hono';
-import { optionalUserId } from '../../_shared/auth/tokens.ts';
-import { checkGuestBody, joinPlanBody } from '../../_shared/contract/guests-requests.ts';
+import { optionalUserId } from '../../../_shared/auth/tokens.ts';
+import { checkGuestBody, joinPlanBody } from '../../../_shared/contract/guests-requests.ts';
 import {
   GUEST_NOT_FOUND,
   GUEST_OF_ANOTHER_PLAN,
@@ -11,13 +11,13 @@ import {
   JOIN_ONLY_AS_YOURSELF,
   type JoinResult,
   PLAN_NOT_FOUND,
-} from '../../_shared/contract/guests.ts';
-import { type Tx, withRequest } from '../../_shared/db/client.ts';
-import { requestNetwork } from '../../_shared/http/client-ip.ts';
-import { HttpError, messages } from '../../_shared/http/errors.ts';
-import type { LimitHit } from '../../_shared/db/limits.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
+} from '../../../_shared/contract/guests.ts';
+import { type Tx, withRequest } from '../../../_shared/db/client.ts';
+import { requestNetwork } from '../../../_shared/http/client-ip.ts';
+import { HttpError, messages } from '../../../_shared/http/errors.ts';
+import type { LimitHit } from '../../../_shared/db/limits.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
 
 function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23503';

@@ -9,14 +9,14 @@
 // derived from JWT_SECRET with a label of its own, as the unsubscribe links'
 // is: no other secret to configure, and a different key for a different
 // purpose.
-import { toBase64url } from './http/bytes.ts';
-import { buildCalendarEvent, type FeedEntry, planEventUid, toIcsFeed } from './contract/calendar.ts';
-import { sha256Hex, type Tx } from './db/client.ts';
-import { jwtSecret } from './config/env.ts';
-import { limitEntry } from './db/limits.ts';
-import { purposeKey } from './auth/purpose-key.ts';
-import { appOrigin, planUrl } from './delivery/notify.ts';
-import { RecentMap } from './db/recent-map.ts';
+import { toBase64url } from '../../../_shared/http/bytes.ts';
+import { buildCalendarEvent, type FeedEntry, planEventUid, toIcsFeed } from '../../../_shared/contract/calendar.ts';
+import { sha256Hex, type Tx } from '../../../_shared/db/client.ts';
+import { jwtSecret } from '../../../_shared/config/env.ts';
+import { limitEntry } from '../../../_shared/db/limits.ts';
+import { purposeKey } from '../../../_shared/auth/purpose-key.ts';
+import { appOrigin, planUrl } from '../../../_shared/delivery/notify.ts';
+import { RecentMap } from '../../../_shared/db/recent-map.ts';
 
 const encoder = new TextEncoder();
 /** The HMAC key of feed secrets (a purpose of its own under JWT_SECRET). */

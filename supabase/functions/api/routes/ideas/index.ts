@@ -10,19 +10,19 @@
 // validated before the database is touched; a malformed idea id is "Idea not
 // found" like an unknown one. One transaction and one statement per request.
 import { Hono } from 'hono';
-import { actingAs, optionalUserId } from '../../_shared/auth/tokens.ts';
-import { createCommentBody, voteBody } from '../../_shared/contract/ideas-requests.ts';
-import { COMMENT_NOT_FOUND, IDEA_NOT_FOUND, type IdeaComment, JOIN_TO_COMMENT, JOIN_TO_VOTE, type VoteResult } from '../../_shared/contract/ideas.ts';
-import { requestRow } from '../../_shared/db/client.ts';
-import { deleteCaller } from '../../_shared/auth/delete-caller.ts';
-import { participantKey } from '../../_shared/db/limits.ts';
-import { HttpError } from '../../_shared/http/errors.ts';
-import { idempotencyKeyOf } from '../../_shared/db/idempotency.ts';
-import { asWriter, commentJson } from '../../_shared/ideas.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
-import { versionedColumns, versionedRead, type VersionedRow } from '../../_shared/db/versioned.ts';
-import { readVoters } from '../../_shared/voters.ts';
+import { actingAs, optionalUserId } from '../../../_shared/auth/tokens.ts';
+import { createCommentBody, voteBody } from '../../../_shared/contract/ideas-requests.ts';
+import { COMMENT_NOT_FOUND, IDEA_NOT_FOUND, type IdeaComment, JOIN_TO_COMMENT, JOIN_TO_VOTE, type VoteResult } from '../../../_shared/contract/ideas.ts';
+import { requestRow } from '../../../_shared/db/client.ts';
+import { deleteCaller } from '../../../_shared/auth/delete-caller.ts';
+import { participantKey } from '../../../_shared/db/limits.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { idempotencyKeyOf } from '../../../_shared/db/idempotency.ts';
+import { asWriter, commentJson } from './idea-json.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
+import { versionedColumns, versionedRead, type VersionedRow } from '../../../_shared/db/versioned.ts';
+import { readVoters } from './voters.ts';
 
 export const ideaRoutes = new Hono()
   // Toggle (spec §4): voting again removes the vote. app.vote_on_idea (a

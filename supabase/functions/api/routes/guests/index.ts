@@ -12,7 +12,7 @@
 // (app.guest_credentials, private.issue_guest_credential). The device sends
 // it back in the X-Guest-Secret header with every guest request.
 import { Hono } from 'hono';
-import { createGuestSessionBody, restoreGuestSessionBody } from '../../_shared/contract/guests-requests.ts';
+import { createGuestSessionBody, restoreGuestSessionBody } from '../../../_shared/contract/guests-requests.ts';
 import {
   GUEST_NOT_FOUND,
   type GuestCredentials,
@@ -20,15 +20,15 @@ import {
   type GuestSessionRead,
   guestNameTaken,
   PLAN_NOT_FOUND,
-} from '../../_shared/contract/guests.ts';
-import { requestNetwork } from '../../_shared/http/client-ip.ts';
-import { countLimits, newSecretToken, sha256Hex, type Tx, withRequest } from '../../_shared/db/client.ts';
-import { HttpError, isUniqueViolation } from '../../_shared/http/errors.ts';
-import type { LimitHit } from '../../_shared/db/limits.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { scopeOf } from '../../_shared/db/request-scope.ts';
-import { SECRET_TOKEN_PATTERN } from '../../_shared/contract/fields.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
+} from '../../../_shared/contract/guests.ts';
+import { requestNetwork } from '../../../_shared/http/client-ip.ts';
+import { countLimits, newSecretToken, sha256Hex, type Tx, withRequest } from '../../../_shared/db/client.ts';
+import { HttpError, isUniqueViolation } from '../../../_shared/http/errors.ts';
+import type { LimitHit } from '../../../_shared/db/limits.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { scopeOf } from '../../../_shared/db/request-scope.ts';
+import { SECRET_TOKEN_PATTERN } from '../../../_shared/contract/fields.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
 
 /** SQLSTATE of a failed foreign key (the plan was deleted in the meantime). */
 function isForeignKeyViolation(error: unknown): boolean {

@@ -9,20 +9,20 @@
 // host only, status flow) are the SQL functions of the vote and host rules
 // migrations, whose HP4xx sentences reach the client.
 import { Hono } from 'hono';
-import { optionalUserId } from '../../_shared/auth/tokens.ts';
-import { guestIdQuery, voteDateBody } from '../../_shared/contract/dates-requests.ts';
-import { JOIN_FIRST_TO_SEE_VOTES, JOIN_FIRST_TO_VOTE, type TimeSlot, type VoteDateResult } from '../../_shared/contract/dates.ts';
-import { GUEST_NOT_FOUND } from '../../_shared/contract/guests.ts';
-import { periodSortMinutes } from '../../_shared/contract/periods.ts';
-import { PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
-import { requestRow, type Tx } from '../../_shared/db/client.ts';
-import { HttpError } from '../../_shared/http/errors.ts';
-import { idempotencyKeyOf } from '../../_shared/db/idempotency.ts';
-import { participantKey } from '../../_shared/db/limits.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { parseBody, validate } from '../../_shared/http/validation.ts';
-import { viewersOwnVote } from '../../_shared/voters.ts';
-import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/db/versioned.ts';
+import { optionalUserId } from '../../../_shared/auth/tokens.ts';
+import { guestIdQuery, voteDateBody } from '../../../_shared/contract/dates-requests.ts';
+import { JOIN_FIRST_TO_SEE_VOTES, JOIN_FIRST_TO_VOTE, type TimeSlot, type VoteDateResult } from '../../../_shared/contract/dates.ts';
+import { GUEST_NOT_FOUND } from '../../../_shared/contract/guests.ts';
+import { periodSortMinutes } from '../../../_shared/contract/periods.ts';
+import { PLAN_NOT_FOUND } from '../../../_shared/contract/plans.ts';
+import { requestRow, type Tx } from '../../../_shared/db/client.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { idempotencyKeyOf } from '../../../_shared/db/idempotency.ts';
+import { participantKey } from '../../../_shared/db/limits.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { parseBody, validate } from '../../../_shared/http/validation.ts';
+import { viewersOwnVote } from '../ideas/voters.ts';
+import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../../_shared/db/versioned.ts';
 
 /** Slots in the order of spec §3 "sorted by date then period": whole day, then by time of day. */
 function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {

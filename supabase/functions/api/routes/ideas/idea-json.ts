@@ -3,8 +3,8 @@
 // N+1), and the mapping of the errors the idea rules raise beyond the shared
 // HP4xx set. Everything runs under the request's role (withRequest), so RLS
 // decides what is visible.
-import type { Tx } from './db/client.ts';
-import { HttpError } from './http/errors.ts';
+import type { Tx } from '../../../_shared/db/client.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
 
 /** A piece of SQL built with the request's `tx`, to embed in another query. */
 type Fragment = ReturnType<Tx['unsafe']>;

@@ -10,14 +10,14 @@
 // otherwise it waits for the scheduler (docs/notifications.md "The notice
 // budget"). The change itself is never refused for the budget.
 import { Hono } from 'hono';
-import { requireUserId } from '../../_shared/auth/tokens.ts';
-import { lockDateBody, setEventTimeBody, setLocationBody, unlockBody } from '../../_shared/contract/dates-requests.ts';
-import { type Plan, PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
-import { type Tx, withRequest } from '../../_shared/db/client.ts';
-import { deliverSoon, sendPlanNotices } from '../../_shared/delivery/outbox.ts';
-import { requirePlanById } from '../../_shared/plans.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
+import { requireUserId } from '../../../_shared/auth/tokens.ts';
+import { lockDateBody, setEventTimeBody, setLocationBody, unlockBody } from '../../../_shared/contract/dates-requests.ts';
+import { type Plan, PLAN_NOT_FOUND } from '../../../_shared/contract/plans.ts';
+import { type Tx, withRequest } from '../../../_shared/db/client.ts';
+import { deliverSoon, sendPlanNotices } from '../../../_shared/delivery/outbox.ts';
+import { requirePlanById } from '../plans/plan-json.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
 
 /**
  * The plan JSON after a host action (the action's own errors come first); its

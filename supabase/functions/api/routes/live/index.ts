@@ -12,16 +12,16 @@
 // bounded per client network and per instance (plan-events/stream-slots.ts):
 // 429 beyond, with Retry-After.
 import { Hono } from 'hono';
-import { optionalUserId, requireUserId } from '../../_shared/auth/tokens.ts';
-import { PLAN_NOT_FOUND } from '../../_shared/contract/plans.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { withRequest } from '../../_shared/db/client.ts';
-import { liveStreamTiming } from '../../_shared/config/env.ts';
-import { HttpError } from '../../_shared/http/errors.ts';
-import { requestNetwork } from '../../_shared/http/client-ip.ts';
-import { planFeed } from './plan-events/feed-sources.ts';
-import { openPlanStream } from './plan-events/plan-stream.ts';
-import { takeStreamSlot } from './plan-events/stream-slots.ts';
+import { optionalUserId, requireUserId } from '../../../_shared/auth/tokens.ts';
+import { PLAN_NOT_FOUND } from '../../../_shared/contract/plans.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { withRequest } from '../../../_shared/db/client.ts';
+import { liveStreamTiming } from '../../../_shared/config/env.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { requestNetwork } from '../../../_shared/http/client-ip.ts';
+import { planFeed } from './feed-sources.ts';
+import { openPlanStream } from './plan-stream.ts';
+import { takeStreamSlot } from './stream-slots.ts';
 
 const SINCE = /^\d{1,15}$/;
 

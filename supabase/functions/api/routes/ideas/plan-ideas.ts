@@ -7,19 +7,19 @@
 // malformed plan id is "Plan not found" like an unknown one. One transaction
 // and one statement per request (pick-idea: two, pipelined in one round trip).
 import { Hono } from 'hono';
-import { optionalUserId, requireUserId } from '../../_shared/auth/tokens.ts';
-import { createIdeaBody, guestIdQuery, pickIdeaBody } from '../../_shared/contract/ideas-requests.ts';
-import { type ActivitySuggestions, type Idea, JOIN_TO_SUGGEST, type PickIdeaResult, PLAN_NOT_FOUND } from '../../_shared/contract/ideas.ts';
-import { requestRow, withRequest } from '../../_shared/db/client.ts';
-import { participantKey } from '../../_shared/db/limits.ts';
-import { HttpError } from '../../_shared/http/errors.ts';
-import { asWriter, ideaJson, prepareIdeas, renderIdeas } from '../../_shared/ideas.ts';
-import { buildSuggestions, type SharedInterest } from './plan-ideas/suggestions.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { deliverSoon, sendPlanNotices } from '../../_shared/delivery/outbox.ts';
-import { parseBody, validate } from '../../_shared/http/validation.ts';
-import { viewersOwnVote } from '../../_shared/voters.ts';
-import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../_shared/db/versioned.ts';
+import { optionalUserId, requireUserId } from '../../../_shared/auth/tokens.ts';
+import { createIdeaBody, guestIdQuery, pickIdeaBody } from '../../../_shared/contract/ideas-requests.ts';
+import { type ActivitySuggestions, type Idea, JOIN_TO_SUGGEST, type PickIdeaResult, PLAN_NOT_FOUND } from '../../../_shared/contract/ideas.ts';
+import { requestRow, withRequest } from '../../../_shared/db/client.ts';
+import { participantKey } from '../../../_shared/db/limits.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { asWriter, ideaJson, prepareIdeas, renderIdeas } from './idea-json.ts';
+import { buildSuggestions, type SharedInterest } from '../interests/suggestions.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { deliverSoon, sendPlanNotices } from '../../../_shared/delivery/outbox.ts';
+import { parseBody, validate } from '../../../_shared/http/validation.ts';
+import { viewersOwnVote } from './voters.ts';
+import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../../_shared/db/versioned.ts';
 
 export const planIdeaRoutes = new Hono()
   // Whoever holds the plan id may read its ideas (claim plan_id). Most votes

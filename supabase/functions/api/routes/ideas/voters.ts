@@ -4,8 +4,8 @@
 // participants row (kept right by triggers). One statement; `undefined` when the
 // idea/slot is unknown or out of the caller's reach (RLS), so that an empty
 // list and a 404 can be told apart.
-import type { Tx } from './db/client.ts';
-import { versionedColumns, type VersionedRow } from './db/versioned.ts';
+import type { Tx } from '../../../_shared/db/client.ts';
+import { versionedColumns, type VersionedRow } from '../../../_shared/db/versioned.ts';
 
 // Fixed identifiers only (never from a request), so splicing them is safe.
 const TARGETS = {

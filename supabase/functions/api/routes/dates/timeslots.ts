@@ -3,17 +3,17 @@
 // resolved from the slot in the claims statement (withRequest's timeSlotId),
 // so whoever holds the plan's link can read, and RLS decides who may write.
 import { Hono } from 'hono';
-import { optionalUserId } from '../../_shared/auth/tokens.ts';
-import { timeSlotVoteBody } from '../../_shared/contract/dates-requests.ts';
-import { JOIN_FIRST_TO_VOTE, TIME_SLOT_NOT_FOUND, type TimeSlotVoteResult } from '../../_shared/contract/dates.ts';
-import { pathId } from '../../_shared/http/params.ts';
-import { requestRow } from '../../_shared/db/client.ts';
-import { participantKey } from '../../_shared/db/limits.ts';
-import { HttpError } from '../../_shared/http/errors.ts';
-import { idempotencyKeyOf } from '../../_shared/db/idempotency.ts';
-import { parseBody } from '../../_shared/http/validation.ts';
-import { versionedRead } from '../../_shared/db/versioned.ts';
-import { readVoters } from '../../_shared/voters.ts';
+import { optionalUserId } from '../../../_shared/auth/tokens.ts';
+import { timeSlotVoteBody } from '../../../_shared/contract/dates-requests.ts';
+import { JOIN_FIRST_TO_VOTE, TIME_SLOT_NOT_FOUND, type TimeSlotVoteResult } from '../../../_shared/contract/dates.ts';
+import { pathId } from '../../../_shared/http/params.ts';
+import { requestRow } from '../../../_shared/db/client.ts';
+import { participantKey } from '../../../_shared/db/limits.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { idempotencyKeyOf } from '../../../_shared/db/idempotency.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
+import { versionedRead } from '../../../_shared/db/versioned.ts';
+import { readVoters } from '../ideas/voters.ts';
 
 export const timeSlotRoutes = new Hono()
   // Toggle: voting again removes the vote (spec §4). A member is joined on

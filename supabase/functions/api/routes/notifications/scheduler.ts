@@ -8,12 +8,12 @@
 // `Authorization: Bearer <SCHEDULER_SECRET>`. Any number of runs may overlap:
 // each step claims its rows.
 import { Hono } from 'hono';
-import { sameBytes } from '../../_shared/http/bytes.ts';
-import { withWorker } from '../../_shared/db/client.ts';
-import { readEnv } from '../../_shared/config/env.ts';
-import { HttpError } from '../../_shared/http/errors.ts';
-import { NOTIFICATION_LIMITS, rateLimits } from '../../_shared/db/limits.ts';
-import { deliverDue } from '../../_shared/delivery/outbox.ts';
+import { sameBytes } from '../../../_shared/http/bytes.ts';
+import { withWorker } from '../../../_shared/db/client.ts';
+import { readEnv } from '../../../_shared/config/env.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
+import { NOTIFICATION_LIMITS, rateLimits } from '../../../_shared/db/limits.ts';
+import { deliverDue } from '../../../_shared/delivery/outbox.ts';
 
 const encoder = new TextEncoder();
 
