@@ -1,7 +1,7 @@
 // GET /api/plans/{id}/activity-suggestions over HTTP: texts from the interests
 // the plan's signed-in participants share (most shared first), without texts
 // of existing ideas. The mapping itself is unit-tested next to
-// supabase/functions/api/routes/plan-ideas/suggestions.ts.
+// supabase/functions/api/routes/interests/suggestions.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
 import { addMember, cleanUp, expectText, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';

@@ -1,4 +1,5 @@
-// Liveness for the local stack and monitors: answers without touching the database.
+// GET /api/health: liveness for the local stack and monitors; answers without
+// touching the database. Not a domain, so not under routes/ (app.ts registers it).
 // With EXPOSE_MEMORY_STATS=1 (set only by `npm run bench:live`, which also
 // starts Deno with --expose-gc), `?memory=1` first collects garbage and then
 // reports the isolate's memory, so the bench can tell live memory per open
@@ -6,10 +7,10 @@
 // HANGPLAN_INSTANCE (set by the local stack, a fresh id per start) is echoed in
 // the `x-hangplan-instance` header, so `npm start` can tell its own API from
 // one left running by another run.
-import { Hono } from 'hono';
+import type { Context } from 'hono';
 import { readEnv } from '../_shared/config/env.ts';
 
-export const healthRoutes = new Hono().get('/', (c) => {
+export function health(c: Context): Response {
   const instance = readEnv('HANGPLAN_INSTANCE');
   if (instance) c.header('x-hangplan-instance', instance);
   if (c.req.query('memory') && readEnv('EXPOSE_MEMORY_STATS') === '1') {
@@ -19,4 +20,4 @@ export const healthRoutes = new Hono().get('/', (c) => {
     return c.json({ ok: true, memory: Deno.memoryUsage() });
   }
   return c.json({ ok: true });
-});
+}

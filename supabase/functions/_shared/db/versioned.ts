@@ -12,8 +12,7 @@
 import type { Context } from 'hono';
 import type { Tx } from './client.ts';
 import { RecentMap } from './recent-map.ts';
-
-type Fragment = ReturnType<Tx['unsafe']>;
+import type { Fragment } from './sql.ts';
 
 /** FNV-1a, 32 bits: tells viewers apart in an ETag (not a secret, only a discriminator). */
 function viewerTag(viewer: string): string {

@@ -1,33 +1,26 @@
 // /api/auth: e-mail code sign-in, sessions (sign-out, sign-out everywhere),
 // the current user, the profile with its verified e-mail change, and deleting
-// the account.
+// the account (docs/api-accounts.md). A guest who signs in hands its votes
+// over in ../guests (POST /api/auth/transfer-guest-votes).
 import { type Context, Hono } from 'hono';
 import { requireUserId, signSessionToken } from '../../../_shared/auth/tokens.ts';
 import { confirmEmailBody, sendOtpBody, undoEmailChangeBody, updateProfileBody, verifyOtpBody } from '../../../_shared/contract/auth-requests.ts';
 import { type ProfileUpdate, UNDO_LINK_INVALID, type UndoEmailChangeResult, type User } from '../../../_shared/contract/auth.ts';
-import type { TransferResult } from '../../../_shared/contract/common.ts';
-import { transferGuestVotesBody } from '../../../_shared/contract/guests-requests.ts';
 import { requestNetwork, siteKey } from '../../../_shared/http/client-ip.ts';
-import { newSecretToken, requestRow, sha256Hex, type Tx, withRequest } from '../../../_shared/db/client.ts';
+import { newSecretToken, requestRow, sha256Hex, withRequest } from '../../../_shared/db/client.ts';
 import { HttpError, messages, tooManyRequests } from '../../../_shared/http/errors.ts';
 import { type LimitHit, limitEntry, limitsJson } from '../../../_shared/db/limits.ts';
 import { sendEmailChangeCode, sendEmailChangedNotice, sendSignInCode } from '../../../_shared/delivery/mail.ts';
 import { appOrigin } from '../../../_shared/delivery/notify.ts';
 import { generateSignInCode, hashEmailChangeCode, hashSignInCode } from '../../../_shared/auth/otp.ts';
 import { parseBody } from '../../../_shared/http/validation.ts';
+import { findUser } from './users.ts';
 
 const TOO_SOON = 'Please wait 30 seconds before asking for another code';
 const TOO_MANY = 'Too many codes requested';
 const ADDRESS_BUSY = 'Too many codes were sent to that address';
 const INVALID_CODE = 'Invalid or expired code';
 const EMAIL_TAKEN = 'That e-mail address is already used by another account';
-
-async function findUser(tx: Tx, userId: string): Promise<User | undefined> {
-  const [user] = await tx<User[]>`
-    select id, email, first_name as "firstName", last_name as "lastName"
-    from app.users where id = ${userId}::uuid`;
-  return user;
-}
 
 /** The page behind the undo link; the token rides in the fragment, which no server or Referer sees. */
 const undoEmailChangeUrl = (token: string) => `${appOrigin()}/account/undo-email-change#token=${token}`;
@@ -77,7 +70,7 @@ function refusedSend(outcome: string, retryAfter: number | null): HttpError {
 
 export const authRoutes = new Hono()
   // Same answer whether or not an account exists: no account enumeration.
-  .post('/send-otp', async (c) => {
+  .post('/auth/send-otp', async (c) => {
     const { email, device } = await parseBody(c, sendOtpBody);
     const code = generateSignInCode();
     const [codeHash, limits, device_] = await Promise.all([hashSignInCode(email, code), mailLimits(c, email), deviceHash(device)]);
@@ -98,7 +91,7 @@ export const authRoutes = new Hono()
     return c.body(null, 204);
   })
 
-  .post('/verify-otp', async (c) => {
+  .post('/auth/verify-otp', async (c) => {
     const { email, code, device } = await parseBody(c, verifyOtpBody);
     const [codeHash, device_] = await Promise.all([hashSignInCode(email, code), deviceHash(device)]);
     // A wrong code must COMMIT (it counts a try, the code dies at 5), so the
@@ -119,7 +112,7 @@ export const authRoutes = new Hono()
 
   // Ends this device's session on the server: its token is refused from now
   // on (401), wherever a copy of it is.
-  .post('/sign-out', async (c) => {
+  .post('/auth/sign-out', async (c) => {
     const userId = await requireUserId(c);
     await withRequest({ userId }, (tx) => tx`delete from app.sessions where id = private.claimed_session_id()`);
     return c.body(null, 204);
@@ -129,7 +122,7 @@ export const authRoutes = new Hono()
   // with them every device's notifications for the account (a lost phone);
   // no device keeps a sign-in budget of its own (app.sign_in_devices), and
   // the calendar feed's URL stops too (private.sign_out_everywhere).
-  .post('/sign-out-everywhere', async (c) => {
+  .post('/auth/sign-out-everywhere', async (c) => {
     const userId = await requireUserId(c);
     await requestRow({ userId }, (tx) => tx`select private.sign_out_everywhere()`);
     return c.body(null, 204);
@@ -140,13 +133,13 @@ export const authRoutes = new Hono()
   // no one else in it has an account), what they wrote stays signed "Deleted
   // account", and everything else of theirs goes (private.delete_account).
   // This token and every other of the account are 401 from now on.
-  .delete('/account', async (c) => {
+  .delete('/auth/account', async (c) => {
     const userId = await requireUserId(c);
     await requestRow({ userId }, (tx) => tx`select private.delete_account()`);
     return c.body(null, 204);
   })
 
-  .get('/me', async (c) => {
+  .get('/auth/me', async (c) => {
     const userId = await requireUserId(c);
     const user = await withRequest({ userId }, (tx) => findUser(tx, userId));
     // A valid token for an account that no longer exists is a dead session.
@@ -160,7 +153,7 @@ export const authRoutes = new Hono()
   // account has that address (no enumeration): the user as stored, plus
   // `pendingEmail`, the address the code went to (null when none was sent:
   // no e-mail in the body, or the account's own address).
-  .patch('/profile', async (c) => {
+  .patch('/auth/profile', async (c) => {
     const userId = await requireUserId(c);
     const { firstName, lastName, email } = await parseBody(c, updateProfileBody);
     const changes: Record<string, string | null> = {};
@@ -206,7 +199,7 @@ export const authRoutes = new Hono()
   // transaction) and the 5th kills it; a right one moves the account, or is
   // 409 when another account has the address (only now, to whoever reads
   // that mailbox), and ends every other session of the user.
-  .post('/confirm-email', async (c) => {
+  .post('/auth/confirm-email', async (c) => {
     const userId = await requireUserId(c);
     const { code } = await parseBody(c, confirmEmailBody);
     const codeHash = await hashEmailChangeCode(userId, code);
@@ -234,7 +227,7 @@ export const authRoutes = new Hono()
   // The link mailed to the old address after a change (its token is in the
   // URL's fragment, which the page posts here): the old address comes back,
   // every session of the account ends, the link is used up.
-  .post('/undo-email-change', async (c) => {
+  .post('/auth/undo-email-change', async (c) => {
     const { token } = await parseBody(c, undoEmailChangeBody);
     const tokenHash = await sha256Hex(token);
     const [row] = await withRequest({}, (tx) => tx<{ outcome: string; email: string | null }[]>`
@@ -243,25 +236,4 @@ export const authRoutes = new Hono()
     if (row.outcome !== 'undone' || !row.email) throw new HttpError(400, UNDO_LINK_INVALID);
     const answer: UndoEmailChangeResult = { email: row.email };
     return c.json(answer);
-  })
-
-  // After signing in on a device that holds a guest session: the guest's votes
-  // (minus those the account already has), ideas and comments become the
-  // account's, the account replaces the guest in the plan, and the guest is
-  // deleted (app.transfer_guest_votes). The proof is the guest's secret that
-  // this device holds (header X-Guest-Secret), checked by the database like
-  // any guest request's: the id alone, which is public, is not enough. A
-  // second call answers 404: the guest is gone.
-  .post('/transfer-guest-votes', async (c) => {
-    const userId = await requireUserId(c);
-    const { guestId } = await parseBody(c, transferGuestVotesBody);
-    const counts = await withRequest({ userId, guestId: guestId.toLowerCase() }, async (tx) => {
-      // A valid token whose account no longer exists is a dead session (as /me answers).
-      if (!(await findUser(tx, userId))) throw new HttpError(401, messages.sessionExpired);
-      const [row] = await tx<TransferResult[]>`
-        select transferred_idea_votes as "transferredIdeaVotes", transferred_time_votes as "transferredTimeVotes"
-          from app.transfer_guest_votes(${guestId}::uuid)`;
-      return row;
-    });
-    return c.json(counts);
   });

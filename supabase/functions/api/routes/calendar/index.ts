@@ -1,10 +1,15 @@
 // /api/calendar: the member's personal calendar feed (docs/calendars.md "Calendar
 // feed"; docs/decisions/0072-calendar-feed.md).
 //
-//   GET  /feed              (member) → {url}: the feed's URL, issued on first use
-//   POST /feed/rotate       (member) → {url}: a new URL; the old one stops at once
-//   GET  /feed/{secret}.ics (no credentials but the secret: calendar apps send
-//                           none) → text/calendar, ETag, 304 when unchanged
+//   GET  /calendar/feed              (member) → {url}: the feed's URL, issued on
+//                                    first use
+//   POST /calendar/feed/rotate       (member) → {url}: a new URL; the old one
+//                                    stops at once
+//   GET  /calendar/feed/{secret}.ics (no credentials but the secret: calendar
+//                                    apps send none) → text/calendar, ETag, 304
+//                                    when unchanged
+//
+// The feed's SQL, body and per-instance copies are ./feed.ts.
 import { Hono } from 'hono';
 import { requireUserId } from '../../../_shared/auth/tokens.ts';
 import {
@@ -30,7 +35,7 @@ export const calendarRoutes = new Hono()
   // no feed yet; otherwise the URL is made again from the stored nonce. When
   // that does not give the stored hash (the server's key changed since), the
   // feed is issued anew, once (a second round trip, only then).
-  .get('/feed', async (c) => {
+  .get('/calendar/feed', async (c) => {
     const userId = await requireUserId(c);
     const fresh = await newFeedCredential(userId);
     const row = await requestRow({ userId }, (tx) => issueFeed(tx, fresh));
@@ -46,7 +51,7 @@ export const calendarRoutes = new Hono()
     return c.json(answer);
   })
 
-  .post('/feed/rotate', async (c) => {
+  .post('/calendar/feed/rotate', async (c) => {
     const userId = await requireUserId(c);
     const fresh = await newFeedCredential(userId);
     const row = await requestRow({ userId }, (tx) => resetFeed(tx, fresh));
@@ -60,7 +65,7 @@ export const calendarRoutes = new Hono()
   // secret is refused before anything is hashed or looked up. The events are
   // built only when the feed's tag is neither the client's (304) nor that of
   // this instance's copy of the text (answered from the copy).
-  .get('/feed/:file', async (c) => {
+  .get('/calendar/feed/:file', async (c) => {
     const match = CALENDAR_FEED_FILE.exec(c.req.param('file'));
     if (!match) throw new HttpError(404, CALENDAR_FEED_NOT_FOUND);
     const secretHash = await sha256Hex(match[1]);

@@ -1,7 +1,10 @@
-// /api/plans/{id}/...: the plan's time slots and date votes (spec §7;
-// docs/api.md "Time slots and the lock flow"; the host's lock flow is
-// plan-lock.ts). Mounted on /plans next to the plan and joining routes (Hono
-// merges sub-apps on one prefix).
+// Dates: a plan's time slots, the caller's votes and a date vote
+// (/api/plans/{id}/...), and by slot id its vote and voters
+// (/api/timeslots/{id}/...). Spec §7; docs/api.md "Time slots and the lock
+// flow"; the host's lock flow is ../lock. Where the URL names a slot, the
+// plan_id claim is resolved from the slot in the claims statement
+// (withRequest's timeSlotId), so whoever holds the plan's link can read, and
+// RLS decides who may write.
 //
 // Every parameter and body is validated before the database is touched (a
 // malformed plan id is "Plan not found", an impossible date a 400). Each
@@ -10,19 +13,26 @@
 // migrations, whose HP4xx sentences reach the client.
 import { Hono } from 'hono';
 import { optionalUserId } from '../../../_shared/auth/tokens.ts';
-import { guestIdQuery, voteDateBody } from '../../../_shared/contract/dates-requests.ts';
-import { JOIN_FIRST_TO_SEE_VOTES, JOIN_FIRST_TO_VOTE, type TimeSlot, type VoteDateResult } from '../../../_shared/contract/dates.ts';
+import { guestIdQuery, timeSlotVoteBody, voteDateBody } from '../../../_shared/contract/dates-requests.ts';
+import {
+  JOIN_FIRST_TO_SEE_VOTES,
+  JOIN_FIRST_TO_VOTE,
+  TIME_SLOT_NOT_FOUND,
+  type TimeSlot,
+  type TimeSlotVoteResult,
+  type VoteDateResult,
+} from '../../../_shared/contract/dates.ts';
 import { GUEST_NOT_FOUND } from '../../../_shared/contract/guests.ts';
 import { periodSortMinutes } from '../../../_shared/contract/periods.ts';
 import { PLAN_NOT_FOUND } from '../../../_shared/contract/plans.ts';
 import { requestRow, type Tx } from '../../../_shared/db/client.ts';
-import { HttpError } from '../../../_shared/http/errors.ts';
 import { idempotencyKeyOf } from '../../../_shared/db/idempotency.ts';
 import { participantKey } from '../../../_shared/db/limits.ts';
+import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../../_shared/db/versioned.ts';
+import { HttpError } from '../../../_shared/http/errors.ts';
 import { pathId } from '../../../_shared/http/params.ts';
 import { parseBody, validate } from '../../../_shared/http/validation.ts';
-import { viewersOwnVote } from '../ideas/voters.ts';
-import { versionedColumns, versionedRead, type VersionedRow, viewerOf } from '../../../_shared/db/versioned.ts';
+import { readVoters, viewersOwnVote } from '../ideas/voters.ts';
 
 /** Slots in the order of spec §3 "sorted by date then period": whole day, then by time of day. */
 function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
@@ -57,9 +67,9 @@ function readTimeSlots(tx: Tx, planId: string, known: string | null) {
      where p.id = ${planId}::uuid`;
 }
 
-export const planDateRoutes = new Hono()
+export const dateRoutes = new Hono()
   // Anyone holding the plan's link may look (docs/api.md "Plans").
-  .get('/:id/timeslots', async (c) => {
+  .get('/plans/:id/timeslots', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
@@ -74,7 +84,7 @@ export const planDateRoutes = new Hono()
   // The caller's votes: a member by token, a guest by ?guestId= (a valid token
   // wins). A read: the guest id is a display id here, not a claim, and needs
   // no secret (it reveals only what the slots' public voters lists reveal).
-  .get('/:id/my-votes', async (c) => {
+  .get('/plans/:id/my-votes', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const rawGuestId = c.req.query('guestId');
@@ -109,7 +119,7 @@ export const planDateRoutes = new Hono()
   // Find-or-create the (date, period) slot and toggle the caller's vote on it.
   // A member is joined on first vote; a guest must be a guest of this plan.
   // With an Idempotency-Key, a repeat replays the first answer.
-  .post('/:id/vote-date', async (c) => {
+  .post('/plans/:id/vote-date', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const { date, period, guestId } = await parseBody(c, voteDateBody);
@@ -126,4 +136,40 @@ export const planDateRoutes = new Hono()
       { limits: [{ limit: 'vote', key: voter }], idempotencyKey },
     );
     return c.json(result);
+  })
+
+  // Toggle: voting again removes the vote (spec §4). A member is joined on
+  // first vote; without a token the body's guestId must be a guest of the
+  // slot's plan (403 otherwise). With an Idempotency-Key, a repeat replays
+  // the first answer.
+  .post('/timeslots/:id/vote', async (c) => {
+    const timeSlotId = pathId(c.req.param('id'), TIME_SLOT_NOT_FOUND);
+    const userId = await optionalUserId(c);
+    const { guestId } = await parseBody(c, timeSlotVoteBody);
+    const idempotencyKey = await idempotencyKeyOf(c);
+    if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
+    const voter = participantKey(userId, guestId);
+    // The rule (app.vote_on_time_slot: the toggle and the count), and the
+    // limit in the claims statement: one round trip.
+    const row = await requestRow(
+      { userId, guestId: userId ? null : guestId, timeSlotId },
+      (tx) => tx<{ voted: boolean; voteCount: number }[]>`
+        select voted, vote_count as "voteCount" from app.vote_on_time_slot(${timeSlotId}::uuid)`,
+      { limits: [{ limit: 'vote', key: voter }], idempotencyKey },
+    );
+    const { voted, voteCount } = row!;
+    const result: TimeSlotVoteResult = { voted, voteCount };
+    return c.json(result);
+  })
+
+  // Spec §3 Voter, first voters first (see ../ideas/voters.ts).
+  .get('/timeslots/:id/voters', async (c) => {
+    const timeSlotId = pathId(c.req.param('id'), TIME_SLOT_NOT_FOUND);
+    const userId = await optionalUserId(c);
+    const response = await versionedRead(c, {
+      key: `slot-voters:${timeSlotId}`,
+      query: (known) => requestRow({ userId, timeSlotId }, (tx) => readVoters(tx, 'timeSlot', timeSlotId, known)),
+    });
+    if (!response) throw new HttpError(404, TIME_SLOT_NOT_FOUND);
+    return response;
   });

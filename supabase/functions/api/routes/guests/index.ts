@@ -1,34 +1,42 @@
-// /api/guest-session: creating a guest (who joins the plan at once), the
-// spec's "Is this you?" restore, reading a guest session back by its id, and
-// its joined device signing the other devices out.
+// A guest: creating one (who joins the plan at once), the spec's "Is this
+// you?" check and restore, reading a guest session back by its id, its joined
+// device signing the other devices out, and a guest who signs in handing its
+// votes to the account (POST /api/auth/transfer-guest-votes: URLs did not
+// move with the code). Spec §2, §4, §7; docs/auth-and-guests.md "Guests".
 //
-// All run as `anon` whatever Authorization header is sent: only anon may
-// create guests (RLS), and a guest's credential is its device's secret, so an
-// account token adds nothing here (the join page offers the name form only to
-// visitors who are not signed in).
+// Creating, checking and restoring run as `anon` whatever Authorization
+// header is sent: only anon may create guests (RLS), and a guest's
+// credential is its device's secret, so an account token adds nothing here
+// (the join page offers the name form only to visitors who are not signed
+// in).
 //
 // Creating and restoring each answer a NEW secret (32 random bytes,
 // base64url) that only this device gets; the database keeps its SHA-256
 // (app.guest_credentials, private.issue_guest_credential). The device sends
 // it back in the X-Guest-Secret header with every guest request.
 import { Hono } from 'hono';
-import { createGuestSessionBody, restoreGuestSessionBody } from '../../../_shared/contract/guests-requests.ts';
+import { requireUserId } from '../../../_shared/auth/tokens.ts';
+import type { TransferResult } from '../../../_shared/contract/common.ts';
+import { SECRET_TOKEN_PATTERN } from '../../../_shared/contract/fields.ts';
+import { checkGuestBody, createGuestSessionBody, restoreGuestSessionBody, transferGuestVotesBody } from '../../../_shared/contract/guests-requests.ts';
 import {
   GUEST_NOT_FOUND,
+  type GuestCheckResult,
   type GuestCredentials,
   type GuestSession,
   type GuestSessionRead,
   guestNameTaken,
   PLAN_NOT_FOUND,
 } from '../../../_shared/contract/guests.ts';
-import { requestNetwork } from '../../../_shared/http/client-ip.ts';
 import { countLimits, newSecretToken, sha256Hex, type Tx, withRequest } from '../../../_shared/db/client.ts';
-import { HttpError, isUniqueViolation } from '../../../_shared/http/errors.ts';
 import type { LimitHit } from '../../../_shared/db/limits.ts';
-import { pathId } from '../../../_shared/http/params.ts';
 import { scopeOf } from '../../../_shared/db/request-scope.ts';
-import { SECRET_TOKEN_PATTERN } from '../../../_shared/contract/fields.ts';
+import { requestNetwork } from '../../../_shared/http/client-ip.ts';
+import { HttpError, isUniqueViolation, messages } from '../../../_shared/http/errors.ts';
+import { pathId } from '../../../_shared/http/params.ts';
 import { parseBody } from '../../../_shared/http/validation.ts';
+import { findUser } from '../auth/users.ts';
+import { requirePlan } from '../plans/plan-json.ts';
 
 /** SQLSTATE of a failed foreign key (the plan was deleted in the meantime). */
 function isForeignKeyViolation(error: unknown): boolean {
@@ -49,7 +57,7 @@ export const guestRoutes = new Hono()
   // created: the unique key (plan_id, name_key) makes the loser of a race fail
   // with 23505 -> 409; nor one of a name the host removed (403, trigger
   // guests_refuse_removed). Answers `{id, name, planId, secret}`.
-  .post('/', async (c) => {
+  .post('/guest-session', async (c) => {
     const { name, planId, slug } = await parseBody(c, createGuestSessionBody);
     // New guests per client network (_shared/db/limits.ts), counted in this
     // transaction: a guest that is not created (404, 409) counts nothing. No
@@ -98,7 +106,7 @@ export const guestRoutes = new Hono()
   // (docs/auth-and-guests.md "Guests"), while a guest id alone, which public
   // JSON shows, opens nothing. Answers `{id, name, planId, secret}`; 404 for
   // an unknown plan or name.
-  .post('/restore', async (c) => {
+  .post('/guest-session/restore', async (c) => {
     const { name, planId, slug } = await parseBody(c, restoreGuestSessionBody);
     // Counted in a transaction of its own, so that a name that is not found
     // counts too (_shared/db/limits.ts 'guest-name').
@@ -127,7 +135,7 @@ export const guestRoutes = new Hono()
   // whether another device has since continued as this guest by name, and
   // (`planSlug`) the plan's link as it is now: a guest's pages live under
   // it, so after the host resets it the device follows (docs/decisions/0087).
-  .get('/:guestId', async (c) => {
+  .get('/guest-session/:guestId', async (c) => {
     const guestId = pathId(c.req.param('guestId'), GUEST_NOT_FOUND);
     const guest = await withRequest({ guestId }, async (tx) => {
       const [row] = await tx<(GuestSession & { continuedAt: Date | null; planSlug: string | null })[]>`
@@ -146,8 +154,55 @@ export const guestRoutes = new Hono()
   // guest, every other device of the guest is signed out and nobody may
   // continue as it by name while this device stays in use. 204; 403 from a
   // device that continued by name; the secret's checks as every guest request.
-  .delete('/:guestId/other-devices', async (c) => {
+  .delete('/guest-session/:guestId/other-devices', async (c) => {
     const guestId = pathId(c.req.param('guestId'), GUEST_NOT_FOUND);
     await withRequest({ guestId }, (tx) => tx`select private.end_other_guest_devices(${guestId}::uuid)`);
     return c.body(null, 204);
+  })
+
+  // "Is this you?": anyone holding the plan's link may ask whether a guest of
+  // that name (trimmed, case-insensitive: the guests.name_key rule) already
+  // joined, and gets its id and votes back to restore the session. Runs as
+  // anon with only the plan_id claim, whatever Authorization header is sent.
+  .post('/plans/:id/check-guest', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const { name } = await parseBody(c, checkGuestBody);
+    // Name probes per client network (_shared/db/limits.ts 'guest-name'), counted
+    // in this transaction whether or not the name exists.
+    const hits: LimitHit[] = [{ limit: 'guest-name', key: requestNetwork(c) }];
+    const result = await withRequest({ planId }, async (tx): Promise<GuestCheckResult> => {
+      await requirePlan(tx, planId);
+      const [guest] = await tx<{ id: string; name: string; ideaVotes: string[]; timeSlotVotes: string[] }[]>`
+        select g.id, g.name,
+               array(select v.idea_id from app.idea_votes v
+                      where v.guest_id = g.id order by v.created_at, v.id)::text[] as "ideaVotes",
+               array(select v.time_slot_id from app.time_slot_votes v
+                      where v.guest_id = g.id order by v.created_at, v.id)::text[] as "timeSlotVotes"
+          from app.guests g
+         where g.plan_id = ${planId}::uuid and g.name_key = lower(btrim(${name}))`;
+      if (!guest) return { exists: false, guestId: null, name, ideaVotes: [], timeSlotVotes: [] };
+      return { exists: true, guestId: guest.id, name: guest.name, ideaVotes: guest.ideaVotes, timeSlotVotes: guest.timeSlotVotes };
+    }, { limits: hits });
+    return c.json(result);
+  })
+
+  // After signing in on a device that holds a guest session: the guest's votes
+  // (minus those the account already has), ideas and comments become the
+  // account's, the account replaces the guest in the plan, and the guest is
+  // deleted (app.transfer_guest_votes). The proof is the guest's secret that
+  // this device holds (header X-Guest-Secret), checked by the database like
+  // any guest request's: the id alone, which is public, is not enough. A
+  // second call answers 404: the guest is gone.
+  .post('/auth/transfer-guest-votes', async (c) => {
+    const userId = await requireUserId(c);
+    const { guestId } = await parseBody(c, transferGuestVotesBody);
+    const counts = await withRequest({ userId, guestId: guestId.toLowerCase() }, async (tx) => {
+      // A valid token whose account no longer exists is a dead session (as /me answers).
+      if (!(await findUser(tx, userId))) throw new HttpError(401, messages.sessionExpired);
+      const [row] = await tx<TransferResult[]>`
+        select transferred_idea_votes as "transferredIdeaVotes", transferred_time_votes as "transferredTimeVotes"
+          from app.transfer_guest_votes(${guestId}::uuid)`;
+      return row;
+    });
+    return c.json(counts);
   });

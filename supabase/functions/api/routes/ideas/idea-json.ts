@@ -1,29 +1,11 @@
-// SQL building blocks of the idea endpoints (routes/ideas.ts, routes/plan-ideas.ts):
+// SQL building blocks of the idea routes (./index.ts):
 // the Idea / comment JSON built in the database (one statement per request, no
 // N+1), and the mapping of the errors the idea rules raise beyond the shared
 // HP4xx set. Everything runs under the request's role (withRequest), so RLS
 // decides what is visible.
 import type { Tx } from '../../../_shared/db/client.ts';
 import { HttpError } from '../../../_shared/http/errors.ts';
-
-/** A piece of SQL built with the request's `tx`, to embed in another query. */
-type Fragment = ReturnType<Tx['unsafe']>;
-
-const ALIAS = /^[a-z_][a-z0-9_]*$/;
-
-function identifier(tx: Tx, alias: string) {
-  if (!ALIAS.test(alias)) throw new Error(`Not a table alias: ${alias}`);
-  return tx(alias);
-}
-
-/**
- * A timestamptz column as ISO 8601 in UTC with milliseconds, exactly what
- * `Date.prototype.toISOString()` prints ('2026-11-21T08:00:00.000Z'), whatever
- * the session's time zone.
- */
-export function isoTime(tx: Tx, alias: string, column = 'created_at'): Fragment {
-  return tx`to_char(${identifier(tx, alias)}.${tx(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
-}
+import { type Fragment, identifier, isoTime } from '../../../_shared/db/sql.ts';
 
 /**
  * Spec §3 Idea of the app.ideas row aliased `alias`, with the counts given as

@@ -1,15 +1,13 @@
-// The idea, plan-idea and interest routes through app.request(), without a
-// database: everything here must be answered before a handler opens a
-// transaction. withRequest is replaced by one that fails the test if called.
-import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { signSessionToken } from '../../../_shared/auth/tokens.ts';
-import { app } from '../../app.ts';
+// The idea routes through app.request(), without a database: everything here
+// must be answered before a handler opens a transaction. The database module
+// refuses (../../no-database-test-helpers.ts), and no test may have called it
+// but the one that shows the guard reaches it.
+import { afterEach, beforeAll, describe, it, vi } from 'vitest';
+import { expectDatabaseReachedThrough, expectNoDatabaseCall, expectText, send } from '../../no-database-test-helpers.ts';
 
-vi.mock('../../../_shared/db/client.ts', () => ({
-  withRequest: () => {
-    throw new Error('the database was touched');
-  },
-}));
+vi.mock('../../../_shared/db/client.ts', async (original) =>
+  (await import('../../no-database-test-helpers.ts')).refusingDatabase(await original()),
+);
 
 const PLAN = '3f1c2a4e-8b7d-4c6e-9a5b-1d2e3f405162';
 const IDEA = '7a6b5c4d-3e2f-4a1b-8c9d-0e1f2a3b4c5d';
@@ -18,26 +16,13 @@ beforeAll(() => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
 });
 
-const send = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) =>
-  app.request(path, {
-    method,
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    headers: { 'content-type': 'application/json', ...headers },
-  });
-
-async function expectText(res: Response, status: number, text: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-  expect(await res.text()).toBe(text);
-}
+afterEach(expectNoDatabaseCall);
 
 describe('malformed ids are "not found", never a 500', () => {
   for (const bad of ['nope', '123', `${PLAN}x`, 'zzzzzzzz-zzzz-zzzz-zzzz-zzzzzzzzzzzz']) {
     it(`plan id ${bad}`, async () => {
       await expectText(await send('GET', `/api/plans/${bad}/ideas`), 404, 'Plan not found');
       await expectText(await send('POST', `/api/plans/${bad}/ideas`, { text: 'x', guestId: IDEA }), 404, 'Plan not found');
-      await expectText(await send('POST', `/api/plans/${bad}/pick-idea`, { ideaId: IDEA }), 404, 'Plan not found');
-      await expectText(await send('GET', `/api/plans/${bad}/activity-suggestions`), 404, 'Plan not found');
     });
     it(`idea id ${bad}`, async () => {
       await expectText(await send('POST', `/api/ideas/${bad}/vote`, { guestId: PLAN }), 404, 'Idea not found');
@@ -89,44 +74,13 @@ describe('writes need an identity', () => {
     const expired = 'Your session has expired, please sign in again';
     await expectText(await send('POST', `/api/plans/${PLAN}/ideas`, { text: 'Bowling', guestId: IDEA }, headers), 401, expired);
     await expectText(await send('GET', `/api/plans/${PLAN}/ideas`, undefined, headers), 401, expired);
-    await expectText(await send('GET', '/api/interests/catalog', undefined, headers), 401, expired);
-  });
-
-  it('host and interest endpoints need a token', async () => {
-    await expectText(await send('POST', `/api/plans/${PLAN}/pick-idea`, { ideaId: IDEA }), 401, 'Not signed in');
-    await expectText(await send('GET', '/api/users/me/interests'), 401, 'Not signed in');
-    await expectText(await send('POST', '/api/users/me/interests', { freeFormText: 'Coffee' }), 401, 'Not signed in');
-    await expectText(await send('DELETE', `/api/users/me/interests/${IDEA}`), 401, 'Not signed in');
-  });
-});
-
-describe('signed-in bodies are validated before the database too', () => {
-  it('pick-idea', async () => {
-    const headers = { authorization: `Bearer ${await signSessionToken(PLAN, IDEA)}` };
-    const path = `/api/plans/${PLAN}/pick-idea`;
-    await expectText(await send('POST', path, {}, headers), 400, 'Idea id is required');
-    await expectText(await send('POST', path, { ideaId: 'nope' }, headers), 400, 'Idea id must be a valid id');
-    await expectText(await send('POST', path, { ideaId: 12 }, headers), 400, 'Idea id must be a valid id');
-  });
-
-  it('interests', async () => {
-    const headers = { authorization: `Bearer ${await signSessionToken(PLAN, IDEA)}` };
-    const path = '/api/users/me/interests';
-    await expectText(await send('POST', path, {}, headers), 400, 'Interest is required');
-    await expectText(await send('POST', path, { freeFormText: '   ' }, headers), 400, 'Interest is required');
-    await expectText(await send('POST', path, { freeFormText: 5 }, headers), 400, 'Interest must be text');
-    await expectText(await send('POST', path, { freeFormText: 'x'.repeat(81) }, headers), 400, 'Interest must be at most 80 characters');
-    await expectText(await send('POST', path, { freeFormText: 'Coffee', catalogId: 'nope' }, headers), 400, 'Catalog id must be a valid id');
-    await expectText(await send('POST', path, { catalogId: null }, headers), 400, 'Interest is required');
-    await expectText(await send('DELETE', `${path}/nope`, undefined, headers), 404, 'Interest not found');
   });
 });
 
 describe('the guard itself', () => {
-  it('a valid request does reach the (failing) database, so the answers above came before it', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    await expectText(await send('GET', `/api/plans/${PLAN}/ideas`), 500, 'Something went wrong on our side');
-    expect(logged).toHaveBeenCalledTimes(1);
-    logged.mockRestore();
+  it('a valid request does reach the refusing database (through requestRow), so the answers above came before it', async () => {
+    await expectDatabaseReachedThrough(send('GET', `/api/plans/${PLAN}/ideas`), 'requestRow');
+    await expectDatabaseReachedThrough(send('POST', `/api/ideas/${IDEA}/vote`, { guestId: PLAN }), 'requestRow');
+    await expectDatabaseReachedThrough(send('POST', `/api/plans/${PLAN}/ideas`, { text: 'Bowling', guestId: IDEA }), 'withRequest');
   });
 });

@@ -1,8 +1,12 @@
-// /api/interests/catalog and /api/users/me/interests (spec §2 Interests, Manage
-// Interests; §7; docs/api.md "Interests and suggestions"). A user's interests
-// are private to the user (RLS: own rows only); the catalogue is public.
+// Interests: /api/interests/catalog, /api/users/me/interests and a plan's
+// activity suggestions, /api/plans/{id}/activity-suggestions (spec §2
+// Interests, Manage Interests; §7; docs/api.md "Interests and suggestions").
+// A user's interests are private to the user (RLS: own rows only); the
+// catalogue is public; suggestions name nobody
+// (docs/decisions/0037-suggestions-name-nobody.md).
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../../_shared/auth/tokens.ts';
+import { type ActivitySuggestions, PLAN_NOT_FOUND } from '../../../_shared/contract/ideas.ts';
 import { createInterestBody } from '../../../_shared/contract/interests-requests.ts';
 import {
   type CatalogItem,
@@ -12,25 +16,26 @@ import {
   type UserInterest,
 } from '../../../_shared/contract/interests.ts';
 import { withRequest } from '../../../_shared/db/client.ts';
+import { isoTime } from '../../../_shared/db/sql.ts';
 import { HttpError, isUniqueViolation, messages } from '../../../_shared/http/errors.ts';
-import { isoTime } from '../ideas/idea-json.ts';
 import { pathId } from '../../../_shared/http/params.ts';
 import { parseBody } from '../../../_shared/http/validation.ts';
+import { buildSuggestions, type SharedInterest } from './suggestions.ts';
 
-/** GET /api/interests/catalog: the 8 seeded items in their fixed order (by id). */
-export const interestCatalogRoutes = new Hono().get('/catalog', async (c) => {
-  // Public knowledge; a token is not needed, but a bad one is still a 401
-  // (never silently anonymous), like everywhere else.
-  const userId = await optionalUserId(c);
-  const items = await withRequest({ userId }, (tx) => tx<CatalogItem[]>`
-    select id, name, icon from app.interest_catalog order by id`);
-  return c.json(items);
-});
+export const interestRoutes = new Hono()
+  // The 8 seeded items in their fixed order (by id).
+  .get('/interests/catalog', async (c) => {
+    // Public knowledge; a token is not needed, but a bad one is still a 401
+    // (never silently anonymous), like everywhere else.
+    const userId = await optionalUserId(c);
+    const items = await withRequest({ userId }, (tx) => tx<CatalogItem[]>`
+      select id, name, icon from app.interest_catalog order by id`);
+    return c.json(items);
+  })
 
-/** /api/users/me/interests: the signed-in user's own list. */
-export const myInterestRoutes = new Hono()
-  // Oldest first, so a new interest appears at the end of the list.
-  .get('/', async (c) => {
+  // The signed-in user's own list. Oldest first, so a new interest appears at
+  // the end of the list.
+  .get('/users/me/interests', async (c) => {
     const userId = await requireUserId(c);
     const interests = await withRequest({ userId }, async (tx) => {
       const [row] = await tx<{ interests: UserInterest[] }[]>`
@@ -51,7 +56,7 @@ export const myInterestRoutes = new Hono()
   // catalogue name is the text. One statement tells the outcomes apart: the
   // account is gone (401), the catalogue item is unknown (400), added (201);
   // a duplicate (trimmed, any case: unique index) is 23505 -> 409.
-  .post('/', async (c) => {
+  .post('/users/me/interests', async (c) => {
     const userId = await requireUserId(c);
     const { freeFormText, catalogId } = await parseBody(c, createInterestBody);
     const outcome = await withRequest({ userId }, async (tx) => {
@@ -89,7 +94,7 @@ export const myInterestRoutes = new Hono()
   })
 
   // Only one's own (RLS and the user_id condition): anyone else's is "not found".
-  .delete('/:id', async (c) => {
+  .delete('/users/me/interests/:id', async (c) => {
     const interestId = pathId(c.req.param('id'), INTEREST_NOT_FOUND);
     const userId = await requireUserId(c);
     const deleted = await withRequest({ userId }, async (tx) => {
@@ -99,4 +104,31 @@ export const myInterestRoutes = new Hono()
     });
     if (!deleted) throw new HttpError(404, INTEREST_NOT_FOUND);
     return c.body(null, 204);
+  })
+
+  // Activity ideas from the interests the plan's signed-in participants other
+  // than the caller share (private.plan_shared_interests: an aggregate, most
+  // shared first, naming nobody, never moved by the caller's own interests:
+  // decision 0090), mapped to texts by ./suggestions.ts, without texts
+  // equal to an existing idea. Readable like the plan (claim plan_id).
+  .get('/plans/:id/activity-suggestions', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const userId = await optionalUserId(c);
+    const input = await withRequest({ userId, planId }, async (tx) => {
+      const [row] = await tx<{ interests: SharedInterest[]; ideaTexts: string[] }[]>`
+        select (
+                 select coalesce(jsonb_agg(jsonb_build_object('interest', s.interest, 'memberCount', s.member_count)
+                                           order by s.n), '[]'::jsonb)
+                   from private.plan_shared_interests(p.id) with ordinality as s(interest, member_count, n)
+               ) as interests,
+               (
+                 select coalesce(jsonb_agg(i.text), '[]'::jsonb) from app.ideas i where i.plan_id = p.id
+               ) as "ideaTexts"
+          from app.plans p
+         where p.id = ${planId}::uuid`;
+      return row;
+    });
+    if (!input) throw new HttpError(404, PLAN_NOT_FOUND);
+    const response: ActivitySuggestions = { suggestions: buildSuggestions(input.interests, input.ideaTexts) };
+    return c.json(response);
   });

@@ -1,6 +1,6 @@
 // Live streams of plan changes (Server-Sent Events; docs/live-updates.md).
-// Mounted on /plans BEFORE the plan routes, so that /plans/events is not read
-// as the plan with id "events".
+// Mounted BEFORE the plan routes (api/app.ts), so that /plans/events is not
+// read as the plan with id "events".
 //
 //   GET /api/plans/{id}/events[?since=N]  whoever may read the plan (its id is
 //                                         enough, like GET /api/plans/{id})
@@ -9,7 +9,7 @@
 // Who may listen is decided exactly like the reads: the versions are read in
 // one transaction under the caller's role and claims, so RLS answers; a plan
 // the caller cannot read is a 404 before the stream opens. Open streams are
-// bounded per client network and per instance (plan-events/stream-slots.ts):
+// bounded per client network and per instance (./stream-slots.ts):
 // 429 beyond, with Retry-After.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../../_shared/auth/tokens.ts';
@@ -38,8 +38,8 @@ const notFound = (): never => {
 type VersionRow = { planId: string; version: string };
 const toMap = (rows: VersionRow[]) => new Map(rows.map((r) => [r.planId, Number(r.version)]));
 
-export const planEventRoutes = new Hono()
-  .get('/events', async (c) => {
+export const liveRoutes = new Hono()
+  .get('/plans/events', async (c) => {
     const userId = await requireUserId(c);
     const readVersions = async () =>
       toMap(
@@ -64,7 +64,7 @@ export const planEventRoutes = new Hono()
     });
   })
 
-  .get('/:id/events', async (c) => {
+  .get('/plans/:id/events', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const since = sinceOf(c.req.header('last-event-id'), c.req.query('since'));

@@ -19,7 +19,7 @@ import { isAllowedPushEndpoint, isP256PublicKey, vapidKeys } from '../../../_sha
 import { parseBody } from '../../../_shared/http/validation.ts';
 
 export const pushRoutes = new Hono()
-  .get('/public-key', (c) => {
+  .get('/push/public-key', (c) => {
     const keys = vapidKeys();
     if (!keys) throw new HttpError(503, PUSH_NOT_CONFIGURED);
     const answer: PushPublicKey = { publicKey: keys.publicKey };
@@ -27,7 +27,7 @@ export const pushRoutes = new Hono()
     return c.json(answer);
   })
 
-  .post('/subscriptions', async (c) => {
+  .post('/push/subscriptions', async (c) => {
     const { subscription, guestId } = await parseBody(c, pushSubscriptionBody);
     const identity = actingAs(await optionalUserId(c), guestId, NOTIFICATIONS_NEED_IDENTITY);
     if (!isAllowedPushEndpoint(subscription.endpoint)) throw new HttpError(400, PUSH_ENDPOINT_NOT_ALLOWED);
@@ -40,7 +40,7 @@ export const pushRoutes = new Hono()
   })
 
   // Idempotent: 204 whether or not this identity had that endpoint.
-  .delete('/subscriptions', async (c) => {
+  .delete('/push/subscriptions', async (c) => {
     const { endpoint, guestId } = await parseBody(c, pushUnsubscribeBody);
     const identity = actingAs(await optionalUserId(c), guestId, NOTIFICATIONS_NEED_IDENTITY);
     await requestRow(identity, (tx) => tx`select private.delete_push_subscription(${endpoint})`);

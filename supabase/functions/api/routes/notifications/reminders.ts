@@ -1,6 +1,6 @@
 // /api/plans/{id}/remind and /api/plans/{id}/deadline: the host reminds who
-// has not answered, and sets "Decide by" (docs/api.md "Notifications").
-// Mounted on /plans like plan-lock.ts.
+// has not answered, and sets "Decide by" (docs/api.md "Notifications";
+// docs/notifications.md "At the deadline", "The notice budget").
 import { Hono } from 'hono';
 import { requireUserId } from '../../../_shared/auth/tokens.ts';
 import { deadlineBody } from '../../../_shared/contract/notifications-requests.ts';
@@ -13,9 +13,9 @@ import { requirePlanById } from '../plans/plan-json.ts';
 import { pathId } from '../../../_shared/http/params.ts';
 import { parseBody } from '../../../_shared/http/validation.ts';
 
-export const planNotifyRoutes = new Hono()
+export const reminderRoutes = new Hono()
   // 200 {reminded}; 429 with Retry-After within the window; 409 once locked.
-  .post('/:id/remind', async (c) => {
+  .post('/plans/:id/remind', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const window = rateLimits().remind;
@@ -30,7 +30,7 @@ export const planNotifyRoutes = new Hono()
   })
 
   // {deadline: ISO 8601 | null, autoLock?}: the plan JSON afterwards.
-  .post('/:id/deadline', async (c) => {
+  .post('/plans/:id/deadline', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const { deadline, autoLock } = await parseBody(c, deadlineBody);

@@ -32,7 +32,7 @@ async function sameSecret(given: string, expected: string): Promise<boolean> {
   return sameBytes(new Uint8Array(a), new Uint8Array(b));
 }
 
-export const schedulerRoutes = new Hono().post('/run', async (c) => {
+export const schedulerRoutes = new Hono().post('/scheduler/run', async (c) => {
   const secret = readEnv('SCHEDULER_SECRET');
   const given = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
   // Unset: the endpoint does not exist. Wrong: the same answer, nothing learnt.

@@ -72,12 +72,12 @@ async function planEmails(c: Context, on: boolean | null): Promise<Response> {
 }
 
 export const unsubscribeRoutes = new Hono()
-  .get('/:token', async (c) => {
+  .get('/unsubscribe/:token', async (c) => {
     const accept = c.req.header('accept') ?? '';
     if (/text\/html/i.test(accept)) {
       return c.redirect(`${appOrigin()}/unsubscribe/${encodeURIComponent(c.req.param('token'))}`, 303);
     }
     return await planEmails(c, null);
   })
-  .post('/:token', (c) => planEmails(c, false))
-  .delete('/:token', (c) => planEmails(c, true));
+  .post('/unsubscribe/:token', (c) => planEmails(c, false))
+  .delete('/unsubscribe/:token', (c) => planEmails(c, true));

@@ -1,32 +1,25 @@
-// /api/plans/{id}/join and /api/plans/{id}/check-guest. Mounted on /plans next
-// to the plan routes (Hono merges the routes of several sub-apps on one prefix).
+// Who is in a plan: joining it, the participants list, the host removing
+// someone and the list of who was removed (and allowing them back), and
+// leaving (spec §7; docs/api.md "Plans", "Leaving and deleting";
+// docs/decisions/0065-moderation.md, 0083-removal-holds.md). Every parameter
+// is validated before the database is touched; a malformed id is "not found"
+// like an unknown one.
 import { Hono } from 'hono';
-import { optionalUserId } from '../../../_shared/auth/tokens.ts';
-import { checkGuestBody, joinPlanBody } from '../../../_shared/contract/guests-requests.ts';
-import {
-  GUEST_NOT_FOUND,
-  GUEST_OF_ANOTHER_PLAN,
-  type GuestCheckResult,
-  JOIN_NEEDS_IDENTITY,
-  JOIN_ONLY_AS_YOURSELF,
-  type JoinResult,
-  PLAN_NOT_FOUND,
-} from '../../../_shared/contract/guests.ts';
-import { type Tx, withRequest } from '../../../_shared/db/client.ts';
-import { requestNetwork } from '../../../_shared/http/client-ip.ts';
+import { deleteCaller } from '../../../_shared/auth/delete-caller.ts';
+import { optionalUserId, requireUserId } from '../../../_shared/auth/tokens.ts';
+import { joinPlanBody } from '../../../_shared/contract/guests-requests.ts';
+import { GUEST_NOT_FOUND, GUEST_OF_ANOTHER_PLAN, JOIN_NEEDS_IDENTITY, JOIN_ONLY_AS_YOURSELF, type JoinResult } from '../../../_shared/contract/guests.ts';
+import { type LeavePlanResult, PARTICIPANT_NOT_FOUND, PLAN_NOT_FOUND, type Removal, REMOVAL_NOT_FOUND } from '../../../_shared/contract/plans.ts';
+import { requestRow, requestStatements, type Tx, withRequest } from '../../../_shared/db/client.ts';
+import { isoTime } from '../../../_shared/db/sql.ts';
+import { versionedColumns, versionedRead, type VersionedRow } from '../../../_shared/db/versioned.ts';
 import { HttpError, messages } from '../../../_shared/http/errors.ts';
-import type { LimitHit } from '../../../_shared/db/limits.ts';
 import { pathId } from '../../../_shared/http/params.ts';
 import { parseBody } from '../../../_shared/http/validation.ts';
+import { requirePlan } from '../plans/plan-json.ts';
 
 function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23503';
-}
-
-/** The plan the URL names is visible through the plan_id claim; 404 when it does not exist. */
-async function requirePlan(tx: Tx, planId: string): Promise<void> {
-  const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
-  if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
 }
 
 async function joinAsMember(tx: Tx, planId: string, userId: string): Promise<JoinResult> {
@@ -82,14 +75,36 @@ async function joinAsGuest(tx: Tx, planId: string, guestId: string): Promise<Joi
   return { joined: true, participantId: existing.id, alreadyJoined: true };
 }
 
-export const joiningRoutes = new Hono()
+/**
+ * The plan's participants in join order (joined_at, then id), spec §3
+ * Participant, versioned; undefined when the caller cannot read the plan (so
+ * that an empty list and an unknown plan can be told apart in ONE statement).
+ */
+export function readParticipants(tx: Tx, planId: string, known: string | null) {
+  return tx<VersionedRow[]>`
+    select ${versionedColumns(tx, known, tx`
+      select coalesce(jsonb_agg(jsonb_build_object(
+               'id', pa.id,
+               'name', pa.name,
+               'userId', pa.user_id,
+               'guestId', pa.guest_id,
+               'isGuest', pa.guest_id is not null,
+               'hasResponded', private.has_responded(pa.plan_id, pa.user_id, pa.guest_id)
+             ) order by pa.joined_at, pa.id), '[]'::jsonb)
+        from app.participants pa
+       where pa.plan_id = p.id`)}
+      from app.plans p join app.plan_versions pv on pv.plan_id = p.id
+     where p.id = ${planId}::uuid`;
+}
+
+export const participantRoutes = new Hono()
   // Identity (docs/api.md "API conventions"): a valid token wins and joins the account (any
   // guestId is then ignored); without one, the body's guestId must be a guest
   // of THIS plan. Joining twice is fine: one participants row, 200 both times.
   // A plan with closed invitations takes a new member only with its link:
   // the body's `slug`, which the join page (/l/{slug}) sends, goes into the
   // claims (plan_slug) next to the plan's id.
-  .post('/:id/join', async (c) => {
+  .post('/plans/:id/join', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const { userId: claimedUserId, guestId, slug } = await parseBody(c, joinPlanBody);
@@ -104,28 +119,61 @@ export const joiningRoutes = new Hono()
     return c.json(await withRequest({ guestId: normalisedGuestId, planId }, (tx) => joinAsGuest(tx, planId, normalisedGuestId)));
   })
 
-  // "Is this you?": anyone holding the plan's link may ask whether a guest of
-  // that name (trimmed, case-insensitive: the guests.name_key rule) already
-  // joined, and gets its id and votes back to restore the session. Runs as
-  // anon with only the plan_id claim, whatever Authorization header is sent.
-  .post('/:id/check-guest', async (c) => {
+  .get('/plans/:id/participants', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
-    const { name } = await parseBody(c, checkGuestBody);
-    // Name probes per client network (_shared/db/limits.ts 'guest-name'), counted
-    // in this transaction whether or not the name exists.
-    const hits: LimitHit[] = [{ limit: 'guest-name', key: requestNetwork(c) }];
-    const result = await withRequest({ planId }, async (tx): Promise<GuestCheckResult> => {
-      await requirePlan(tx, planId);
-      const [guest] = await tx<{ id: string; name: string; ideaVotes: string[]; timeSlotVotes: string[] }[]>`
-        select g.id, g.name,
-               array(select v.idea_id from app.idea_votes v
-                      where v.guest_id = g.id order by v.created_at, v.id)::text[] as "ideaVotes",
-               array(select v.time_slot_id from app.time_slot_votes v
-                      where v.guest_id = g.id order by v.created_at, v.id)::text[] as "timeSlotVotes"
-          from app.guests g
-         where g.plan_id = ${planId}::uuid and g.name_key = lower(btrim(${name}))`;
-      if (!guest) return { exists: false, guestId: null, name, ideaVotes: [], timeSlotVotes: [] };
-      return { exists: true, guestId: guest.id, name: guest.name, ideaVotes: guest.ideaVotes, timeSlotVotes: guest.timeSlotVotes };
-    }, { limits: hits });
-    return c.json(result);
+    const userId = await optionalUserId(c);
+    const response = await versionedRead(c, {
+      key: `participants:${planId}`,
+      query: (known) => requestRow({ userId, planId }, (tx) => readParticipants(tx, planId, known)),
+    });
+    if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
+    return response;
+  })
+
+  // The host removes someone (app.remove_participant: 404 unknown plan, 403
+  // not the host, 404 not a participant of it, 409 the host), with their
+  // ideas, comments and votes; a removed guest's secrets stop working. The
+  // removal holds until the host allows them back
+  // (docs/decisions/0083-removal-holds.md).
+  .delete('/plans/:id/participants/:participantId', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const participantId = pathId(c.req.param('participantId'), PARTICIPANT_NOT_FOUND);
+    const userId = await requireUserId(c);
+    await requestRow({ userId, planId }, (tx) => tx`select app.remove_participant(${planId}::uuid, ${participantId}::uuid)`);
+    return c.body(null, 204);
+  })
+
+  // The host's list of who was removed (private.plan_removals: 404 unknown
+  // plan, 403 not the host), newest first.
+  .get('/plans/:id/removals', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const userId = await requireUserId(c);
+    const [removals] = await requestStatements({ userId, planId }, (tx) => [
+      tx<Removal[]>`select r.id, r.name, r.is_guest as "isGuest", ${isoTime(tx, 'r', 'removed_at')} as "removedAt"
+                      from private.plan_removals(${planId}::uuid) r`,
+    ] as const);
+    return c.json(removals);
+  })
+
+  // "Allow back" (private.allow_back: 404 unknown plan, 403 not the host, 404
+  // no such removal of this plan): the member may join again, the guest's
+  // name may be taken again.
+  .delete('/plans/:id/removals/:removalId', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const removalId = pathId(c.req.param('removalId'), REMOVAL_NOT_FOUND);
+    const userId = await requireUserId(c);
+    await requestRow({ userId, planId }, (tx) => tx`select private.allow_back(${planId}::uuid, ${removalId}::uuid)`);
+    return c.body(null, 204);
+  })
+
+  // A member leaves with its token; a guest names itself (deleteCaller).
+  .delete('/plans/:id/leave', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const { userId, guestId } = await deleteCaller(c);
+    const planDeleted = await withRequest({ userId, guestId, planId }, async (tx) => {
+      const [row] = await tx<{ planDeleted: boolean }[]>`select app.leave_plan(${planId}::uuid) as "planDeleted"`;
+      return row.planDeleted;
+    });
+    const response: LeavePlanResult = { planDeleted };
+    return c.json(response);
   });

@@ -1,34 +1,24 @@
-// /api/plans: create, list mine, read by id or slug, participants (and the
-// host removing one), the host resetting the link, delete, leave
-// (spec §7; docs/api.md "Plans", "Leaving and deleting"). Mounted on /plans next
-// to the joining routes. Every parameter is validated before the database is
-// touched; a malformed id or slug is "Plan not found" like an unknown one.
+// A plan: create, list mine, read by id or slug, the host resetting its link,
+// delete (spec §7; docs/api.md "Plans", "Leaving and deleting"). Who is in it
+// (join, participants, removal, leave) is ../participants. Every parameter is
+// validated before the database is touched; a malformed id or slug is "Plan
+// not found" like an unknown one.
 import { Hono } from 'hono';
 import { optionalUserId, requireUserId } from '../../../_shared/auth/tokens.ts';
 import { createPlanBody, rotateLinkBody } from '../../../_shared/contract/plans-requests.ts';
-import { deleteCaller } from '../../../_shared/auth/delete-caller.ts';
-import {
-  type LeavePlanResult,
-  ONLY_HOST_CAN_DELETE,
-  PARTICIPANT_NOT_FOUND,
-  type Plan,
-  PLAN_NOT_FOUND,
-  type Removal,
-  REMOVAL_NOT_FOUND,
-} from '../../../_shared/contract/plans.ts';
-import { isoTime } from '../ideas/idea-json.ts';
-import { pathId, planSlugParam } from '../../../_shared/http/params.ts';
+import { ONLY_HOST_CAN_DELETE, type Plan, PLAN_NOT_FOUND } from '../../../_shared/contract/plans.ts';
 import { requestRow, requestStatements, withRequest } from '../../../_shared/db/client.ts';
-import { HttpError, messages } from '../../../_shared/http/errors.ts';
-import { planJson, readParticipants, readPlan, readPlansOf, withSlug } from './plan-json.ts';
-import { deliverSoon } from '../../../_shared/delivery/outbox.ts';
-import { parseBody } from '../../../_shared/http/validation.ts';
 import { knownListHash, listEtag, versionedRead } from '../../../_shared/db/versioned.ts';
+import { deliverSoon } from '../../../_shared/delivery/outbox.ts';
+import { HttpError, messages } from '../../../_shared/http/errors.ts';
+import { pathId, planSlugParam } from '../../../_shared/http/params.ts';
+import { parseBody } from '../../../_shared/http/validation.ts';
+import { planJson, readPlan, readPlansOf, withSlug } from './plan-json.ts';
 
 export const planRoutes = new Hono()
   // The caller's plans, spec §4 order, one statement; 304 when none of them
   // changed since the client's copy.
-  .get('/', async (c) => {
+  .get('/plans', async (c) => {
     const userId = await requireUserId(c);
     const response = await versionedRead(c, {
       key: `list:${userId}`,
@@ -43,7 +33,7 @@ export const planRoutes = new Hono()
   // chosen here so that the request's plan_id claim already names the new plan,
   // which is what lets the participants insert policy accept the host's row
   // inside the same statement (a sub-select cannot see the CTE's new plan).
-  .post('/', async (c) => {
+  .post('/plans', async (c) => {
     const userId = await requireUserId(c);
     const { title, isOpenInvite } = await parseBody(c, createPlanBody);
     const planId = crypto.randomUUID();
@@ -72,9 +62,10 @@ export const planRoutes = new Hono()
     return c.json(plan, 201);
   })
 
-  // Registered before '/:id/...' so that a plan whose slug is e.g. "participants"
-  // is still found by its slug.
-  .get('/slug/:slug', async (c) => {
+  // Registered before the other domains' GET '/plans/:id/...' (api/app.ts
+  // mounts plans before them) so that a plan whose slug is e.g.
+  // "participants" is still found by its slug.
+  .get('/plans/slug/:slug', async (c) => {
     const planSlug = planSlugParam(c.req.param('slug'));
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
@@ -86,7 +77,7 @@ export const planRoutes = new Hono()
     return response;
   })
 
-  .get('/:id', async (c) => {
+  .get('/plans/:id', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
     const response = await versionedRead(c, {
@@ -98,22 +89,11 @@ export const planRoutes = new Hono()
     return response;
   })
 
-  .get('/:id/participants', async (c) => {
-    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
-    const userId = await optionalUserId(c);
-    const response = await versionedRead(c, {
-      key: `participants:${planId}`,
-      query: (known) => requestRow({ userId, planId }, (tx) => readParticipants(tx, planId, known)),
-    });
-    if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
-    return response;
-  })
-
   // "Reset link" (host only, docs/decisions/0087-resetting-a-plans-link.md):
   // a new random slug, the old /l/{slug} is "Plan not found" from now on;
   // everyone already in keeps their access. Answers the plan with its new
   // slug. The rule and the read go out together: one round trip.
-  .post('/:id/rotate-link', async (c) => {
+  .post('/plans/:id/rotate-link', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     await parseBody(c, rotateLinkBody);
@@ -126,7 +106,7 @@ export const planRoutes = new Hono()
 
   // Host only; everything of the plan goes with it (ON DELETE CASCADE). One
   // statement tells the three outcomes apart: no such plan, not the host, deleted.
-  .delete('/:id', async (c) => {
+  .delete('/plans/:id', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);
     const outcome = await withRequest({ userId, planId }, async (tx) => {
@@ -150,52 +130,4 @@ export const planRoutes = new Hono()
     // Not the host: 403. Gone (or handed over) between the read and the delete: 404.
     if (outcome && !outcome.isHost) throw new HttpError(403, ONLY_HOST_CAN_DELETE);
     throw new HttpError(404, PLAN_NOT_FOUND);
-  })
-
-  // The host removes someone (app.remove_participant: 404 unknown plan, 403
-  // not the host, 404 not a participant of it, 409 the host), with their
-  // ideas, comments and votes; a removed guest's secrets stop working. The
-  // removal holds until the host allows them back
-  // (docs/decisions/0083-removal-holds.md).
-  .delete('/:id/participants/:participantId', async (c) => {
-    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
-    const participantId = pathId(c.req.param('participantId'), PARTICIPANT_NOT_FOUND);
-    const userId = await requireUserId(c);
-    await requestRow({ userId, planId }, (tx) => tx`select app.remove_participant(${planId}::uuid, ${participantId}::uuid)`);
-    return c.body(null, 204);
-  })
-
-  // The host's list of who was removed (private.plan_removals: 404 unknown
-  // plan, 403 not the host), newest first.
-  .get('/:id/removals', async (c) => {
-    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
-    const userId = await requireUserId(c);
-    const [removals] = await requestStatements({ userId, planId }, (tx) => [
-      tx<Removal[]>`select r.id, r.name, r.is_guest as "isGuest", ${isoTime(tx, 'r', 'removed_at')} as "removedAt"
-                      from private.plan_removals(${planId}::uuid) r`,
-    ] as const);
-    return c.json(removals);
-  })
-
-  // "Allow back" (private.allow_back: 404 unknown plan, 403 not the host, 404
-  // no such removal of this plan): the member may join again, the guest's
-  // name may be taken again.
-  .delete('/:id/removals/:removalId', async (c) => {
-    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
-    const removalId = pathId(c.req.param('removalId'), REMOVAL_NOT_FOUND);
-    const userId = await requireUserId(c);
-    await requestRow({ userId, planId }, (tx) => tx`select private.allow_back(${planId}::uuid, ${removalId}::uuid)`);
-    return c.body(null, 204);
-  })
-
-  // A member leaves with its token; a guest names itself (deleteCaller).
-  .delete('/:id/leave', async (c) => {
-    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
-    const { userId, guestId } = await deleteCaller(c);
-    const planDeleted = await withRequest({ userId, guestId, planId }, async (tx) => {
-      const [row] = await tx<{ planDeleted: boolean }[]>`select app.leave_plan(${planId}::uuid) as "planDeleted"`;
-      return row.planDeleted;
-    });
-    const response: LeavePlanResult = { planDeleted };
-    return c.json(response);
   });

@@ -13,20 +13,9 @@
 import { PLAN_NOT_FOUND, type Plan } from '../../../_shared/contract/plans.ts';
 import type { Tx } from '../../../_shared/db/client.ts';
 import { HttpError } from '../../../_shared/http/errors.ts';
+import { type Fragment, identifier } from '../../../_shared/db/sql.ts';
 import { versionedColumns, type VersionedRow } from '../../../_shared/db/versioned.ts';
 
-
-/** A piece of SQL built with the request's `tx`, to embed in another query. */
-type SqlFragment = ReturnType<Tx['unsafe']>;
-type Fragment = SqlFragment;
-
-const ALIAS = /^[a-z_][a-z0-9_]*$/;
-
-function identifier(tx: Tx, alias: string) {
-  // tx(name) quotes an identifier; the check keeps callers to plain aliases.
-  if (!ALIAS.test(alias)) throw new Error(`Not a table alias: ${alias}`);
-  return tx(alias);
-}
 
 /**
  * participantCount of the plan row aliased `alias`: private.plan_participant_count
@@ -100,7 +89,7 @@ export interface PlanReadRow extends VersionedRow {
  * id, or by slug, which the claims statement has resolved to the plan_id
  * claim), versioned: no body when `known` is the current version. The body
  * is the same for every reader, so each instance keeps a copy of it
- * (versioned.ts); the slug is not in it, since who sees it depends on who
+ * (_shared/db/versioned.ts); the slug is not in it, since who sees it depends on who
  * asks: it comes with every request's row, and withSlug puts it in.
  */
 export function readPlan(tx: Tx, by: { id: string } | { slug: string }, known: string | null) {
@@ -117,33 +106,17 @@ export function withSlug(body: string, row: PlanReadRow): string {
   return `{"slug": ${JSON.stringify(row.slug)}, ${body.slice(1)}`;
 }
 
+/** The plan the URL names is visible through the plan_id claim; 404 when it does not exist. */
+export async function requirePlan(tx: Tx, planId: string): Promise<void> {
+  const [plan] = await tx`select 1 from app.plans where id = ${planId}::uuid`;
+  if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
+}
+
 /** findPlanById, or the 404 "Plan not found". */
 export async function requirePlanById(tx: Tx, planId: string): Promise<Plan> {
   const plan = await findPlanById(tx, planId);
   if (!plan) throw new HttpError(404, PLAN_NOT_FOUND);
   return plan;
-}
-
-/**
- * The plan's participants in join order (joined_at, then id), spec §3
- * Participant, versioned; undefined when the caller cannot read the plan (so
- * that an empty list and an unknown plan can be told apart in ONE statement).
- */
-export function readParticipants(tx: Tx, planId: string, known: string | null) {
-  return tx<VersionedRow[]>`
-    select ${versionedColumns(tx, known, tx`
-      select coalesce(jsonb_agg(jsonb_build_object(
-               'id', pa.id,
-               'name', pa.name,
-               'userId', pa.user_id,
-               'guestId', pa.guest_id,
-               'isGuest', pa.guest_id is not null,
-               'hasResponded', private.has_responded(pa.plan_id, pa.user_id, pa.guest_id)
-             ) order by pa.joined_at, pa.id), '[]'::jsonb)
-        from app.participants pa
-       where pa.plan_id = p.id`)}
-      from app.plans p join app.plan_versions pv on pv.plan_id = p.id
-     where p.id = ${planId}::uuid`;
 }
 
 /**
