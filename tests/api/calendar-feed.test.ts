@@ -10,7 +10,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { CaughtMail } from '../support/mail.ts';
 import { api, apiDatabaseAsOwner, runScheduler, testMailbox, type ApiResult } from '../support/api.ts';
 import { isOneSentence } from '../support/world.ts';
-import { datesWorld, day, type PlanJson, type User } from './dates-fixture.ts';
+import { datesWorld, day, type PlanJson, type User } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);

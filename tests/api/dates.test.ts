@@ -7,7 +7,7 @@ import { voterListSchema } from '../../supabase/functions/_shared/contract/commo
 import type { TimeSlotVoteResult, VoteDateResult } from '../../supabase/functions/_shared/contract/dates.ts';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner } from '../support/api.ts';
-import { datesWorld, day, expectText, type SlotJson } from './dates-fixture.ts';
+import { datesWorld, day, expectText, type SlotJson } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner, runScheduler } from '../support/api.ts';
-import { newGuest, newIdea, newMember, newPlan, newSlot, type Member } from './guests-fixture.ts';
+import { newGuest, newIdea, newMember, newPlan, newSlot, type Member } from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
 let host: Member;

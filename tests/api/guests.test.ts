@@ -18,7 +18,7 @@ import {
   toggleSlotVote,
   uniqueName,
   type Member,
-} from './guests-fixture.ts';
+} from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
 let host: Member;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { api, testMailbox, uniqueEmail, type ApiResult } from '../support/api.ts';
 import { openSse } from '../support/sse.ts';
-import { cleanUp, newGuest, newPlan, newUser, type User } from './ideas-fixture.ts';
+import { cleanUp, newGuest, newPlan, newUser, type User } from '../support/api-world.ts';
 
 const SECURITY = {
   'x-content-type-options': 'nosniff',

@@ -4,7 +4,7 @@
 // supabase/functions/api/routes/interests/suggestions.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '../support/api.ts';
-import { addMember, cleanUp, expectText, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+import { addMember, cleanUp, expectText, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
 
 let host: User;
 let planId: string;

@@ -19,7 +19,7 @@ import {
   newUser,
   owner,
   type User,
-} from './ideas-fixture.ts';
+} from '../support/api-world.ts';
 
 type Comment = IdeaComment;
 

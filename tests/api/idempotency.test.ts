@@ -15,8 +15,8 @@ import {
   IDEMPOTENT_REPLAYED_HEADER,
 } from '../../supabase/functions/_shared/contract/idempotency.ts';
 import { api, type ApiOptions, type ApiResult, guestSecretOf } from '../support/api.ts';
-import { day } from './dates-fixture.ts';
-import { addMember, cleanUp, expectText, type Guest, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+import { day } from '../support/dates.ts';
+import { addMember, cleanUp, expectText, type Guest, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
 
 let host: User;
 let member: User;

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOIN_NEEDS_LINK } from '../../supabase/functions/_shared/contract/guests.ts';
 import { api, apiDatabaseAsOwner, rememberGuestSecret, type ApiResult } from '../support/api.ts';
-import { newMember, participantsOf, uniqueName, type Member } from './guests-fixture.ts';
+import { newMember, participantsOf, uniqueName, type Member } from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
 let host: Member;

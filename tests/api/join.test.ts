@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner } from '../support/api.ts';
-import { newGuest, newMember, newPlan, participantsOf, tokenFor, uniqueName, type Member } from './guests-fixture.ts';
+import { newGuest, newMember, newPlan, participantsOf, tokenFor, uniqueName, type Member } from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
 let host: Member;

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSecondApi } from '../support/api.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
-import { cleanUp, newPlan, newUser } from './ideas-fixture.ts';
+import { cleanUp, newPlan, newUser } from '../support/api-world.ts';
 
 let server: Awaited<ReturnType<typeof startSecondApi>>;
 let planId: string;

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startSecondApi } from '../support/api.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
-import { day } from './dates-fixture.ts';
-import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+import { day } from '../support/dates.ts';
+import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
 
 afterAll(cleanUp);
 

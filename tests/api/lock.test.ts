@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planStatusSchema } from '../../supabase/functions/_shared/contract/common.ts';
 import { api, apiDatabaseAsOwner, PLAN_KEYS } from '../support/api.ts';
-import { datesWorld, day, expectText, type PlanJson, type SlotJson } from './dates-fixture.ts';
+import { datesWorld, day, expectText, type PlanJson, type SlotJson } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, guestSecretOf } from '../support/api.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 import { type Removal, removalListSchema } from '../../supabase/functions/_shared/contract/plans.ts';
-import { addMember, cleanUp, expectText, type Guest, ISO_TIME, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
-import { day } from './dates-fixture.ts';
+import { addMember, cleanUp, expectText, type Guest, ISO_TIME, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 
 afterAll(cleanUp);
 

@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { api, apiDatabaseAsOwner, runScheduler, startApiWithDeadSmtp, testMailbox } from '../support/api.ts';
 import { pushServiceClient, type PushSubscriptionJson, type ReceivedPush } from '../support/push-client.ts';
-import { compact, datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
+import { compact, datesWorld, day, expectText, type PlanJson } from '../support/dates.ts';
 import { NOTIFICATION_LIMITS } from '../../supabase/functions/_shared/db/limits.ts';
-import { tokenFor } from './guests-fixture.ts';
+import { tokenFor } from '../support/votes.ts';
 import { UNSUBSCRIBE_LINK_EXPIRED } from '../../supabase/functions/_shared/contract/notifications.ts';
 import { unsubscribeToken } from '../../supabase/functions/_shared/delivery/unsubscribe.ts';
 

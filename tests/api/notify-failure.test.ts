@@ -4,7 +4,7 @@
 // instance whose SMTP port has nobody listening (like mail-failure.test.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiDatabaseAsOwner, startApiWithDeadSmtp } from '../support/api.ts';
-import { datesWorld, day, type PlanJson } from './dates-fixture.ts';
+import { datesWorld, day, type PlanJson } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { CaughtMail } from '../support/mail.ts';
 import { api, apiDatabaseAsOwner, testMailbox } from '../support/api.ts';
-import { compact, datesWorld, day, type PlanJson, type User } from './dates-fixture.ts';
+import { compact, datesWorld, day, type PlanJson, type User } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
 const world = datesWorld(owner);

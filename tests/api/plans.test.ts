@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { type Plan, planSchema, type PlanSummary, planSummaryListSchema } from '../../supabase/functions/_shared/contract/plans.ts';
 import { api, apiDatabaseAsOwner, rememberGuestSecret, signIn, type ApiResult, PLAN_KEYS } from '../support/api.ts';
-import { tokenFor } from './guests-fixture.ts';
+import { tokenFor } from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
 const createdUsers: string[] = [];

@@ -16,7 +16,7 @@ import {
   toggleIdeaVote,
   toggleSlotVote,
   type Member,
-} from './guests-fixture.ts';
+} from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
 let host: Member;

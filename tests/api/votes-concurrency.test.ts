@@ -6,7 +6,7 @@
 // on its first vote, concurrently with the others) and 25 guests of the plan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type ApiResult } from '../support/api.ts';
-import { cleanUp, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+import { cleanUp, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
 
 const MEMBERS = 25;
 const GUESTS = 25;

@@ -6,8 +6,8 @@
 // so their rows are exactly what the product makes.
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { api, apiDatabaseAsOwner, rememberGuestSecret, type ApiResult } from '../support/api.ts';
-import { tokenFor } from './guests-fixture.ts';
+import { api, apiDatabaseAsOwner, rememberGuestSecret, type ApiResult } from './api.ts';
+import { tokenFor } from './votes.ts';
 
 export { tokenFor };
 

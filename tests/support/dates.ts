@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
 import { expect } from 'vitest';
-import { api, type ApiResult } from '../support/api.ts';
+import { api, type ApiResult } from './api.ts';
 import type { Plan } from '../../supabase/functions/_shared/contract/plans.ts';
-import { newGuest, tokenFor, uniqueName } from './guests-fixture.ts';
+import { newGuest, tokenFor, uniqueName } from './votes.ts';
 
 export interface User {
   id: string;

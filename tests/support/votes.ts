@@ -8,8 +8,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import postgres, { type Sql } from 'postgres';
 import { inject } from 'vitest';
-import { api, guestSecretOf, rememberGuestSecret } from '../support/api.ts';
-import { runAs, type Claims } from '../support/db.ts';
+import { api, guestSecretOf, rememberGuestSecret } from './api.ts';
+import { runAs, type Claims } from './db.ts';
 import { signSessionToken } from '../../supabase/functions/_shared/auth/tokens.ts';
 
 export interface Member {
