@@ -4,8 +4,8 @@
 // A second instance with tiny numbers (the shared one is raised for tests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSecondApi } from '../support/api.ts';
-import { openSse, type SseStream } from '../support/sse.ts';
 import { cleanUp, newPlan, newUser } from '../support/api-world.ts';
+import { openSse, type SseStream } from '../support/sse.ts';
 
 let server: Awaited<ReturnType<typeof startSecondApi>>;
 let planId: string;

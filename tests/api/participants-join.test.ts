@@ -2,16 +2,16 @@
 // idempotence, foreign guests, and the answers without an identity.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { api, apiDatabaseAsOwner } from '../support/api.ts';
-import { newGuest, newMember, newPlan, participantsOf, tokenFor, uniqueName, type Member } from '../support/votes.ts';
+import { api, apiDatabaseAsOwner, expectText } from '../support/api.ts';
+import { newAccount, newGuest, newPlan, participantsOf, tokenFor, uniqueName, type User } from '../support/api-world.ts';
 
 const owner = apiDatabaseAsOwner();
-let host: Member;
+let host: User;
 let planId: string;
 let otherPlanId: string;
 
 beforeAll(async () => {
-  host = await newMember(owner, 'Hanna', 'Host');
+  host = await newAccount(owner, 'Hanna', 'Host');
   planId = await newPlan(host, 'Join');
   otherPlanId = await newPlan(host, 'Join elsewhere');
 });
@@ -23,15 +23,9 @@ afterAll(async () => {
 const join = (plan: string, body: unknown, token?: string, guestSecret?: string | null) =>
   api('POST', `/api/plans/${plan}/join`, { body, token, guestSecret });
 
-function expectText(res: { status: number; text: string; headers: Headers }, status: number, text: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-  expect(res.text).toBe(text);
-}
-
 describe('joining as a signed-in member', () => {
   it('joins once; the name comes from the account, not the body; joining again is fine', async () => {
-    const member = await newMember(owner, 'Mia', 'Member');
+    const member = await newAccount(owner, 'Mia', 'Member');
     const first = await join(planId, { name: 'Someone Else', userId: member.id }, member.token);
     expect(first.status, first.text).toBe(200);
     expect(first.json).toEqual({ joined: true, participantId: expect.any(String), alreadyJoined: false });
@@ -45,7 +39,7 @@ describe('joining as a signed-in member', () => {
   });
 
   it('joins with an empty body too (the token says who), and the host is already in', async () => {
-    const member = await newMember(owner, null, null);
+    const member = await newAccount(owner, null, null);
     const res = await join(planId, undefined, member.token);
     expect(res.status, res.text).toBe(200);
     const row = (await participantsOf(owner, planId)).find((p) => p.userId === member.id);
@@ -56,7 +50,7 @@ describe('joining as a signed-in member', () => {
   });
 
   it('parallel joins of the same member leave one participants row', async () => {
-    const member = await newMember(owner);
+    const member = await newAccount(owner);
     const results = await Promise.all([0, 1, 2].map(() => join(planId, {}, member.token)));
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(new Set(results.map((r) => r.json.participantId)).size).toBe(1);
@@ -64,15 +58,15 @@ describe('joining as a signed-in member', () => {
   });
 
   it("refuses a userId that is not the token's with 403", async () => {
-    const member = await newMember(owner);
-    const other = await newMember(owner);
+    const member = await newAccount(owner);
+    const other = await newAccount(owner);
     expectText(await join(planId, { name: 'x', userId: other.id }, member.token), 403, 'You can only join a plan as yourself');
     expect((await participantsOf(owner, planId)).filter((p) => p.userId === member.id || p.userId === other.id)).toEqual([]);
     expect((await join(planId, { userId: member.id.toUpperCase() }, member.token)).status).toBe(200);
   });
 
   it('a valid token wins over a guestId in the body, even one of another plan', async () => {
-    const member = await newMember(owner);
+    const member = await newAccount(owner);
     const foreign = await newGuest(otherPlanId);
     const res = await join(planId, { name: foreign.name, guestId: foreign.id }, member.token);
     expect(res.status, res.text).toBe(200);
@@ -82,7 +76,7 @@ describe('joining as a signed-in member', () => {
   });
 
   it('answers 404 for unknown and malformed plan ids', async () => {
-    const member = await newMember(owner);
+    const member = await newAccount(owner);
     expectText(await join(crypto.randomUUID(), {}, member.token), 404, 'Plan not found');
     expectText(await join('not-a-plan', {}, member.token), 404, 'Plan not found');
     expect(await owner`select 1 from app.participants where user_id = ${member.id}`).toHaveLength(0);
@@ -90,7 +84,7 @@ describe('joining as a signed-in member', () => {
 
   it('answers 401 for a bad token and for the token of a deleted account', async () => {
     expectText(await join(planId, {}, 'garbage'), 401, 'Your session has expired, please sign in again');
-    const gone = await newMember(owner);
+    const gone = await newAccount(owner);
     await owner`delete from app.users where id = ${gone.id}`;
     expectText(await join(planId, {}, await tokenFor(gone.id)), 401, 'Your session has expired, please sign in again');
   });
@@ -146,7 +140,7 @@ describe('joining as a guest', () => {
 
 describe('next to the plan routes on /api/plans', () => {
   it('both sub-apps answer on the same prefix: a joined member and guest show up in the plan and the list', async () => {
-    const member = await newMember(owner, 'Nora', 'Next');
+    const member = await newAccount(owner, 'Nora', 'Next');
     expect((await join(planId, {}, member.token)).status).toBe(200);
     const guest = await newGuest(planId);
     expect((await join(planId, { guestId: guest.id })).status).toBe(200);

@@ -5,10 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner, runScheduler } from '../support/api.ts';
-import { newGuest, newIdea, newMember, newPlan, newSlot, type Member } from '../support/votes.ts';
+import { newAccount, newGuest, newPlan, type User } from '../support/api-world.ts';
+import { newIdea, newSlot } from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
-let host: Member;
+let host: User;
 let planId: string;
 let ideaId: string;
 let slotId: string;
@@ -16,7 +17,7 @@ let guest: { id: string; name: string; secret: string };
 let stranger: { id: string; name: string; secret: string };
 
 beforeAll(async () => {
-  host = await newMember(owner, 'Hanna', 'Host');
+  host = await newAccount(owner, 'Hanna', 'Host');
   planId = await newPlan(host, 'Secrets');
   ideaId = await newIdea(owner, planId, host.id, 'Bowling');
   slotId = await newSlot(owner, planId, 2, 'Evening');

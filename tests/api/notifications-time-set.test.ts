@@ -1,15 +1,17 @@
 // The "time is set" e-mail of POST /api/plans/{id}/set-event-time, read back
 // from maildev: every participant with an account gets one (guests have no
 // address), saying what / when / where with the plan's link and an .ics whose
-// DTSTART is the floating local date and time.
-import { afterAll, describe, expect, it } from 'vitest';
+// DTSTART is the floating local date and time; and when it cannot be sent,
+// the host's decision stands.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { CaughtMail } from '../support/mail.ts';
-import { api, apiDatabaseAsOwner, testMailbox } from '../support/api.ts';
-import { compact, datesWorld, day, type PlanJson, type User } from '../support/dates.ts';
+import { api, apiDatabaseAsOwner, startApiWithDeadSmtp, testMailbox } from '../support/api.ts';
+import { apiWorld, type PlanJson, type User } from '../support/api-world.ts';
+import { compact, day } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
-const world = datesWorld(owner);
+const world = apiWorld(owner);
 const mail = testMailbox();
 afterAll(async () => {
   await world.cleanUp();
@@ -157,5 +159,42 @@ describe('set-event-time e-mails the participants who have an account', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(await mail.mailsTo(host.email)).toHaveLength(0);
     expect(await mail.mailsTo(member.email)).toHaveLength(0);
+  });
+});
+
+describe('set-event-time when SMTP is down', () => {
+  // A second function instance whose SMTP port has nobody listening (like
+  // auth-mail-failure.test.ts): the host's decision stands, set-event-time
+  // commits first, then sends; a failed send is logged and the answer is
+  // still 200 with the completed plan.
+  let brokenApi: Awaited<ReturnType<typeof startApiWithDeadSmtp>>;
+  let brokenUrl: string;
+
+  beforeAll(async () => {
+    brokenApi = await startApiWithDeadSmtp();
+    brokenUrl = brokenApi.url;
+  });
+
+  afterAll(async () => {
+    await brokenApi?.stop();
+  });
+
+  it('answers 200 with the completed plan, and the lock is kept', async () => {
+    const host = await world.newUser('Hana');
+    const plan = await world.newPlan(host);
+    await world.newMember(plan.id);
+    const date = await day(owner, 5);
+    const baseUrl = brokenUrl;
+    expect((await api('POST', `/api/plans/${plan.id}/lock-date`, { body: { date }, token: host.token, baseUrl })).status).toBe(200);
+
+    const res = await api<PlanJson>('POST', `/api/plans/${plan.id}/set-event-time`, { body: { time: '19:00' }, token: host.token, baseUrl });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json).toMatchObject({ status: 'completed', eventTime: '7:00 PM', lockedTimeSlotDate: date });
+
+    const [row] = await owner`
+      select p.status, p.event_time, s.period
+        from app.plans p join app.time_slots s on s.id = p.locked_time_slot_id
+       where p.id = ${plan.id}`;
+    expect(row).toEqual({ status: 'completed', event_time: '7:00 PM', period: '19:00' });
   });
 });

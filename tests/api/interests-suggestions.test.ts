@@ -3,8 +3,8 @@
 // of existing ideas. The mapping itself is unit-tested next to
 // supabase/functions/api/routes/interests/suggestions.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api.ts';
-import { addMember, cleanUp, expectText, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
+import { api, expectText } from '../support/api.ts';
+import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
 
 let host: User;
 let planId: string;

@@ -6,14 +6,14 @@
 // plan's id, by its link, or by an old link.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JOIN_NEEDS_LINK } from '../../supabase/functions/_shared/contract/guests.ts';
-import { api, apiDatabaseAsOwner, rememberGuestSecret, type ApiResult } from '../support/api.ts';
-import { newMember, participantsOf, uniqueName, type Member } from '../support/votes.ts';
+import { api, apiDatabaseAsOwner, expectText, rememberGuestSecret } from '../support/api.ts';
+import { newAccount, participantsOf, uniqueName, type User } from '../support/api-world.ts';
 
 const owner = apiDatabaseAsOwner();
-let host: Member;
+let host: User;
 
 beforeAll(async () => {
-  host = await newMember(owner, 'Hanna', 'Host');
+  host = await newAccount(owner, 'Hanna', 'Host');
 });
 afterAll(async () => {
   await owner`delete from app.plans where host_id = ${host.id}`;
@@ -24,12 +24,6 @@ interface PlanJson {
   id: string;
   slug: string | null;
   isOpenInvite: boolean;
-}
-
-function expectText(res: ApiResult, status: number, text: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-  expect(res.text).toBe(text);
 }
 
 async function newPlan(isOpenInvite: boolean): Promise<{ id: string; slug: string }> {
@@ -44,13 +38,13 @@ async function newPlan(isOpenInvite: boolean): Promise<{ id: string; slug: strin
 /** A plan with a member and a guest (joined by the link, as the join page does). */
 async function planWithPeople(isOpenInvite: boolean) {
   const plan = await newPlan(isOpenInvite);
-  const member = await newMember(owner, 'Mia');
+  const member = await newAccount(owner, 'Mia');
   const joined = await api('POST', `/api/plans/${plan.id}/join`, { body: { slug: plan.slug }, token: member.token });
   expect(joined.status, joined.text).toBe(200);
   const guest = await api<{ id: string; secret: string }>('POST', '/api/guest-session', { body: { name: uniqueName('Gus'), planId: plan.id, slug: plan.slug } });
   expect(guest.status, guest.text).toBe(201);
   rememberGuestSecret(guest.json.id, guest.json.secret);
-  const stranger = await newMember(owner, 'Sam');
+  const stranger = await newAccount(owner, 'Sam');
   return { plan, member, guest: guest.json, stranger };
 }
 
@@ -111,10 +105,10 @@ describe('who sees the link', () => {
 describe('who may join', () => {
   it('open invitations: holding the plan id is enough, as ever', async () => {
     const plan = await newPlan(true);
-    const stranger = await newMember(owner);
+    const stranger = await newAccount(owner);
     expect((await api('POST', `/api/plans/${plan.id}/join`, { body: {}, token: stranger.token })).status).toBe(200);
     expect((await api('POST', '/api/guest-session', { body: { name: uniqueName(), planId: plan.id } })).status).toBe(201);
-    const other = await newMember(owner);
+    const other = await newAccount(owner);
     expect((await api('POST', `/api/plans/${plan.id}/ideas`, { body: { text: 'Picnic' }, token: other.token })).status).toBe(201);
   });
 
@@ -122,7 +116,7 @@ describe('who may join', () => {
     const { plan, guest } = await planWithPeople(false);
     const other = await newPlan(false);
     const before = await participantsOf(owner, plan.id);
-    const stranger = await newMember(owner);
+    const stranger = await newAccount(owner);
     for (const body of [{}, { slug: other.slug }, { slug: null }]) {
       expectText(await api('POST', `/api/plans/${plan.id}/join`, { body, token: stranger.token }), 403, JOIN_NEEDS_LINK);
       expectText(await api('POST', '/api/guest-session', { body: { name: 'Zoe', planId: plan.id, ...body } }), 403, JOIN_NEEDS_LINK);
@@ -149,7 +143,7 @@ describe('who may join', () => {
 
   it('refuses a link that is not shaped like one, before anything else (400)', async () => {
     const plan = await newPlan(false);
-    const stranger = await newMember(owner);
+    const stranger = await newAccount(owner);
     const bad = "Slug must be the code of a plan's link";
     for (const slug of ['short', 'has space!', 42, ['x'], 'x'.repeat(65)]) {
       expectText(await api('POST', `/api/plans/${plan.id}/join`, { body: { slug }, token: stranger.token }), 400, bad);
