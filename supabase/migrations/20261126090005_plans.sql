@@ -53,7 +53,7 @@ create table app.plans (
   deadline_closed_at    timestamptz,
   -- The host's last "Remind them" (app.remind_unanswered: one per window).
   reminded_at           timestamptz,
-  -- The calendar event's revision (the calendar feed's domain): the SEQUENCE
+  -- The calendar event's revision (the calendar file): the SEQUENCE
   -- of every .ics of the plan and of the personal feed, and when the event
   -- last changed. Raised by the trigger plans_bump_calendar_sequence whenever
   -- the event's title, idea, date, time or place changes; never by a client.
