@@ -641,5 +641,6 @@ create policy notification_deliveries_no_direct_access on app.notification_deliv
 create policy plan_digests_no_direct_access on app.plan_digests
   as restrictive for all to anon, authenticated using (false) with check (false);
 
--- The scheduler's role reaches this schema's functions (each granted above).
+-- The scheduler's role reaches this schema's functions (each granted on its own,
+-- above and in the reminders file).
 grant usage on schema private to service_role;
