@@ -19,7 +19,7 @@ import { versionedColumns, type VersionedRow } from '../../../_shared/db/version
 
 /**
  * participantCount of the plan row aliased `alias`: private.plan_participant_count
- * (migration 20261121091000), which also counts for a caller who holds only
+ * (migration 20261126090007_participants.sql), which also counts for a caller who holds only
  * the slug (claim plan_slug), whom the participants policies would show nothing.
  */
 export function participantCount(tx: Tx, alias = 'p'): Fragment {

@@ -1,6 +1,6 @@
 -- =============================================================================
--- Domain: ideas and comments. Ideas, their comments and their votes, and the
--- rules that write them: add an idea, comment on it, vote on it.
+-- Domain: ideas. Ideas, their comments and their votes, and the rules that
+-- write them: add an idea, comment on it, vote on it.
 -- =============================================================================
 --
 -- Every row carries its plan_id, even where it follows from idea_id, because:
@@ -223,7 +223,7 @@ grant execute on function app.add_idea(uuid, text) to anon, authenticated;
 -- wrapper the API calls (definer functions live in private, which is not
 -- exposed), and the insert policies stay for any other path that writes.
 -- The same shape serves votes (private.vote_on_idea below, and the date votes
--- in dates_and_time_slots).
+-- in the dates file).
 
 create function private.add_idea_comment(p_idea_id uuid, p_text text)
 returns app.idea_comments

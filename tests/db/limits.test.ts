@@ -1,4 +1,4 @@
-// Abuse limits (the abuse limits domain): the rate-limit counters
+// Abuse limits (the limits domain): the rate-limit counters
 // (private.hit_rate_limit and private.enforce_rate_limits, as the API calls
 // them under anon/authenticated) and the caps per plan (guests, ideas,
 // comments per idea and distinct date slots, whatever path inserts the row;

@@ -1,7 +1,8 @@
 -- =============================================================================
--- Domain: the calendar feed. Each plan's calendar event has a revision that
--- rises whenever the event changes, and each member may have a personal feed
--- of every plan they are in that has a date (docs/calendars.md "Calendar feed").
+-- Domain: calendar, the calendar feed. Each plan's calendar event has a
+-- revision that rises whenever the event changes, and each member may have a
+-- personal feed of every plan they are in that has a date
+-- (docs/calendars.md "Calendar feed").
 -- =============================================================================
 --
 -- docs/decisions/0072-calendar-feed.md. Three parts:
@@ -22,10 +23,10 @@
 --      Resetting the link replaces both at once: the old URL finds nothing.
 --      A feed ends (its row goes, so its URL finds nothing and the next
 --      request for the member's link issues a new one) when the member signs
---      out everywhere (account_end), when the account's address changes
+--      out everywhere (the account file), when the account's address changes
 --      (confirmed or undone: the trigger below), and when no calendar has
 --      polled it for 180 days (private.feed_cutoff; deleted by the
---      scheduler's housekeeping, account_end).
+--      scheduler's housekeeping, the account file).
 --
 --   3. The feed itself, private.calendar_feed: ONE statement per poll. It
 --      finds the member by the secret's hash, sums up the member's plans that

@@ -1,5 +1,4 @@
-// Guests and their credentials (the plans, guests and participants domain,
-// split in three: .plans, this file and .participants): app.guests' row
+// Guests and their credentials (the guests domain): app.guests' row
 // security and name rules; a guest id counts only with a credential of that
 // guest, for every guest write; credentials are unreadable; new ones are
 // issued by plan and name.

@@ -1,4 +1,4 @@
-// app.transfer_guest_votes (the guest votes transfer domain): a guest who
+// app.transfer_guest_votes (the guest_transfer file, guests): a guest who
 // signs in keeps its votes, ideas and place in the plan, once it proves the
 // device is the guest's.
 import { describe, expect, it } from 'vitest';

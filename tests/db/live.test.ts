@@ -1,4 +1,4 @@
-// The change feed (the change feed domain): every kind of write bumps its
+// The change feed (the live domain): every kind of write bumps its
 // plan's version once per transaction and notifies once per plan per
 // transaction, with the parts that changed and no personal data; Supabase
 // Realtime's realtime.send gets the same payload where it exists.

@@ -1,6 +1,6 @@
 -- =============================================================================
--- Domain: dates and time slots. Candidate days (a date and an optional part
--- of the day or clock time), their votes, the date vote rules, and the
+-- Domain: dates. Candidate days and their time slots (a date and an optional
+-- part of the day or clock time), their votes, the date vote rules, and the
 -- clean-up that removes a slot nobody wants any more.
 -- =============================================================================
 --
@@ -211,7 +211,7 @@ grant execute on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uui
 -- -----------------------------------------------------------------------------
 -- The date vote rules, checking the voter once
 -- -----------------------------------------------------------------------------
--- As for comments and idea votes (ideas_and_comments): run as the caller, row
+-- As for comments and idea votes (the ideas file): run as the caller, row
 -- security would check the voter again on every statement (the plan's and the
 -- slots' select policies, the slot insert of a new date, the votes' delete
 -- and insert policies, the count). Each rule is a definer in private that
@@ -372,7 +372,7 @@ grant execute on function app.vote_on_date(uuid, date, text) to anon, authentica
 --     transferred), each slot that lost a vote is removed if it has no vote
 --     left and is not the plan's locked slot;
 --   * when a plan's locked slot changes (unlock, another event time), the
---     previous one is removed on the same terms (lock_rules).
+--     previous one is removed on the same terms (the lock file).
 --
 -- Race-free against a parallel vote on the same slot: the clean-up first locks
 -- the slot row FOR UPDATE. A vote being inserted holds a KEY SHARE lock on its

@@ -1,4 +1,4 @@
-// Ideas, comments and idea votes (the ideas and comments domain): the three
+// Ideas, comments and idea votes (the ideas domain): the three
 // tables' row security per caller, and the rules the API calls
 // (app.add_idea, app.add_idea_comment, app.vote_on_idea and the writer check
 // private.ensure_writer) under the claims the API sends. The votes' parallel

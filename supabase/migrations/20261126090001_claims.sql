@@ -1,7 +1,7 @@
 -- =============================================================================
--- Domain: roles and claims. The schemas `app` and `private`, what the request
--- roles may use in them, the readers of the request's claims, and the one
--- trigger helper every domain shares.
+-- Domain: claims. The schemas `app` and `private`, what the request roles may
+-- use in them, the readers of the request's claims, and the one trigger
+-- helper every domain shares.
 -- =============================================================================
 --
 -- The schema is written one domain per file, in the order a reader (and

@@ -1,7 +1,7 @@
 // The claim readers every rule and policy goes through (private.claimed_*):
 // the request's claims read as the API sets them, and nothing (never an
 // error) for claims that are absent or malformed. claimed_guest_id is defined
-// with the guests it names (plans, guests and participants), and read here
+// with the guests it names (the guests file), and read here
 // with the others.
 import { describe, expect, it } from 'vitest';
 import { useFreshDatabase, usePlanWorld } from '../support/db.ts';

@@ -1,4 +1,4 @@
-// Dates and time slots (the dates and time slots domain): the two tables'
+// Dates and time slots (the dates domain): the two tables'
 // row security per caller; the vote rules the API calls (app.vote_on_time_slot,
 // app.vote_on_date) in sequence; and the removal of a slot with no votes that
 // is not locked, also when a vote races the removal. The votes' parallel

@@ -1,6 +1,6 @@
 -- =============================================================================
--- Domain: abuse limits. Rate limits (one counter per key, shared by every
--- instance of the function) and caps per plan.
+-- Domain: limits, the abuse limits. Rate limits (one counter per key, shared
+-- by every instance of the function) and caps per plan.
 -- =============================================================================
 --
 -- docs/security-and-limits.md "Abuse limits". The API names the key ('vote:g:<guest id>',

@@ -1,4 +1,4 @@
-// The calendar feed's domain: the plan's calendar sequence rises with every
+// The calendar domain (the calendar feed): the plan's calendar sequence rises with every
 // change of its event (and only then); app.calendar_feeds is out of the
 // request roles' reach; a member's feed is issued once, reset at once, and a
 // poll (private.calendar_feed) finds the member's dated plans by the secret's

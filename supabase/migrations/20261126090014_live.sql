@@ -1,5 +1,5 @@
 -- =============================================================================
--- Domain: the change feed. Every plan has a version, bumped once per
+-- Domain: live, the change feed. Every plan has a version, bumped once per
 -- transaction that changes what the plan's viewers see, and each such
 -- transaction announces itself once per plan (docs/live-updates.md).
 -- =============================================================================

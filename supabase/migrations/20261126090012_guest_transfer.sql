@@ -1,8 +1,8 @@
 -- =============================================================================
--- Domain: a guest who signs in. The device that acted as a guest signs in to
--- an account, and the account takes the guest's place in the plan: its name
--- (when the account has none), its votes, ideas and comments, and its place
--- in the join order.
+-- Domain: guest_transfer (guests), a guest who signs in. The device that
+-- acted as a guest signs in to an account, and the account takes the guest's
+-- place in the plan: its name (when the account has none), its votes, ideas
+-- and comments, and its place in the join order.
 -- =============================================================================
 
 -- -----------------------------------------------------------------------------

@@ -1,17 +1,17 @@
 -- =============================================================================
--- Domain: the end of what an account or a device reached. Signing out
--- everywhere, deleting an account, and the housekeeping that ends credentials
--- nobody uses any more.
+-- Domain: account (auth), the end of what an account or a device reached.
+-- Signing out everywhere, deleting an account, and the housekeeping that ends
+-- credentials nobody uses any more.
 -- =============================================================================
 --
 -- What a session could reach ends with it
 -- (docs/decisions/0080-ending-a-session-ends-what-it-reached.md): a member's
 -- push subscriptions belong to the session that gave them (a foreign key with
--- on delete cascade, notifications domain), so every way a session ends
+-- on delete cascade, the notifications file), so every way a session ends
 -- (sign-out, sign-out everywhere, an e-mail change confirmed on another device
 -- or undone, expiry, the account deleted) ends them in the same statement. The
 -- calendar feed is the account's, not a session's: it ends when the member
--- signs out everywhere (below) and when the address changes (calendar_feed).
+-- signs out everywhere (below) and when the address changes (the calendar file).
 --
 -- Deleting an account (docs/decisions/0081-deleting-an-account.md) leaves
 -- every plan as the person leaving it would, hands hosting over or deletes
@@ -30,7 +30,7 @@
 -- -----------------------------------------------------------------------------
 -- Every session of the caller, this one too (and with them every device's
 -- push subscriptions for the account), the devices known to sign-in (their
--- code budgets of their own, users_and_sign_in) and the calendar feed: a
+-- code budgets of their own, the auth file) and the calendar feed: a
 -- lost phone, or whoever copied the feed's URL, hears nothing more. The
 -- member's next look at the feed's card issues a new URL.
 create function private.sign_out_everywhere()
@@ -56,7 +56,7 @@ grant execute on function private.sign_out_everywhere() to authenticated;
 --   * every plan the person hosts is handed to the earliest-joined other
 --     member with an account (private.next_host, as leaving does), or, when
 --     no one else with an account is in it, deleted (its guests are told,
---     as when a host deletes a plan: the notifications trigger);
+--     as when a host deletes a plan: the reminders file's trigger);
 --   * the ideas and comments the person wrote stay (others voted on and
 --     answered them) signed "Deleted account" instead of the person's name;
 --   * the account row goes, and with it everything of the person's

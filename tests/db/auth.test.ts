@@ -1,9 +1,10 @@
-// Accounts and how one gets in (the users and sign-in domain): app.users (own
-// row only, e-mail normalisation, names, the display name kept on
-// participants rows); the sign-in codes (private.issue_sign_in_code /
+// Accounts and how one gets in (auth: the auth and email_change files):
+// app.users (own row only, e-mail normalisation, names, the display name kept
+// on participants rows); the sign-in codes (private.issue_sign_in_code /
 // private.verify_sign_in_code) and the verified e-mail change
 // (private.request_email_change / private.confirm_email_change), called as the
-// API calls them. Time is simulated by moving the stored timestamps back as
+// API calls them. Sessions and the end of an account have files of their own
+// (sessions.test.ts, account.test.ts). Time is simulated by moving the stored timestamps back as
 // the owner.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';

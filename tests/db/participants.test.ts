@@ -1,9 +1,9 @@
-// Participants (the plans, guests and participants domain, split in three:
-// .plans, .guests and this file): app.participants' row security (reading,
-// joining, leaving directly), app.leave_plan (hand-over, last one out,
-// 409, and leaving at the same moment), the host's removal and that it holds
-// (app.plan_removals: no rejoining, no removed guest's device or name, the
-// host's list and "Allow back").
+// Participants (the participants and participant_removals files): the
+// membership helpers the policies of every table call, app.participants' row
+// security (reading, joining, leaving directly), app.leave_plan (hand-over,
+// last one out, 409, and leaving at the same moment), the host's removal and
+// that it holds (app.plan_removals: no rejoining, no removed guest's device or
+// name, the host's list and "Allow back").
 import { describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, runAs, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
 import {
@@ -16,9 +16,37 @@ import {
   participantNames,
   readersOfA,
   sha256Hex,
+  type ActorName,
 } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
+
+describe('membership helpers', () => {
+  const w = usePlanWorld(db);
+  const ask = (actor: ActorName) =>
+    db.as(w.actors[actor], async (sql) => {
+      const [r] = await sql`select private.is_participant(${w.planA}) as participant,
+                                   private.can_read_plan(${w.planA}) as can_read`;
+      return r;
+    });
+  const expected: Record<ActorName, [boolean, boolean]> = {
+    anon: [false, false],
+    anonWithLink: [false, true],
+    anonWithSlug: [false, false],
+    guest: [true, true],
+    otherGuest: [false, false],
+    otherGuestWithLink: [false, true],
+    member: [true, true],
+    host: [true, true],
+    stranger: [false, false],
+    strangerWithLink: [false, true],
+  };
+  for (const [actor, [participant, canRead]] of Object.entries(expected) as [ActorName, [boolean, boolean]][]) {
+    it(`${actor}: participant ${participant}, can read ${canRead}`, async () => {
+      expect(await ask(actor)).toEqual({ participant, can_read: canRead });
+    });
+  }
+});
 
 describe('app.participants', () => {
   const w = usePlanWorld(db);

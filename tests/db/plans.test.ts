@@ -1,9 +1,8 @@
-// Plans (the plans, guests and participants domain, split in three: this
-// file, .guests and .participants): app.plans' row security and constraints,
-// what the plans API relies on (private.plan_participant_count, the
-// one-statement "create plan + host row", the random slug), closed
-// invitations and resetting the link, and the membership helpers the
-// policies of every table call.
+// Plans (the plans domain): app.plans' row security and constraints, what
+// the plans API relies on (private.plan_participant_count, the one-statement
+// "create plan + host row", the random slug), and closed invitations and
+// resetting the link. The membership helpers the policies are built on are
+// participants.test.ts's.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims, type TestDatabase } from '../support/db.ts';
@@ -380,31 +379,4 @@ describe('closed invitations and the link (docs/decisions/0086, 0087)', () => {
     await db.as(w.actors.member, (sql) => sql`select app.add_idea(${w.planA}, 'Still here')`);
     await db.as(w.actors.guest, (sql) => sql`select app.add_idea(${w.planA}, 'Me too')`);
   });
-});
-
-describe('membership helpers', () => {
-  const w = usePlanWorld(db);
-  const ask = (actor: ActorName) =>
-    db.as(w.actors[actor], async (sql) => {
-      const [r] = await sql`select private.is_participant(${w.planA}) as participant,
-                                   private.can_read_plan(${w.planA}) as can_read`;
-      return r;
-    });
-  const expected: Record<ActorName, [boolean, boolean]> = {
-    anon: [false, false],
-    anonWithLink: [false, true],
-    anonWithSlug: [false, false],
-    guest: [true, true],
-    otherGuest: [false, false],
-    otherGuestWithLink: [false, true],
-    member: [true, true],
-    host: [true, true],
-    stranger: [false, false],
-    strangerWithLink: [false, true],
-  };
-  for (const [actor, [participant, canRead]] of Object.entries(expected) as [ActorName, [boolean, boolean]][]) {
-    it(`${actor}: participant ${participant}, can read ${canRead}`, async () => {
-      expect(await ask(actor)).toEqual({ participant, can_read: canRead });
-    });
-  }
 });

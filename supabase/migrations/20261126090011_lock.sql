@@ -1,8 +1,8 @@
 -- =============================================================================
--- Domain: the lock rules. What only the host does: pick an idea, lock a date,
--- set the event time, set the place, unlock for a revote. What the group is
--- told of these is the notifications domain's (the trigger on app.plans and
--- the plan's notice budget, docs/notifications.md).
+-- Domain: lock. What only the host does: pick an idea, lock a date, set the
+-- event time, set the place, unlock for a revote. What the group is told of
+-- these is the reminders file's (the trigger on app.plans and the plan's
+-- notice budget, docs/notifications.md).
 -- =============================================================================
 --
 -- SECURITY INVOKER: the plans UPDATE policy already allows these
@@ -118,7 +118,7 @@ grant execute on function app.lock_date(uuid, date) to anon, authenticated;
 -- exists, the table its form) as time_zone, finds or creates the
 -- slot (locked date, 'H:mm') so the chosen time is a real slot, points
 -- locked_time_slot_id at it and completes the plan. Telling the group (the
--- e-mail with its .ics) is the notifications domain's, within the plan's
+-- e-mail with its .ics) is the reminders file's, within the plan's
 -- notice budget: the time always changes, only the notice may wait.
 create function app.set_event_time(p_plan_id uuid, p_time text, p_time_zone text default null)
 returns void

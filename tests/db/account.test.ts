@@ -1,4 +1,4 @@
-// The account-end domain: "Sign out everywhere" ends every session (and with
+// The account file (auth): "Sign out everywhere" ends every session (and with
 // them the member's push subscriptions) and the calendar feed; deleting an
 // account leaves every plan (hosting handed over, or the plan deleted when no
 // one else has an account), keeps what the person wrote under "Deleted

@@ -1,5 +1,5 @@
 -- =============================================================================
--- Domain: idempotency keys. The answers of votes and comments kept under the
+-- Domain: idempotency. The answers of votes and comments kept under the
 -- caller's Idempotency-Key, so that an action sent again (queued offline,
 -- retried after a lost answer) takes effect once.
 -- =============================================================================

@@ -1,4 +1,4 @@
-// Idempotency keys (the idempotency keys domain): the stored answers are out
+// Idempotency keys (the idempotency domain): the stored answers are out
 // of every request role's reach; a key belongs to its caller (member or
 // guest); the statement shape the API sends (_shared/db.ts requestRow) runs
 // the action once and replays its answer after; the same key for another

@@ -1,9 +1,9 @@
-// The host's rules (the lock rules domain): lock_date, set_event_time,
+// The host's rules (the lock domain): lock_date, set_event_time,
 // unlock_plan, pick_idea, set_location; and that the time is never refused
 // for the plan's notice budget: the "time is set" notice goes out only when
 // the date, time or zone differs from what the members were told, at most
 // once per window per plan, saying the last time (the budget itself, and who
-// a notice reaches: notifications.test.ts).
+// a notice reaches: reminders.test.ts).
 import { describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, useHostAndMember, usePlanWorld, type Claims } from '../support/db.ts';
 import { dayFromToday, type ActorName } from '../support/plan-fixture.ts';
