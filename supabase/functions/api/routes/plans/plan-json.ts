@@ -16,7 +16,6 @@ import { HttpError } from '../../../_shared/http/errors.ts';
 import { type Fragment, identifier } from '../../../_shared/db/sql.ts';
 import { versionedColumns, type VersionedRow } from '../../../_shared/db/versioned.ts';
 
-
 /**
  * participantCount of the plan row aliased `alias`: private.plan_participant_count
  * (migration 20261126090007_participants.sql), which also counts for a caller who holds only
