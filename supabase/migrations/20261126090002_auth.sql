@@ -236,7 +236,7 @@ revoke all on function private.is_known_sign_in_device(text, text) from public;
 -- An address's budget for codes it did not ask for (a device that never
 -- signed in to its account, or an e-mail change of another account that
 -- names it): p_address_limit, one {key, max, window, message} entry the API
--- builds (_shared/limits.ts 'otp-address'). Then the source pays: the
+-- builds (_shared/db/limits.ts 'otp-address'). Then the source pays: the
 -- per-network limits (p_network_limits) are hit only by a send that happens,
 -- and raise HP429 when full. Returns 0 when the send may go ahead (and has
 -- been counted), else the seconds until the address's budget has room (the

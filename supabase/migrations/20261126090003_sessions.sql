@@ -8,7 +8,7 @@
 -- everywhere" every session of the user, a verified e-mail change every other
 -- one. The API checks the session on EVERY request without an extra round
 -- trip: the claims statement that starts each request's transaction (see
--- supabase/functions/_shared/db.ts withRequest) calls private.check_request,
+-- supabase/functions/_shared/db/client.ts withRequest) calls private.check_request,
 -- which raises HP401 for a session that is gone or expired. The statement
 -- fails, the transaction is aborted, nothing of the request runs, and the API
 -- answers 401 "Your session has expired, please sign in again".

@@ -522,7 +522,7 @@ grant execute on function app.leave_plan(uuid) to anon, authenticated;
 --
 -- SECURITY INVOKER: the join is an insert the caller's own RLS allows (it can
 -- read the plan), so these add rules and readable errors and grant nothing.
--- HP401 is not in the shared HP4xx mapping of _shared/errors.ts; the idea
+-- HP401 is not in the shared HP4xx mapping of _shared/http/errors.ts; the idea
 -- routes map it to 401 themselves.
 
 -- For ideas and comments: HP401 p_denied for no identity (or a guest without

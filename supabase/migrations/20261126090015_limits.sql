@@ -5,7 +5,7 @@
 --
 -- docs/security-and-limits.md "Abuse limits". The API names the key ('vote:g:<guest id>',
 -- 'otp-ip:203.0.113.0', ...), the most hits allowed and the window; the
--- numbers live in the API's one config module (_shared/limits.ts). A request
+-- numbers live in the API's one config module (_shared/db/limits.ts). A request
 -- opts in with one statement in its own transaction:
 --
 --   select private.enforce_rate_limits('[{"key": ..., "max": 10, "window": 60,

@@ -6,7 +6,7 @@
 --
 -- docs/offline.md "Idempotency keys"; docs/decisions/0068-idempotency-keys.md.
 -- The API sends a request with a key as ONE statement (after the claims
--- statement, in the request's one round trip; _shared/db.ts requestRow):
+-- statement, in the request's one round trip; _shared/db/client.ts requestRow):
 --
 --   select coalesce(claim.stored,
 --                   private.store_idempotent_answer(key,

@@ -236,7 +236,7 @@ grant execute on function private.reset_calendar_feed(text, text, text) to authe
 --   p_salt         what else the answer depends on (the format, the app's
 --                  origin), folded into the tag
 --   p_limits       {"miss": {key, max, window, message}, "feed": {...}}
---                  (_shared/limits.ts): "miss" is counted per client network
+--                  (_shared/db/limits.ts): "miss" is counted per client network
 --                  for a secret that finds no feed; "feed" for each time the
 --                  events are built, on the key's end the feed's member
 --

@@ -135,7 +135,7 @@ const PHONE = 'c'.repeat(64);
 const LAPTOP = 'd'.repeat(64);
 const stranger = () => sha256Hex(crypto.randomUUID());
 
-/** The address's budget for codes it did not ask for, as the API builds it (_shared/limits.ts 'otp-address'). */
+/** The address's budget for codes it did not ask for, as the API builds it (_shared/db/limits.ts 'otp-address'). */
 const addressKey = (e: string) => `test-otp-address:${e}`;
 const addressLimit = (e: string, max = 5) => JSON.stringify({ key: addressKey(e), max, window: 3600, message: 'Too many codes requested' });
 const networkLimit = (key: string, max: number) => JSON.stringify([{ key, max, window: 3600, message: 'Too many codes were requested from your network' }]);

@@ -1,6 +1,6 @@
 // Idempotency keys (the idempotency domain): the stored answers are out
 // of every request role's reach; a key belongs to its caller (member or
-// guest); the statement shape the API sends (_shared/db.ts requestRow) runs
+// guest); the statement shape the API sends (_shared/db/client.ts requestRow) runs
 // the action once and replays its answer after; the same key for another
 // request is HP422; a rolled-back request keeps nothing; a repeat sent while
 // the first runs waits for it and replays; keys expire after 7 days, cleaned
