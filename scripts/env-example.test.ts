@@ -1,10 +1,10 @@
 // .env.example is where a newcomer learns the configuration: its examples
 // must name what exists. (The limits' numbers live in
-// supabase/functions/_shared/limits.ts; docs/security-and-limits.md "Abuse limits".)
+// supabase/functions/_shared/db/limits.ts; docs/security-and-limits.md "Abuse limits".)
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEFAULT_LIMITS, parseLimitOverrides } from '../supabase/functions/_shared/limits.ts';
+import { DEFAULT_LIMITS, parseLimitOverrides } from '../supabase/functions/_shared/db/limits.ts';
 import { ROOT } from './lib/root.ts';
 
 afterEach(() => vi.restoreAllMocks());

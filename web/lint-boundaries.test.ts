@@ -58,11 +58,11 @@ describe('import boundaries of the web app (ESLint)', () => {
     for (const file of ['contract/common', 'contract/plans.ts', 'contract/periods.ts', 'contract/calendar.ts']) {
       expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/${file}`))).toEqual([]);
     }
-    expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/db.ts`))).toEqual([
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/db/client.ts`))).toEqual([
       expect.stringContaining('only its contract'),
     ]);
-    expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/validation.ts`))).toHaveLength(1);
-    expect(await boundaryErrors('web/src/lib/example.ts', use('../../../supabase/functions/api/routes/plans.ts'))).toHaveLength(1);
+    expect(await boundaryErrors('web/src/features/ideas/example.ts', use(`${shared}/http/validation.ts`))).toHaveLength(1);
+    expect(await boundaryErrors('web/src/lib/example.ts', use('../../../supabase/functions/api/routes/plans/index.ts'))).toHaveLength(1);
   });
 });
 
@@ -76,9 +76,9 @@ describe('the contract folder stays pure (ESLint)', () => {
   });
 
   it('never server code of the function, nor another package', async () => {
-    expect(await boundaryErrors(file, use('../errors.ts'))).toEqual([expect.stringContaining('The contract is pure')]);
-    expect(await boundaryErrors(file, use('../validation.ts'))).toHaveLength(1);
-    expect(await boundaryErrors(file, use('../../api/routes/plans.ts'))).toHaveLength(1);
+    expect(await boundaryErrors(file, use('../http/errors.ts'))).toEqual([expect.stringContaining('The contract is pure')]);
+    expect(await boundaryErrors(file, use('../http/validation.ts'))).toHaveLength(1);
+    expect(await boundaryErrors(file, use('../../api/routes/plans/index.ts'))).toHaveLength(1);
     expect(await boundaryErrors(file, use('hono'), 'no-restricted-imports')).toEqual([expect.stringContaining('The contract is pure')]);
     expect(await boundaryErrors(file, use('postgres'), 'no-restricted-imports')).toHaveLength(1);
   });

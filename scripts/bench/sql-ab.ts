@@ -91,7 +91,7 @@ try {
   const backendCpuMs = () => (existsSync(schedstat) ? Number(readFileSync(schedstat, 'utf8').split(' ')[0]) / 1e6 : NaN);
 
   type Workload = { name: string; run: (n: number) => Promise<unknown> };
-  // The API's claims statement (_shared/db.ts): the gate, the role and the
+  // The API's claims statement (_shared/db/client.ts): the gate, the role and the
   // claims, and the request's abuse limit (votes or comments per participant).
   const asRequest = (claims: Claims, statement: (tx: postgres.TransactionSql) => postgres.PendingQuery<postgres.Row[]>, limit?: 'vote' | 'comment') =>
     conn.begin((tx) => [

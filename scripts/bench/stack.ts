@@ -3,7 +3,7 @@
 // product), the migrations, and the `api` function under Deno, on free ports.
 import postgres from 'postgres';
 import { randomUUID } from 'node:crypto';
-import { signSessionToken } from '../../supabase/functions/_shared/auth.ts';
+import { signSessionToken } from '../../supabase/functions/_shared/auth/tokens.ts';
 import { prepareDatabase, startEmbeddedPostgres, tempDataDir } from '../lib/db.ts';
 import { API_TEST_RATE_LIMITS, TEST_LIVE_STREAMS_PER_NETWORK, freePort, startApi, type ApiEnv, type Service } from '../lib/services.ts';
 

@@ -322,14 +322,14 @@ export interface ApiEnv {
   LIVE_STREAM_SECONDS?: string;
   LIVE_HEARTBEAT_SECONDS?: string;
   LIVE_POLL_SECONDS?: string;
-  /** Open live streams per client network / per instance (supabase/functions/_shared/env.ts). */
+  /** Open live streams per client network / per instance (supabase/functions/_shared/config/env.ts). */
   LIVE_STREAMS_PER_NETWORK?: string;
   LIVE_STREAMS_PER_INSTANCE?: string;
   EXPOSE_MEMORY_STATS?: string;
   SMTP_SECURE?: string;
   SMTP_USER?: string;
   SMTP_PASS?: string;
-  /** Abuse limits, e.g. `idea=2/60,otp-ip=1000/1h` (supabase/functions/_shared/limits.ts). */
+  /** Abuse limits, e.g. `idea=2/60,otp-ip=1000/1h` (supabase/functions/_shared/db/limits.ts). */
   RATE_LIMITS?: string;
   RATE_LIMIT_SCOPE?: string;
   CLIENT_IP_HEADER?: string;

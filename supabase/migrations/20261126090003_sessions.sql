@@ -8,7 +8,7 @@
 -- everywhere" every session of the user, a verified e-mail change every other
 -- one. The API checks the session on EVERY request without an extra round
 -- trip: the claims statement that starts each request's transaction (see
--- supabase/functions/_shared/db.ts withRequest) calls private.check_request,
+-- supabase/functions/_shared/db/client.ts withRequest) calls private.check_request,
 -- which raises HP401 for a session that is gone or expired. The statement
 -- fails, the transaction is aborted, nothing of the request runs, and the API
 -- answers 401 "Your session has expired, please sign in again".
@@ -108,13 +108,13 @@ grant execute on function private.check_request(uuid, uuid, uuid, text) to anon,
 -- -----------------------------------------------------------------------------
 -- private.sign_in_with_code: verify a code and start a session
 -- -----------------------------------------------------------------------------
--- private.verify_sign_in_code (users_and_sign_in: constant-time compare, single use,
+-- private.verify_sign_in_code (auth: constant-time compare, single use,
 -- 5 tries, the code of this address and device only, account created on
 -- first sign-in) plus a new session for the user.
 -- Never raises for a wrong code (the try must be committed): then both
 -- columns are null. Expired sessions of the user are cleared on the way.
 --
--- p_guess_limits (abuse_limits: wrong codes per client network and per wider
+-- p_guess_limits (limits: wrong codes per client network and per wider
 -- site): while one is full the request is refused (HP429) before the code is
 -- compared; a wrong code counts a hit on each. No limit is kept per address:
 -- the code's own 5 tries bound the guesses at it, and only the device that

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiOptions } from '../support/api.ts';
 import { pushServiceClient } from '../support/push-client.ts';
 import { buildWorld, isOneSentence, type World } from '../support/world.ts';
-import { owner } from './ideas-fixture.ts';
+import { owner } from '../support/api-world.ts';
 
 afterAll(() => owner.end());
 

@@ -8,12 +8,13 @@
 import ICAL from 'ical.js';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import type { CaughtMail } from '../support/mail.ts';
-import { api, apiDatabaseAsOwner, runScheduler, testMailbox, type ApiResult } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, type ApiResult, runScheduler, testMailbox } from '../support/api.ts';
+import { apiWorld, type PlanJson, type User } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 import { isOneSentence } from '../support/world.ts';
-import { datesWorld, day, type PlanJson, type User } from './dates-fixture.ts';
 
 const owner = apiDatabaseAsOwner();
-const world = datesWorld(owner);
+const world = apiWorld(owner);
 const mail = testMailbox();
 afterAll(async () => {
   await world.cleanUp();

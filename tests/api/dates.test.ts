@@ -6,11 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { voterListSchema } from '../../supabase/functions/_shared/contract/common.ts';
 import type { TimeSlotVoteResult, VoteDateResult } from '../../supabase/functions/_shared/contract/dates.ts';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { api, apiDatabaseAsOwner } from '../support/api.ts';
-import { datesWorld, day, expectText, type SlotJson } from './dates-fixture.ts';
+import { api, apiDatabaseAsOwner, expectText } from '../support/api.ts';
+import { apiWorld, type SlotJson } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
-const world = datesWorld(owner);
+const world = apiWorld(owner);
 afterAll(async () => {
   await world.cleanUp();
   await owner.end();

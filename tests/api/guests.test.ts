@@ -3,30 +3,17 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { api, apiDatabaseAsOwner } from '../support/api.ts';
-import {
-  guestClaims,
-  memberClaims,
-  newGuest,
-  newIdea,
-  newMember,
-  newPlan,
-  newSlot,
-  participantsOf,
-  sorted,
-  toggleIdeaVote,
-  toggleSlotVote,
-  uniqueName,
-  type Member,
-} from './guests-fixture.ts';
+import { api, apiDatabaseAsOwner, expectText } from '../support/api.ts';
+import { newAccount, newGuest, newPlan, participantsOf, uniqueName, type User } from '../support/api-world.ts';
+import { guestClaims, memberClaims, newIdea, newSlot, sorted, toggleIdeaVote, toggleSlotVote } from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
-let host: Member;
+let host: User;
 let planId: string;
 let otherPlanId: string;
 
 beforeAll(async () => {
-  host = await newMember(owner, 'Hanna', 'Host');
+  host = await newAccount(owner, 'Hanna', 'Host');
   planId = await newPlan(host, 'Guests');
   otherPlanId = await newPlan(host, 'Other guests');
 });
@@ -41,12 +28,6 @@ const restoreGuest = (body: unknown) => api('POST', '/api/guest-session/restore'
 const sha256Hex = (text: string) => createHash('sha256').update(text).digest('hex');
 const SECRET = /^[A-Za-z0-9_-]{43}$/;
 const checkGuest = (plan: string, body: unknown) => api('POST', `/api/plans/${plan}/check-guest`, { body });
-
-function expectText(res: { status: number; text: string; headers: Headers }, status: number, text: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-  expect(res.text).toBe(text);
-}
 
 describe('POST /api/guest-session', () => {
   it('creates the guest, trimmed, and joins it to the plan in the same request', async () => {
@@ -122,7 +103,7 @@ describe('POST /api/guest-session', () => {
   });
 
   it('acts as a guest even when a token is sent (only guests are created here)', async () => {
-    const member = await newMember(owner);
+    const member = await newAccount(owner);
     const name = uniqueName('Token');
     const res = await createGuest({ name, planId }, member.token);
     expect(res.status, res.text).toBe(201);
@@ -277,7 +258,7 @@ describe('POST /api/guest-session/restore ("Is this you?" -> "Yes, that\'s me")'
     // nor removes the guest, nor what it wrote, nor takes it into an account.
     expectText(await api('DELETE', `/api/plans/${planId}/leave`, { body: { guestId: guest.id }, ...asTaker }), 403, onlyJoined);
     expectText(await api('DELETE', `/api/ideas/${mine.json.id}`, { body: { guestId: guest.id }, ...asTaker }), 403, onlyJoined);
-    const account = await newMember(owner, 'Taker', null);
+    const account = await newAccount(owner, 'Taker', null);
     expectText(
       await api('POST', '/api/auth/transfer-guest-votes', { body: { guestId: guest.id }, token: account.token, ...asTaker }),
       403,
@@ -310,7 +291,7 @@ describe('POST /api/plans/{id}/check-guest', () => {
   it('finds a guest by trimmed, case-insensitive name, with exactly its own votes', async () => {
     const guest = await newGuest(planId, uniqueName('Bob'));
     const rival = await newGuest(planId, uniqueName('Rita'));
-    const member = await newMember(owner);
+    const member = await newAccount(owner);
     const [idea1, idea2, idea3] = [await newIdea(owner, planId, host.id, 'Bowling'), await newIdea(owner, planId, host.id, 'Picnic'), await newIdea(owner, planId, host.id, 'Cinema')];
     const [slot1, slot2] = [await newSlot(owner, planId, 2, 'Evening'), await newSlot(owner, planId, 3)];
     for (const idea of [idea1, idea2]) expect(await toggleIdeaVote(owner, guestClaims(guest.id, planId), idea)).toBe(true);

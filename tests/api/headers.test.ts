@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
-import { api, testMailbox, uniqueEmail, type ApiResult } from '../support/api.ts';
+import { api, type ApiResult, testMailbox, uniqueEmail } from '../support/api.ts';
+import { cleanUp, newGuest, newPlan, newUser, type User } from '../support/api-world.ts';
 import { openSse } from '../support/sse.ts';
-import { cleanUp, newGuest, newPlan, newUser, type User } from './ideas-fixture.ts';
 
 const SECURITY = {
   'x-content-type-options': 'nosniff',

@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type ApiResult } from '../support/api.ts';
-import { day } from './dates-fixture.ts';
-import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 
 let host: User;
 let planId: string;

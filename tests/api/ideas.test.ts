@@ -1,25 +1,14 @@
 // The ideas endpoints over HTTP: GET/POST /api/plans/{id}/ideas,
 // POST /api/ideas/{id}/vote, GET /api/ideas/{id}/voters,
 // GET/POST /api/ideas/{id}/comments and POST /api/plans/{id}/pick-idea.
-// Activity suggestions: ideas-suggestions.test.ts; parallel votes:
-// votes-concurrency.test.ts.
+// Activity suggestions: interests-suggestions.test.ts; parallel votes:
+// ideas-votes-concurrency.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { voterListSchema } from '../../supabase/functions/_shared/contract/common.ts';
 import type { Idea, IdeaComment } from '../../supabase/functions/_shared/contract/ideas.ts';
 import { GUEST_SECRET_MISSING } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { api } from '../support/api.ts';
-import {
-  addMember,
-  cleanUp,
-  expectText,
-  type Guest,
-  ISO_TIME,
-  newGuest,
-  newPlan,
-  newUser,
-  owner,
-  type User,
-} from './ideas-fixture.ts';
+import { api, expectText, ISO_TIME } from '../support/api.ts';
+import { addMember, cleanUp, type Guest, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
 
 type Comment = IdeaComment;
 

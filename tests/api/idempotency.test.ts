@@ -14,9 +14,9 @@ import {
   IDEMPOTENCY_KEY_REUSED,
   IDEMPOTENT_REPLAYED_HEADER,
 } from '../../supabase/functions/_shared/contract/idempotency.ts';
-import { api, type ApiOptions, type ApiResult, guestSecretOf } from '../support/api.ts';
-import { day } from './dates-fixture.ts';
-import { addMember, cleanUp, expectText, type Guest, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+import { api, type ApiOptions, type ApiResult, expectText, guestSecretOf } from '../support/api.ts';
+import { addMember, cleanUp, type Guest, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 
 let host: User;
 let member: User;

@@ -2,8 +2,8 @@
 // over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UserInterest } from '../../supabase/functions/_shared/contract/interests.ts';
-import { api } from '../support/api.ts';
-import { cleanUp, expectText, ISO_TIME, newUser, owner, tokenFor, type User } from './ideas-fixture.ts';
+import { api, expectText, ISO_TIME } from '../support/api.ts';
+import { cleanUp, newUser, owner, tokenFor, type User } from '../support/api-world.ts';
 
 type Interest = UserInterest;
 

@@ -7,8 +7,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { api, type ApiOptions, type ApiResult, startSecondApi, testMailbox, uniqueEmail } from '../support/api.ts';
-import { day } from './dates-fixture.ts';
-import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
+import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 
 const LIMITS = [
   'otp-ip=2/1h',

@@ -1,11 +1,11 @@
 // Open live streams are bounded per client network and per instance
-// (supabase/functions/api/routes/plan-events/stream-slots.ts): beyond, 429
+// (supabase/functions/api/routes/live/stream-slots.ts): beyond, 429
 // with Retry-After and one sentence; a closed stream gives its slot back.
 // A second instance with tiny numbers (the shared one is raised for tests).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSecondApi } from '../support/api.ts';
+import { cleanUp, newPlan, newUser } from '../support/api-world.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
-import { cleanUp, newPlan, newUser } from './ideas-fixture.ts';
 
 let server: Awaited<ReturnType<typeof startSecondApi>>;
 let planId: string;

@@ -6,9 +6,9 @@
 // fallback, the heartbeat and the stream's own end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, startSecondApi } from '../support/api.ts';
+import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
-import { day } from './dates-fixture.ts';
-import { addMember, cleanUp, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
 
 afterAll(cleanUp);
 

@@ -5,11 +5,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { planStatusSchema } from '../../supabase/functions/_shared/contract/common.ts';
-import { api, apiDatabaseAsOwner, PLAN_KEYS } from '../support/api.ts';
-import { datesWorld, day, expectText, type PlanJson, type SlotJson } from './dates-fixture.ts';
+import { api, apiDatabaseAsOwner, expectText, PLAN_KEYS } from '../support/api.ts';
+import { apiWorld, type PlanJson, type SlotJson } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
-const world = datesWorld(owner);
+const world = apiWorld(owner);
 afterAll(async () => {
   await world.cleanUp();
   await owner.end();

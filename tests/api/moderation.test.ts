@@ -7,11 +7,11 @@
 // authorization-matrix.test.ts; junk ids and bad tokens in hostile-input.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, guestSecretOf } from '../support/api.ts';
+import { api, expectText, guestSecretOf, ISO_TIME } from '../support/api.ts';
+import { addMember, cleanUp, type Guest, newGuest, newPlan, newUser, owner, type User } from '../support/api-world.ts';
+import { day } from '../support/dates.ts';
 import { openSse, type SseStream } from '../support/sse.ts';
 import { type Removal, removalListSchema } from '../../supabase/functions/_shared/contract/plans.ts';
-import { addMember, cleanUp, expectText, type Guest, ISO_TIME, newGuest, newPlan, newUser, owner, type User } from './ideas-fixture.ts';
-import { day } from './dates-fixture.ts';
 
 afterAll(cleanUp);
 

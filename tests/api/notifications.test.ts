@@ -6,16 +6,16 @@
 // POST /api/scheduler/run with its secret.
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, inject, it } from 'vitest';
-import { api, apiDatabaseAsOwner, runScheduler, startApiWithDeadSmtp, testMailbox } from '../support/api.ts';
+import { api, apiDatabaseAsOwner, expectText, runScheduler, startApiWithDeadSmtp, testMailbox } from '../support/api.ts';
+import { apiWorld, type PlanJson, tokenFor } from '../support/api-world.ts';
+import { compact, day } from '../support/dates.ts';
 import { pushServiceClient, type PushSubscriptionJson, type ReceivedPush } from '../support/push-client.ts';
-import { compact, datesWorld, day, expectText, type PlanJson } from './dates-fixture.ts';
-import { NOTIFICATION_LIMITS } from '../../supabase/functions/_shared/limits.ts';
-import { tokenFor } from './guests-fixture.ts';
+import { NOTIFICATION_LIMITS } from '../../supabase/functions/_shared/db/limits.ts';
 import { UNSUBSCRIBE_LINK_EXPIRED } from '../../supabase/functions/_shared/contract/notifications.ts';
-import { unsubscribeToken } from '../../supabase/functions/_shared/unsubscribe.ts';
+import { unsubscribeToken } from '../../supabase/functions/_shared/delivery/unsubscribe.ts';
 
 const owner = apiDatabaseAsOwner();
-const world = datesWorld(owner);
+const world = apiWorld(owner);
 const mail = testMailbox();
 const push = pushServiceClient(inject('pushServiceOrigin'));
 afterAll(async () => {

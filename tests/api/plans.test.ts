@@ -10,8 +10,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { type Plan, planSchema, type PlanSummary, planSummaryListSchema } from '../../supabase/functions/_shared/contract/plans.ts';
-import { api, apiDatabaseAsOwner, rememberGuestSecret, signIn, type ApiResult, PLAN_KEYS } from '../support/api.ts';
-import { tokenFor } from './guests-fixture.ts';
+import { api, apiDatabaseAsOwner, expectText, PLAN_KEYS, rememberGuestSecret, signIn } from '../support/api.ts';
+import { tokenFor } from '../support/api-world.ts';
 
 const owner = apiDatabaseAsOwner();
 const createdUsers: string[] = [];
@@ -31,7 +31,6 @@ interface User {
   id: string;
   token: string;
 }
-
 
 async function newUser(firstName: string | null = 'Pat', lastName: string | null = null): Promise<User> {
   const email = `plans-${randomUUID().slice(0, 12)}@example.com`;
@@ -112,12 +111,6 @@ const planExists = async (planId: string) =>
 
 type PlanJson = Plan;
 type ListItem = PlanSummary;
-
-
-function expectText(res: ApiResult, status: number, text: string) {
-  expect({ status: res.status, text: res.text }).toEqual({ status, text });
-  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-}
 
 // ---------------------------------------------------------------------------
 

@@ -2,27 +2,15 @@
 // guest's participants row replaced by the member's, and the error answers.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { api, apiDatabaseAsOwner } from '../support/api.ts';
-import {
-  guestClaims,
-  memberClaims,
-  newGuest,
-  newIdea,
-  newMember,
-  newPlan,
-  newSlot,
-  participantsOf,
-  sorted,
-  toggleIdeaVote,
-  toggleSlotVote,
-  type Member,
-} from './guests-fixture.ts';
+import { api, apiDatabaseAsOwner, expectText } from '../support/api.ts';
+import { newAccount, newGuest, newPlan, participantsOf, type User } from '../support/api-world.ts';
+import { guestClaims, memberClaims, newIdea, newSlot, sorted, toggleIdeaVote, toggleSlotVote } from '../support/votes.ts';
 
 const owner = apiDatabaseAsOwner();
-let host: Member;
+let host: User;
 
 beforeAll(async () => {
-  host = await newMember(owner, 'Hanna', 'Host');
+  host = await newAccount(owner, 'Hanna', 'Host');
 });
 afterAll(async () => {
   await owner`delete from app.plans where host_id = ${host.id}`;
@@ -31,12 +19,6 @@ afterAll(async () => {
 
 const transfer = (body: unknown, token?: string, guestSecret?: string | null) =>
   api('POST', '/api/auth/transfer-guest-votes', { body, token, guestSecret });
-
-function expectText(res: { status: number; text: string; headers: Headers }, status: number, text: string) {
-  expect(res.status, res.text).toBe(status);
-  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
-  expect(res.text).toBe(text);
-}
 
 const ideaVotesOf = async (planId: string, who: { userId?: string; guestId?: string }) =>
   (
@@ -63,7 +45,7 @@ async function planWithGuestVotes() {
 describe('POST /api/auth/transfer-guest-votes', () => {
   it('moves the votes to a member who was not in the plan, replacing the guest in the participants', async () => {
     const { planId, ideas, slots, guest } = await planWithGuestVotes();
-    const member = await newMember(owner, 'Gina', 'Guest');
+    const member = await newAccount(owner, 'Gina', 'Guest');
     const [{ joined_at: guestJoinedAt }] = await owner`select joined_at from app.participants where guest_id = ${guest.id}`;
 
     const res = await transfer({ guestId: guest.id }, member.token);
@@ -82,7 +64,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
 
   it("drops votes the member already has: no double votes, only what moved is counted", async () => {
     const { planId, ideas, slots, guest } = await planWithGuestVotes();
-    const member = await newMember(owner, 'Max', null);
+    const member = await newAccount(owner, 'Max', null);
     expect((await api('POST', `/api/plans/${planId}/join`, { body: {}, token: member.token })).status).toBe(200);
     // On another device the member had already voted idea 1 and slot 1 (and idea 3).
     await toggleIdeaVote(owner, memberClaims(member.id, planId), ideas[0]);
@@ -104,7 +86,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
 
   it('the guest is gone afterwards: a second transfer, the session and the name check all say so', async () => {
     const { planId, guest } = await planWithGuestVotes();
-    const member = await newMember(owner);
+    const member = await newAccount(owner);
     expect((await transfer({ guestId: guest.id }, member.token)).status).toBe(200);
     expectText(await transfer({ guestId: guest.id }, member.token), 404, 'Guest not found');
     expectText(await api('GET', `/api/guest-session/${guest.id}`), 404, 'Guest not found');
@@ -116,7 +98,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
   it('two transfers of the same guest at once: one moves the votes, the other is 404', async () => {
     for (let round = 0; round < 3; round++) {
       const { planId, guest } = await planWithGuestVotes();
-      const member = await newMember(owner);
+      const member = await newAccount(owner);
       const results = await Promise.all([transfer({ guestId: guest.id }, member.token), transfer({ guestId: guest.id }, member.token)]);
       expect(results.map((r) => r.status).sort()).toEqual([200, 404]);
       expect(results.find((r) => r.status === 200)?.json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
@@ -128,7 +110,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
   it('a guest without votes transfers nothing but still hands its place to the member', async () => {
     const planId = await newPlan(host, 'Quiet guest');
     const guest = await newGuest(planId);
-    const member = await newMember(owner, 'Quinn', null);
+    const member = await newAccount(owner, 'Quinn', null);
     const res = await transfer({ guestId: guest.id }, member.token);
     expect(res.json).toEqual({ transferredIdeaVotes: 0, transferredTimeVotes: 0 });
     expect((await participantsOf(owner, planId)).map((p) => p.name)).toEqual(['Hanna Host', 'Quinn']);
@@ -139,10 +121,10 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     const guest = await newGuest(planId);
     expectText(await transfer({ guestId: guest.id }), 401, 'Not signed in');
     expectText(await transfer({ guestId: guest.id }, 'garbage'), 401, 'Your session has expired, please sign in again');
-    const gone = await newMember(owner);
+    const gone = await newAccount(owner);
     await owner`delete from app.users where id = ${gone.id}`;
     expectText(await transfer({ guestId: guest.id }, gone.token), 401, 'Your session has expired, please sign in again');
-    const member = await newMember(owner);
+    const member = await newAccount(owner);
     expectText(await transfer({}, member.token), 400, 'Guest id is required');
     expectText(await transfer({ guestId: 'nope' }, member.token), 400, 'Guest id must be a valid id');
     expectText(await transfer({ guestId: crypto.randomUUID() }, member.token, 'a'.repeat(43)), 404, 'Guest not found');
@@ -153,7 +135,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
   it("takes over a guest only with its device's secret: 401 without, 403 with a wrong one or another guest's", async () => {
     const { planId, guest } = await planWithGuestVotes();
     const other = await newGuest(planId);
-    const attacker = await newMember(owner, 'Mallory', null);
+    const attacker = await newAccount(owner, 'Mallory', null);
     expectText(await transfer({ guestId: guest.id }, attacker.token, null), 401, GUEST_SECRET_MISSING);
     expectText(await transfer({ guestId: guest.id }, attacker.token, 'a guess'), 403, GUEST_SECRET_WRONG);
     expectText(await transfer({ guestId: guest.id }, attacker.token, other.secret), 403, GUEST_SECRET_WRONG);
@@ -169,7 +151,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     const { planId, guest } = await planWithGuestVotes();
     const restored = await api('POST', '/api/guest-session/restore', { body: { planId, name: guest.name } });
     expect(restored.status, restored.text).toBe(200);
-    const stranger = await newMember(owner, null, null);
+    const stranger = await newAccount(owner, null, null);
     expectText(
       await transfer({ guestId: guest.id }, stranger.token, (restored.json as { secret: string }).secret),
       403,
@@ -189,7 +171,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     const { guest, planId } = await planWithGuestVotes();
     const restored = await api('POST', '/api/guest-session/restore', { body: { planId, name: guest.name } });
     await owner`update app.guest_credentials set last_used_at = now() - interval '179 days' where guest_id = ${guest.id} and kind = 'joined'`;
-    const taker = await newMember(owner, 'Taker', null);
+    const taker = await newAccount(owner, 'Taker', null);
     expectText(
       await transfer({ guestId: guest.id }, taker.token, (restored.json as { secret: string }).secret),
       403,
@@ -198,7 +180,7 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     expect(await ideaVotesOf(planId, { userId: taker.id })).toEqual([]);
     expect(await ideaVotesOf(planId, { guestId: guest.id })).toHaveLength(2);
     // The guest's own device, back within the 180 days its credential lives unused (decision 0082), still moves them.
-    const back = await newMember(owner, 'Back', 'Again');
+    const back = await newAccount(owner, 'Back', 'Again');
     expect((await transfer({ guestId: guest.id }, back.token, guest.secret)).json).toEqual({ transferredIdeaVotes: 2, transferredTimeVotes: 2 });
   });
 });

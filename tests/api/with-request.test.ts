@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
-import { countLimits, sha256Hex, requestRow, requestStatements, sql, withRequest } from '../../supabase/functions/_shared/db.ts';
+import { countLimits, sha256Hex, requestRow, requestStatements, sql, withRequest } from '../../supabase/functions/_shared/db/client.ts';
 import { apiDatabaseAsOwner } from '../support/api.ts';
 
 const owner = apiDatabaseAsOwner();

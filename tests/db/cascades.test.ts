@@ -1,6 +1,6 @@
 // Deleting a plan takes everything in it, and nothing else. Not one domain's
-// file: the cascade runs through the tables of several (plans, guests and
-// participants; ideas and comments; dates and time slots) and is the same
+// file: the cascade runs through the tables of several (plans, guests,
+// participants, ideas, dates) and is the same
 // whichever path deletes (the host's delete, the last one leaving).
 import { describe, expect, it } from 'vitest';
 import { useFreshDatabase, usePlanWorld } from '../support/db.ts';

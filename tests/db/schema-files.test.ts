@@ -14,6 +14,8 @@ import { schemaSnapshot, snapshotDiff } from '../support/schema-snapshot.ts';
 
 const MIGRATIONS = path.join(ROOT, 'supabase/migrations');
 const QUALIFIED = String.raw`([a-z_][a-z0-9_]*\.[a-z_][a-z0-9_]*)`;
+/** A domain file's most lines: past it, split the domain on a seam it marks (docs/decisions/0093). */
+const MAX_LINES = 700;
 
 interface SqlFile {
   name: string;
@@ -145,6 +147,16 @@ describe('the schema in one place: supabase/migrations, one file per domain', ()
     const domainsAfterADelta = firstDelta < 0 ? [] : files.slice(firstDelta).filter(isDomainFile).map((f) => f.name);
     expect(domainsAfterADelta).toEqual([]);
     expect(domainFiles.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it(`names each domain file <timestamp>_<word>.sql and keeps it within ${MAX_LINES} lines (docs/decisions/0093)`, () => {
+    const misnamed = domainFiles.map((f) => f.name).filter((name) => !/^\d{14}_[a-z]+(?:_[a-z]+)*\.sql$/.test(name));
+    expect(misnamed).toEqual([]);
+    const tooLong = domainFiles
+      .map((f) => ({ name: f.name, lines: f.text.replace(/\n$/, '').split('\n').length }))
+      .filter(({ lines }) => lines > MAX_LINES)
+      .map(({ name, lines }) => `${name} has ${lines} lines (at most ${MAX_LINES})`);
+    expect(tooLong).toEqual([]);
   });
 
   it('defines every table, function, policy, trigger and index exactly once, in a domain file', async () => {

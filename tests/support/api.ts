@@ -2,7 +2,7 @@
 // inject('apiUrl') (= http://127.0.0.1:PORT/functions/v1), so paths are '/api/...'.
 import { randomUUID } from 'node:crypto';
 import postgres from 'postgres';
-import { inject } from 'vitest';
+import { expect, inject } from 'vitest';
 import '../setup/context.ts';
 import { mailbox } from './mail.ts';
 
@@ -68,6 +68,15 @@ export async function api<T = any>(method: string, path: string, opts: ApiOption
   const isJson = res.headers.get('content-type')?.includes('application/json');
   return { status: res.status, headers: res.headers, text, json: (isJson && text ? JSON.parse(text) : undefined) as T };
 }
+
+/** A text/plain error answer with this status and sentence (or a sentence matching the pattern). */
+export function expectText(res: ApiResult, status: number, text: string | RegExp) {
+  expect({ status: res.status, text: res.text }).toEqual({ status, text: typeof text === 'string' ? text : expect.stringMatching(text) });
+  expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+}
+
+/** An ISO 8601 UTC timestamp as Date#toISOString prints it. */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 /** A fresh address per test: the server and its database are shared by all test files. */
 export function uniqueEmail(prefix = 't'): string {

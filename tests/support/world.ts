@@ -9,7 +9,7 @@
 //   Sam: signed in, in neither plan
 import { randomUUID } from 'node:crypto';
 import type { Sql } from 'postgres';
-import { signSessionToken } from '../../supabase/functions/_shared/auth.ts';
+import { signSessionToken } from '../../supabase/functions/_shared/auth/tokens.ts';
 import { api, type ApiOptions, type ApiResult } from './api.ts';
 
 export interface WorldUser {

@@ -1,5 +1,7 @@
-// The API: one Hono app under /api, one sub-app per resource. A new resource is
-// a routes/<resource>.ts exporting a Hono app, plus one app.route() line below.
+// The API: one Hono app under /api, one sub-app per domain. A domain is a
+// folder routes/<domain>/ (the vocabulary of docs/architecture.md) whose
+// index.ts exports a Hono app with the domain's full paths, plus one
+// app.route() line below.
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { contextStorage } from 'hono/context-storage';
@@ -7,26 +9,21 @@ import { cors } from 'hono/cors';
 import { getPath } from 'hono/utils/url';
 import { GUEST_SECRET_HEADER } from '../_shared/contract/guest-secret.ts';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENT_REPLAYED_HEADER } from '../_shared/contract/idempotency.ts';
-import { allowedOrigins } from '../_shared/env.ts';
-import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/errors.ts';
-import { securityHeaders } from '../_shared/security-headers.ts';
-import { authRoutes } from './routes/auth.ts';
-import { calendarRoutes } from './routes/calendar.ts';
-import { guestRoutes } from './routes/guests.ts';
-import { healthRoutes } from './routes/health.ts';
-import { ideaRoutes } from './routes/ideas.ts';
-import { interestCatalogRoutes, myInterestRoutes } from './routes/interests.ts';
-import { joiningRoutes } from './routes/joining.ts';
-import { planEventRoutes } from './routes/plan-events.ts';
-import { planDateRoutes } from './routes/plan-dates.ts';
-import { planIdeaRoutes } from './routes/plan-ideas.ts';
-import { planLockRoutes } from './routes/plan-lock.ts';
-import { planNotifyRoutes } from './routes/plan-notify.ts';
-import { planRoutes } from './routes/plans.ts';
-import { pushRoutes } from './routes/push.ts';
-import { schedulerRoutes } from './routes/scheduler.ts';
-import { timeSlotRoutes } from './routes/timeslots.ts';
-import { unsubscribeRoutes } from './routes/unsubscribe.ts';
+import { allowedOrigins } from '../_shared/config/env.ts';
+import { HttpError, messages, textResponse, toErrorResponse } from '../_shared/http/errors.ts';
+import { securityHeaders } from '../_shared/http/security-headers.ts';
+import { health } from './health.ts';
+import { authRoutes } from './routes/auth/index.ts';
+import { calendarRoutes } from './routes/calendar/index.ts';
+import { dateRoutes } from './routes/dates/index.ts';
+import { guestRoutes } from './routes/guests/index.ts';
+import { ideaRoutes } from './routes/ideas/index.ts';
+import { interestRoutes } from './routes/interests/index.ts';
+import { liveRoutes } from './routes/live/index.ts';
+import { lockRoutes } from './routes/lock/index.ts';
+import { notificationRoutes } from './routes/notifications/index.ts';
+import { participantRoutes } from './routes/participants/index.ts';
+import { planRoutes } from './routes/plans/index.ts';
 
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -67,7 +64,7 @@ app.use(
 
 // Every request runs in its own context storage, where withRequest() finds the
 // verified session of its token and the guest secret the device sent
-// (_shared/request-scope.ts).
+// (_shared/db/request-scope.ts).
 app.use('*', contextStorage());
 
 app.use(
@@ -80,25 +77,24 @@ app.use(
   }),
 );
 
-app.route('/health', healthRoutes);
-app.route('/auth', authRoutes);
-app.route('/guest-session', guestRoutes);
-// Before planRoutes: GET /plans/events is not the plan with id "events".
-app.route('/plans', planEventRoutes);
-app.route('/plans', joiningRoutes);
-app.route('/plans', planRoutes);
-app.route('/plans', planIdeaRoutes);
-app.route('/plans', planDateRoutes);
-app.route('/plans', planLockRoutes);
-app.route('/plans', planNotifyRoutes);
-app.route('/timeslots', timeSlotRoutes);
-app.route('/ideas', ideaRoutes);
-app.route('/interests', interestCatalogRoutes);
-app.route('/users/me/interests', myInterestRoutes);
-app.route('/push', pushRoutes);
-app.route('/scheduler', schedulerRoutes);
-app.route('/unsubscribe', unsubscribeRoutes);
-app.route('/calendar', calendarRoutes);
+app.get('/health', health);
+// One sub-app per domain (docs/architecture.md "The parts"), each with its
+// full paths. Order matters where two paths can match one URL (Hono answers
+// with the first route registered): live before plans, so that
+// GET /plans/events is not the plan with id "events"; plans before the
+// domains with a GET /plans/:id/..., so that GET /plans/slug/participants is
+// the plan whose slug is "participants".
+app.route('/', authRoutes);
+app.route('/', guestRoutes);
+app.route('/', liveRoutes);
+app.route('/', planRoutes);
+app.route('/', participantRoutes);
+app.route('/', ideaRoutes);
+app.route('/', lockRoutes);
+app.route('/', dateRoutes);
+app.route('/', interestRoutes);
+app.route('/', notificationRoutes);
+app.route('/', calendarRoutes);
 
 app.notFound(() => textResponse(404, messages.notFound));
 app.onError((error, c) => toErrorResponse(error, `${c.req.method} ${c.req.path}`));

@@ -1,5 +1,5 @@
 // The function's request handler: the API app with the socket's address.
-import type { ConnectionInfo } from '../_shared/client-ip.ts';
+import type { ConnectionInfo } from '../_shared/http/client-ip.ts';
 import { app } from './app.ts';
 
 /** What Deno.serve passes as the handler's second argument (the part we read). */
@@ -9,7 +9,7 @@ interface ServeInfo {
 
 /**
  * The socket address reaches the routes as Hono's `env` (`c.env.remoteAddress`,
- * _shared/client-ip.ts): the client's address when nothing proxies the
+ * _shared/http/client-ip.ts): the client's address when nothing proxies the
  * function, else the proxy's (then the forwarding header names the client).
  */
 export function handler(request: Request, info?: ServeInfo): Response | Promise<Response> {

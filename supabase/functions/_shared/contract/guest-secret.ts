@@ -3,7 +3,7 @@
 // send the visitor through "Is this you?" again, and the one that says the
 // host removed the guest. No imports: the web app uses
 // this file too. The same sentences are raised by private.check_request
-// (migration 20261124120100_sessions.sql).
+// (migration 20261126090003_sessions.sql).
 
 /** Request header carrying the device's guest secret (never a URL or a JSON body). */
 export const GUEST_SECRET_HEADER = 'X-Guest-Secret';

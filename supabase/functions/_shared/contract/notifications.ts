@@ -18,7 +18,7 @@ export type PlanEmailsState = z.infer<typeof planEmailsStateSchema>;
  * The payload of every Web Push message (encrypted to the device): the plan's
  * title, what happened in one line, the page to open (a path of the app) and
  * a tag per event, so a message delivered twice replaces the first. The
- * server writes it (_shared/notify.ts pushPayload); the service worker shows
+ * server writes it (_shared/delivery/notify.ts pushPayload); the service worker shows
  * it (web/src/service-worker/sw.ts).
  */
 export const pushMessageSchema = z.lazy(() => z.object({ title: z.string(), body: z.string(), url: z.string(), tag: z.string() }));

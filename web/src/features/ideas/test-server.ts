@@ -2,7 +2,7 @@ import { json, text, type RecordedRequest, type Routes } from '../../test/mock-f
 import type { Idea, IdeaComment, Voter } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // A small in-memory ideas API for component tests: the routes of spec §7 for
-// one plan, answering like supabase/functions/api/routes/(plan-)ideas.ts.
+// one plan, answering like supabase/functions/api/routes/ideas/index.ts.
 // Only `fetch` is mocked; the components run for real against this.
 
 export interface FakeIdeasOptions {

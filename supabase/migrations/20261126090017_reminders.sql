@@ -1,0 +1,471 @@
+-- =============================================================================
+-- Domain: reminders (notifications). Who has answered, each plan's notice
+-- budget (what its people were last told of its decisions, and when they may
+-- be told again), the host's reminder, and the deadline with what the
+-- scheduler does at it (docs/notifications.md). Each writes through the
+-- notifications file's outbox (private.enqueue_notification).
+-- =============================================================================
+
+-- -----------------------------------------------------------------------------
+-- private.has_responded: voted on at least one idea or date of the plan.
+-- -----------------------------------------------------------------------------
+-- Definer: whoever reads the participants list sees everyone's answer, not
+-- only the votes RLS shows the caller.
+create function private.has_responded(p_plan_id uuid, p_user_id uuid, p_guest_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from app.idea_votes v
+                  where v.plan_id = p_plan_id and (v.user_id = p_user_id or v.guest_id = p_guest_id))
+      or exists (select 1 from app.time_slot_votes v
+                  where v.plan_id = p_plan_id and (v.user_id = p_user_id or v.guest_id = p_guest_id))
+$$;
+comment on function private.has_responded(uuid, uuid, uuid) is
+  'True when the member (user id) or guest has voted on an idea or a date of the plan.';
+revoke all on function private.has_responded(uuid, uuid, uuid) from public;
+grant execute on function private.has_responded(uuid, uuid, uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- private.plan_notice_detail: what a notice about the plan's decisions says.
+-- -----------------------------------------------------------------------------
+create function private.plan_notice_detail(p_plan app.plans)
+returns jsonb
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select jsonb_build_object(
+    'ideaText', (select i.text from app.ideas i where i.id = p_plan.locked_idea_id),
+    'date', p_plan.locked_time_slot_date,
+    'eventTime', p_plan.event_time,
+    'timeZone', p_plan.time_zone,
+    'period', (select ts.period from app.time_slots ts where ts.id = p_plan.locked_time_slot_id),
+    'location', p_plan.location,
+    -- The .ics of the time's e-mail carries it (the calendar feed's domain).
+    'calendarSequence', p_plan.calendar_sequence)
+$$;
+revoke all on function private.plan_notice_detail(app.plans) from public;
+
+-- -----------------------------------------------------------------------------
+-- The plan's notice budget: what its people were last told of its decisions.
+-- -----------------------------------------------------------------------------
+-- A host looping a change (the place; unlock, lock and time) must not e-mail
+-- and push everyone each time (docs/notifications.md "The notice budget",
+-- docs/decisions/0078-one-notice-budget-per-plan.md). Nothing the host does
+-- is refused for it: the change always applies, only the notice waits. One
+-- row per plan that changed since it was created:
+--
+--   * told_*: what the last notice said (before the first one: the plan as it
+--     was before its first change), in the shape private.plan_notice_state
+--     gives a plan;
+--   * quiet_until: no notice before this (the last one plus the window, which
+--     the API passes; null: none sent yet);
+--   * pending_since, caused_by: since when a change waits that told_* does
+--     not say yet, and the member who made it (null: nobody, i.e. the
+--     deadline's auto-lock, or more than one).
+--
+-- The trigger below sets pending_since at a change that makes the plan differ
+-- from what was told, and clears it when a change makes the plan what was
+-- told again (nobody hears of a round trip). private.send_plan_notices writes
+-- the one notice, built from the plan as it is when it goes.
+create table app.plan_notices (
+  plan_id         uuid primary key references app.plans (id) on delete cascade,
+  -- As app.plans: the status, the picked idea, the locked date (null while
+  -- planning), the time and its zone (null unless completed), the place.
+  told_status     text not null,
+  told_idea_id    uuid,
+  told_date       date,
+  told_event_time text,
+  told_time_zone  text,
+  told_location   text,
+  quiet_until     timestamptz,
+  pending_since   timestamptz,
+  caused_by       uuid
+);
+comment on table app.plan_notices is
+  'Each plan''s notice budget: what its people were last told of its decisions, until when no notice goes, and whether a change waits. Reached only through its trigger and private.send_plan_notices.';
+
+-- The scheduler's pass takes the plans whose notice waits (few at any time).
+create index plan_notices_pending_idx on app.plan_notices (pending_since) where pending_since is not null;
+
+-- What a notice about the plan's decisions describes, as a row of
+-- app.plan_notices (only plan_id and told_* set).
+create function private.plan_notice_state(p_plan app.plans)
+returns app.plan_notices
+language sql
+immutable
+set search_path = ''
+as $$
+  select p_plan.id, p_plan.status, p_plan.locked_idea_id,
+         case when p_plan.status <> 'planning' then p_plan.locked_time_slot_date end,
+         case when p_plan.status = 'completed' then p_plan.event_time end,
+         case when p_plan.status = 'completed' then p_plan.time_zone end,
+         p_plan.location, null::timestamptz, null::timestamptz, null::uuid
+$$;
+revoke all on function private.plan_notice_state(app.plans) from public;
+
+-- What the people who were told p_told must hear to know p_now: the most
+-- telling kind, or null when nothing they were told is out of date (an idea
+-- un-picked alone is not news).
+create function private.plan_notice_kind(p_told app.plan_notices, p_now app.plan_notices)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select coalesce(
+    case
+      when p_now.told_status = 'planning' then
+        case when p_told.told_status <> 'planning' then 'unlocked' end
+      when p_now.told_status = 'completed' then
+        case when p_told.told_status <> 'completed' then 'time_set'
+             when (p_told.told_date, p_told.told_event_time, p_told.told_time_zone)
+                  is distinct from (p_now.told_date, p_now.told_event_time, p_now.told_time_zone) then 'time_changed'
+        end
+      -- A date locked without a time yet.
+      when p_told.told_status in ('planning', 'completed') or p_told.told_date is distinct from p_now.told_date then
+        case when p_now.told_idea_id is not null and p_now.told_idea_id is distinct from p_told.told_idea_id
+             then 'decided' else 'date_locked' end
+    end,
+    case when p_now.told_idea_id is not null and p_now.told_idea_id is distinct from p_told.told_idea_id then 'idea_picked' end,
+    case when p_now.told_location is distinct from p_told.told_location then 'place_changed' end)
+$$;
+revoke all on function private.plan_notice_kind(app.plan_notices, app.plan_notices) from public;
+
+-- Every change of a plan's decisions is noted in its budget; deleting the
+-- plan is told at once (it happens once). The time is here too: its e-mail
+-- carries the .ics.
+create function private.announce_plan_change()
+returns trigger
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_actor uuid := (select auth.uid());
+  v_told  app.plan_notices;
+begin
+  if tg_op = 'DELETE' then
+    perform private.enqueue_notification(old.id, 'plan_deleted', '{}', 'everyone', true, v_actor);
+    return old;
+  end if;
+
+  insert into app.plan_notices select * from private.plan_notice_state(old) on conflict (plan_id) do nothing;
+  select * into v_told from app.plan_notices n where n.plan_id = new.id for update;
+  if private.plan_notice_kind(v_told, private.plan_notice_state(new)) is null then
+    update app.plan_notices n set pending_since = null, caused_by = null
+     where n.plan_id = new.id and n.pending_since is not null;
+  else
+    update app.plan_notices n
+       set caused_by = case when n.pending_since is null or n.caused_by = v_actor then v_actor end,
+           pending_since = coalesce(n.pending_since, now())
+     where n.plan_id = new.id;
+  end if;
+  return null;
+end;
+$$;
+revoke all on function private.announce_plan_change() from public;
+
+create trigger plans_announce_change
+  after update on app.plans
+  for each row
+  when (old.status is distinct from new.status
+        or old.locked_idea_id is distinct from new.locked_idea_id
+        or old.locked_time_slot_date is distinct from new.locked_time_slot_date
+        or old.event_time is distinct from new.event_time
+        or old.time_zone is distinct from new.time_zone
+        or old.location is distinct from new.location)
+  execute function private.announce_plan_change();
+
+-- BEFORE the delete: the participants are still there to be told.
+create trigger plans_announce_delete
+  before delete on app.plans
+  for each row execute function private.announce_plan_change();
+
+-- Writes the waiting notice of one plan (the host's request, right after its
+-- change, in its transaction) or of every plan (p_plan_id null: the
+-- scheduler) when the budget allows: no notice went out in the last
+-- p_window_seconds, and a date the host locked has had that long to get its
+-- time (the usual next step: then the one notice is the time's, with its
+-- .ics). The notice says what is true now: its kind from what the people
+-- were told (private.plan_notice_kind), its text the plan as it is, and
+-- whether the place changed too. E-mail goes with the decisions that end
+-- voting and whatever changes what members were e-mailed (the time). A
+-- notice that reaches nobody does not start a window. Rows are taken FOR
+-- UPDATE SKIP LOCKED, so each notice is written once however many run this.
+-- Returns how many notices were written.
+create function private.send_plan_notices(p_plan_id uuid, p_window_seconds integer)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_told app.plan_notices;
+  v_plan app.plans;
+  v_now  app.plan_notices;
+  v_kind text;
+  v_sent integer := 0;
+begin
+  for v_told in
+    select * from app.plan_notices n
+     where n.pending_since is not null
+       and (p_plan_id is null or n.plan_id = p_plan_id)
+       and (n.quiet_until is null or n.quiet_until <= now())
+     order by n.pending_since
+     for update skip locked
+  loop
+    select * into v_plan from app.plans p where p.id = v_told.plan_id;
+    v_now := private.plan_notice_state(v_plan);
+    continue when v_told.caused_by is not null
+              and v_now.told_status not in ('planning', 'completed')
+              and v_told.pending_since > now() - make_interval(secs => p_window_seconds);
+
+    v_kind := private.plan_notice_kind(v_told, v_now);
+    if v_kind is null then
+      update app.plan_notices n set pending_since = null, caused_by = null where n.plan_id = v_plan.id;
+      continue;
+    end if;
+    v_now.quiet_until := v_told.quiet_until;
+    if private.enqueue_notification(v_plan.id, v_kind,
+         private.plan_notice_detail(v_plan)
+           || jsonb_build_object('placeChanged', v_now.told_location is distinct from v_told.told_location),
+         'everyone',
+         v_kind in ('time_set', 'time_changed', 'decided') or 'completed' in (v_told.told_status, v_now.told_status),
+         v_told.caused_by) > 0 then
+      v_now.quiet_until := now() + make_interval(secs => p_window_seconds);
+      v_sent := v_sent + 1;
+    end if;
+    update app.plan_notices n
+       set told_status = v_now.told_status, told_idea_id = v_now.told_idea_id, told_date = v_now.told_date,
+           told_event_time = v_now.told_event_time, told_time_zone = v_now.told_time_zone,
+           told_location = v_now.told_location, quiet_until = v_now.quiet_until,
+           pending_since = null, caused_by = null
+     where n.plan_id = v_plan.id;
+  end loop;
+  return v_sent;
+end;
+$$;
+comment on function private.send_plan_notices(uuid, integer) is
+  'The host''s request (its plan) and the scheduler (every plan): writes each waiting notice the budget allows to the outbox, saying what is true now. Returns how many were written.';
+revoke all on function private.send_plan_notices(uuid, integer) from public;
+grant execute on function private.send_plan_notices(uuid, integer) to authenticated, service_role;
+
+-- -----------------------------------------------------------------------------
+-- private.send_reminder: the outbox writer a host's request may call.
+-- -----------------------------------------------------------------------------
+-- The request role cannot call private.enqueue_notification (it would let any
+-- caller notify any plan); this definer can only remind, and only for the
+-- plan's host.
+create function private.send_reminder(p_plan_id uuid)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+begin
+  if not exists (select 1 from app.plans p where p.id = p_plan_id and p.host_id = (select auth.uid())) then
+    raise exception using errcode = 'HP403', message = 'Only the host can send reminders';
+  end if;
+  return private.enqueue_notification(p_plan_id, 'reminder', '{}', 'unanswered', true, null);
+end;
+$$;
+revoke all on function private.send_reminder(uuid) from public;
+grant execute on function private.send_reminder(uuid) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.remind_unanswered: the host's "Remind them".
+-- -----------------------------------------------------------------------------
+-- Who has not voted on any idea or date gets a reminder (push; members also
+-- e-mail). Once per window per plan (HP429, DETAIL = seconds to wait), the
+-- deadline's automatic reminder included (private.run_deadlines); a
+-- reminder that reaches nobody does not count. Only while voting is open.
+create function app.remind_unanswered(p_plan_id uuid, p_window_seconds integer, p_message text)
+returns integer
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_plan    app.plans := private.plan_for_host(p_plan_id, 'Only the host can send reminders');
+  v_reached integer;
+begin
+  if v_plan.status <> 'planning' then
+    raise exception using errcode = 'HP409', message = 'The date is locked: there is nothing left to vote on';
+  end if;
+  perform private.refuse_within_window(v_plan.reminded_at, p_window_seconds, p_message);
+  v_reached := private.send_reminder(p_plan_id);
+  if v_reached > 0 then
+    update app.plans p set reminded_at = now() where p.id = p_plan_id;
+  end if;
+  return v_reached;
+end;
+$$;
+comment on function app.remind_unanswered(uuid, integer, text) is
+  'Host: reminds who has not voted yet; returns how many were reached. HP404/HP403, HP409 locked, HP429 within the window.';
+revoke all on function app.remind_unanswered(uuid, integer, text) from public;
+grant execute on function app.remind_unanswered(uuid, integer, text) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.set_deadline: "Decide by", changeable and removable.
+-- -----------------------------------------------------------------------------
+-- A new deadline starts afresh (its reminder and its closing are still to
+-- come). auto_lock null keeps the current choice; no deadline, no auto-lock.
+create function app.set_deadline(p_plan_id uuid, p_deadline timestamptz, p_auto_lock boolean)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can set the deadline');
+begin
+  if p_deadline is not null then
+    if p_deadline <= now() then
+      raise exception using errcode = 'HP400', message = 'The deadline must be in the future';
+    end if;
+    if p_deadline > now() + interval '366 days' then
+      raise exception using errcode = 'HP400', message = 'The deadline must be at most a year ahead';
+    end if;
+    if v_plan.status <> 'planning' then
+      raise exception using errcode = 'HP409', message = 'The date is locked: unlock the plan to set a deadline';
+    end if;
+  end if;
+  update app.plans p
+     set deadline = p_deadline,
+         auto_lock = p_deadline is not null and coalesce(p_auto_lock, v_plan.auto_lock),
+         deadline_reminded_at = case when p_deadline is distinct from v_plan.deadline then null else p.deadline_reminded_at end,
+         deadline_closed_at = case when p_deadline is distinct from v_plan.deadline then null else p.deadline_closed_at end
+   where p.id = p_plan_id;
+end;
+$$;
+comment on function app.set_deadline(uuid, timestamptz, boolean) is
+  'Host: sets, moves or (null) removes the plan''s deadline and its auto-lock. HP400 past or over a year ahead, HP409 locked.';
+revoke all on function app.set_deadline(uuid, timestamptz, boolean) from public;
+grant execute on function app.set_deadline(uuid, timestamptz, boolean) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- The scheduler's work on deadlines (role service_role, docs/notifications.md).
+-- -----------------------------------------------------------------------------
+
+-- The leaders of a plan's vote: the most-voted idea (ties: the older) and the
+-- most-voted date from today on, counting each person once per date (ties:
+-- the earlier). Nothing that has no vote.
+create function private.vote_leaders(p_plan_id uuid)
+returns table (idea_id uuid, idea_text text, idea_votes integer, date date, date_votes integer)
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select i.id, i.text, i.votes, d.date, d.votes
+    from (select 1) one
+    left join lateral (
+      select i.id, i.text, count(*)::integer as votes
+        from app.ideas i join app.idea_votes v on v.idea_id = i.id and v.plan_id = i.plan_id
+       where i.plan_id = p_plan_id
+       group by i.id
+       order by count(*) desc, i.created_at, i.id
+       limit 1) i on true
+    left join lateral (
+      select ts.date, count(distinct coalesce(v.user_id, v.guest_id))::integer as votes
+        from app.time_slots ts join app.time_slot_votes v on v.time_slot_id = ts.id and v.plan_id = ts.plan_id
+       where ts.plan_id = p_plan_id and ts.date >= current_date
+       group by ts.date
+       order by 2 desc, ts.date
+       limit 1) d on true
+$$;
+revoke all on function private.vote_leaders(uuid) from public;
+
+-- A day (p_lead_seconds) before the deadline, one reminder to who has not
+-- answered; at the deadline, with auto_lock, the leaders are picked and
+-- locked (the plans trigger notes it in the plan's notice budget, and
+-- private.send_plan_notices tells everyone), and the host is told where
+-- things stand unless a date was locked. Rows are taken FOR UPDATE SKIP
+-- LOCKED and marked, so each plan is handled once however many run this.
+--
+-- The reminder shares the host's window (app.remind_unanswered,
+-- p_remind_window_seconds): a deadline moved again and again re-arms it, but
+-- nobody is reminded more than once per window; it waits while one went out
+-- less than the window ago, and one that reaches somebody starts the window
+-- (plans.reminded_at) like the host's.
+create function private.run_deadlines(p_lead_seconds integer, p_remind_window_seconds integer)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan    app.plans;
+  v_leaders record;
+  v_done    integer := 0;
+  v_locked  boolean;
+  v_reached integer;
+begin
+  for v_plan in
+    select * from app.plans p
+     where p.deadline_closed_at is null
+       and p.deadline_reminded_at is null
+       and p.status = 'planning'
+       and p.deadline > now()
+       and p.deadline <= now() + make_interval(secs => p_lead_seconds)
+       and (p.reminded_at is null or p.reminded_at <= now() - make_interval(secs => p_remind_window_seconds))
+     for update skip locked
+  loop
+    v_reached := private.enqueue_notification(v_plan.id, 'deadline_soon',
+      jsonb_build_object('deadline', v_plan.deadline), 'unanswered', true, null);
+    update app.plans p
+       set deadline_reminded_at = now(),
+           reminded_at = case when v_reached > 0 then now() else p.reminded_at end
+     where p.id = v_plan.id;
+    v_done := v_done + 1;
+  end loop;
+
+  for v_plan in
+    select * from app.plans p
+     where p.deadline_closed_at is null and p.deadline <= now()
+     for update skip locked
+  loop
+    update app.plans p set deadline_closed_at = now() where p.id = v_plan.id;
+    v_done := v_done + 1;
+    continue when v_plan.status <> 'planning';
+
+    select * into v_leaders from private.vote_leaders(v_plan.id);
+    v_locked := v_plan.auto_lock and v_leaders.date is not null;
+    if v_plan.auto_lock and (v_leaders.date is not null or v_leaders.idea_id is not null) then
+      update app.plans p
+         set locked_idea_id = coalesce(p.locked_idea_id, v_leaders.idea_id),
+             locked_time_slot_date = coalesce(v_leaders.date, p.locked_time_slot_date),
+             status = case when v_leaders.date is not null then 'time_range_locked' else p.status end
+       where p.id = v_plan.id;
+    end if;
+    if not v_locked then
+      perform private.enqueue_notification(v_plan.id, 'deadline_reached', jsonb_build_object(
+        'autoLock', v_plan.auto_lock,
+        'ideaText', v_leaders.idea_text, 'ideaVotes', v_leaders.idea_votes,
+        'date', v_leaders.date, 'dateVotes', v_leaders.date_votes), 'host', true, null);
+    end if;
+  end loop;
+  return v_done;
+end;
+$$;
+comment on function private.run_deadlines(integer, integer) is
+  'Scheduler: the reminder a day before each deadline (at most one reminder per plan per window, the host''s included), and what happens at it (auto-lock, or the host told). Returns how many plans it handled.';
+revoke all on function private.run_deadlines(integer, integer) from public;
+grant execute on function private.run_deadlines(integer, integer) to service_role;
+
+-- -----------------------------------------------------------------------------
+-- RLS: nothing of this domain is read or written directly by a request.
+-- -----------------------------------------------------------------------------
+alter table app.plan_notices enable row level security;
+
+create policy plan_notices_no_direct_access on app.plan_notices
+  as restrictive for all to anon, authenticated using (false) with check (false);
