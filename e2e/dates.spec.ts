@@ -85,8 +85,8 @@ test('guest and member vote, the host locks a date and sets the time, then unloc
   await hostPage.goto(`/plan/${plan.id}?tab=availability`);
   const shortTomorrow = new Date(`${tomorrow}T12:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' });
   const row = hostPage.getByRole('listitem').filter({ hasText: shortTomorrow });
-  await expect(row.getByRole('group', { name: /^2 votes: / })).toBeVisible();
-  await expect(row.getByRole('group', { name: /^2 votes: / })).toHaveAccessibleName(/Gail Guest/);
+  await expect(row.getByRole('img', { name: /^2 votes: / })).toBeVisible();
+  await expect(row.getByRole('img', { name: /^2 votes: / })).toHaveAccessibleName(/Gail Guest/);
   await row.getByRole('button', { name: 'Pick Date' }).click();
   const panel = hostPage.getByRole('region', { name: 'Set Event Time' });
   await expect(panel.getByText(longDate(tomorrow))).toBeVisible();

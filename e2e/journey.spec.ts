@@ -262,7 +262,7 @@ test('the whole story: sign up, share, join, vote, lock, confirm, sign up as a g
     await host.goto(`/plan/${planId}?tab=availability`);
     const shortTomorrow = new Date(`${tomorrow}T12:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' });
     const row = host.getByRole('listitem').filter({ hasText: shortTomorrow });
-    await expect(row.getByRole('group', { name: /^3 votes: / })).toHaveAccessibleName(/Blake/);
+    await expect(row.getByRole('img', { name: /^3 votes: / })).toHaveAccessibleName(/Blake/);
     await row.getByRole('button', { name: 'Pick Date' }).click();
     await expect(host.getByText('Date picked!')).toBeVisible();
 

@@ -90,7 +90,7 @@ test('the host and a guest see each other live: join, idea, vote, comment, pick,
   await host.getByRole('tab', { name: /Availability/ }).click();
   const shortTomorrow = new Date(`${tomorrow}T12:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' });
   const hostRow = host.getByRole('listitem').filter({ hasText: shortTomorrow });
-  await expect(hostRow.getByRole('group', { name: /^1 vote: / })).toBeVisible(LIVE);
+  await expect(hostRow.getByRole('img', { name: /^1 vote: / })).toBeVisible(LIVE);
 
   // The host locks the date and sets the time: the guest sees the date, then the confirmed time.
   await hostRow.getByRole('button', { name: 'Pick Date' }).click();

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { BrowserRouter, useLocation } from 'react-router-dom';
 import { screenChanged } from '../lib/app-update';
-import { startOfflineActionsIfAny } from '../lib/offline-actions-start';
+import { startOfflineActionsIfAny } from '../lib/offline-actions/start';
 import { createQueryClient } from '../lib/query-client';
 import { AppRoutes } from './app-routes';
 import { AppProviders } from './providers';
@@ -20,7 +20,7 @@ function ScreenChanges() {
 /** The whole app; `queryClient` when its cache was filled before the first render (main.tsx). */
 export function App({ queryClient: given }: { queryClient?: QueryClient }) {
   const [queryClient] = useState(() => given ?? createQueryClient());
-  // Votes and comments an earlier visit could not send go now (lib/offline-actions.ts).
+  // Votes and comments an earlier visit could not send go now (lib/offline-actions/).
   useEffect(() => startOfflineActionsIfAny(queryClient), [queryClient]);
   return (
     <AppProviders queryClient={queryClient}>

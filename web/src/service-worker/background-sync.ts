@@ -1,6 +1,6 @@
 // Background Sync for the outbox of votes and comments (docs/offline.md
 // "Offline votes and comments", decision 0071). The page's outbox
-// (lib/offline-actions.ts, in localStorage, which a worker cannot read) stays
+// (lib/offline-actions/, in localStorage, which a worker cannot read) stays
 // the record of every tap; an action that found no network is also handed to
 // the service worker here, with the request that sends it, and a sync is
 // registered. When the browser has the network again it wakes the worker,

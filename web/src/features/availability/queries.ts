@@ -25,7 +25,7 @@ export function myVotesQueryOptions(planId: string, guestId: string | undefined)
 }
 
 /** GET /api/timeslots/{id}/voters, first voters first. */
-export function votersQueryOptions(planId: string, timeSlotId: string) {
+export function slotVotersQueryOptions(planId: string, timeSlotId: string) {
   return queryOptions({
     queryKey: dateKeys.voters(planId, timeSlotId),
     queryFn: apiGet(apiPaths.timeSlot(timeSlotId, 'voters'), (body) => voterListSchema.parse(body)),

@@ -6,6 +6,7 @@ export function slotJson(id: string, date: string, voteCount: number, period: st
   return { id, date, period, voteCount };
 }
 
+/** Voters by name; 'Cy (guest)' is the guest Cy. */
 export function votersJson(...names: string[]): Voter[] {
-  return names.map((name, index) => ({ id: `v${index}`, name, isGuest: name.endsWith('(guest)') }));
+  return names.map((name, index) => ({ id: `v${index}`, name: name.replace(/ \(guest\)$/, ''), isGuest: name.endsWith(' (guest)') }));
 }

@@ -2,3 +2,4 @@
 // Everything else in the folder is the feature's own.
 export { canAddToCalendar } from './can-add-to-calendar';
 export { LazyAddToCalendarMenu } from './lazy-add-to-calendar-menu';
+export { CalendarFeedCard } from './components/calendar-feed-card';

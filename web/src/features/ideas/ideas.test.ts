@@ -6,10 +6,8 @@ import {
   normalizeIdeaText,
   sortIdeasByVotes,
   topIdeaId,
-  voterSummary,
-  votesLabel,
 } from './ideas';
-import { ideaJson, voter } from './test-fixtures';
+import { ideaJson } from './test-fixtures';
 
 describe('sortIdeasByVotes', () => {
   it('puts the most votes first, ties oldest first, without touching the input', () => {
@@ -41,34 +39,10 @@ describe('topIdeaId', () => {
 });
 
 describe('labels', () => {
-  it("says '1 vote' / 'n votes'", () => {
-    expect(votesLabel(0)).toBe('0 votes');
-    expect(votesLabel(1)).toBe('1 vote');
-    expect(votesLabel(2)).toBe('2 votes');
-  });
-
   it("says 'Add comment' without comments, else 'N comment(s)'", () => {
     expect(commentToggleLabel(0)).toBe('Add comment');
     expect(commentToggleLabel(1)).toBe('1 comment');
     expect(commentToggleLabel(12)).toBe('12 comments');
-  });
-});
-
-describe('voterSummary', () => {
-  const voters = ['Ada Lovelace', 'Ben', 'Cy Young', 'Dee', 'Eve'].map((name, index) => voter(name, index, name === 'Dee'));
-
-  it("shows 3 by default, then '+N', with the count as tooltip", () => {
-    const summary = voterSummary(voters);
-    expect(summary.visible.map((v) => v.name)).toEqual(['Ada Lovelace', 'Ben', 'Cy Young']);
-    expect(summary.overflowLabel).toBe('+2');
-    expect(summary.tooltip).toBe('5 votes');
-    expect(summary.accessibleLabel).toBe('5 votes: Ada Lovelace, Ben, Cy Young, Dee (Guest), Eve');
-  });
-
-  it('has no overflow up to the limit, and takes another limit', () => {
-    expect(voterSummary(voters.slice(0, 1))).toMatchObject({ overflowLabel: null, tooltip: '1 vote' });
-    expect(voterSummary(voters.slice(0, 3)).overflowLabel).toBeNull();
-    expect(voterSummary(voters, 4)).toMatchObject({ overflowLabel: '+1' });
   });
 });
 

@@ -1,10 +1,6 @@
 // Pure rules of the ideas feature (spec §2 Ideas tab, §5, §9). Tested in
 // ideas.test.ts; the components only call these.
-import { splitOverflow } from '../../lib/overflow';
-import type { Idea, Voter } from '../../../../supabase/functions/_shared/contract/ideas';
-
-/** Spec §9: voter avatars show 3 by default, then '+N'. */
-export const DEFAULT_MAX_VOTER_AVATARS = 3;
+import type { Idea } from '../../../../supabase/functions/_shared/contract/ideas';
 
 /** Spec §8 client-side errors. */
 const PLAN_ID_AND_TEXT_REQUIRED = 'Plan ID and idea text required';
@@ -30,28 +26,10 @@ export function topIdeaId(sorted: readonly Pick<Idea, 'id' | 'voteCount'>[]): st
   return leader && leader.voteCount >= 1 ? leader.id : null;
 }
 
-/** '1 vote' / 'n votes' (spec §9, the voter tooltip; also the vote button's label). */
-export function votesLabel(count: number): string {
-  return `${count} ${count === 1 ? 'vote' : 'votes'}`;
-}
-
 /** The comments toggle: 'Add comment' with none, else 'N comment(s)'. */
 export function commentToggleLabel(count: number): string {
   if (count <= 0) return 'Add comment';
   return `${count} ${count === 1 ? 'comment' : 'comments'}`;
-}
-
-/** What the voter avatars show: up to `max`, the '+N' of the others, the tooltip and a spoken summary. */
-export function voterSummary(voters: readonly Voter[], max = DEFAULT_MAX_VOTER_AVATARS) {
-  const { visible, hiddenCount } = splitOverflow(voters, max);
-  const names = voters.map((voter) => (voter.isGuest ? `${voter.name} (Guest)` : voter.name));
-  return {
-    visible,
-    overflowLabel: hiddenCount > 0 ? `+${hiddenCount}` : null,
-    tooltip: votesLabel(voters.length),
-    /** For screen readers: the names behind the avatars and the count. */
-    accessibleLabel: `${votesLabel(voters.length)}: ${names.join(', ')}`,
-  };
 }
 
 /** Who writes (spec §5): a guest by name, a member by e-mail. */

@@ -119,7 +119,7 @@ export function useAddComment(
 ) {
   useOfflineActionKind(comments);
   return useMutation({
-    mutationKey: planKeys.mutation(planId, 'comment'),
+    mutationKey: planKeys.mutation(planId, comments.name),
     // Posted with no network, it still goes to the outbox (TanStack would hold it back).
     networkMode: 'always',
     mutationFn: async (text: string): Promise<ActionOutcome> => {

@@ -1,4 +1,4 @@
-import type { Idea, IdeaComment, Voter } from '../../../../supabase/functions/_shared/contract/ideas';
+import type { Idea, IdeaComment } from '../../../../supabase/functions/_shared/contract/ideas';
 
 // API-shaped ideas data for tests (what the network answers).
 
@@ -20,5 +20,3 @@ export function ideaJson(overrides: Partial<Idea> = {}): Idea {
 export function commentJson(overrides: Partial<IdeaComment> = {}): IdeaComment {
   return { id: 'c1', text: 'Count me in', authorName: 'Ben', createdAt: '2026-03-01T11:00:00.000Z', ...overrides };
 }
-
-export const voter = (name: string, index: number, isGuest = false): Voter => ({ id: `v${index}`, name, isGuest });

@@ -21,7 +21,7 @@ import { type Idea, type VoteResult, voteResultSchema } from '../../../../supaba
 
 // The vote toggle on an idea (spec §4, §7): shown at once, settled on the
 // server's answer, put back if it is refused. It goes through the device's
-// outbox (lib/offline-actions.ts): made with no network, it stays shown,
+// outbox (lib/offline-actions/): made with no network, it stays shown,
 // marked "Waiting for connection", and is sent when the network is back.
 
 /** Who voted, as far as the ideas lists go: a member (by token) or a guest (by id). */
@@ -103,7 +103,7 @@ function ideaVoteShown(key: QueryKey, data: unknown, action: OfflineAction<IdeaV
 }
 
 /** Idea votes in the outbox: shown in the ideas lists until answered, then settled on the answer. */
-const ideaVotes = defineOfflineActionKind<IdeaVoteData>('idea-vote', {
+const ideaVotes = defineOfflineActionKind<IdeaVoteData>('vote-idea', {
   show: (key, data, action) => (action.data.voted === null ? data : ideaVoteShown(key, data, action, action.data.voted)),
   unshow: (key, data, action) => (action.data.voted === null ? data : ideaVoteShown(key, data, action, !action.data.voted)),
   sent: (queryClient, action, answer) => applyVote(queryClient, action.planId, action.data.ideaId, action.as, voteResultSchema.parse(answer)),
@@ -163,7 +163,7 @@ export function useVoteOnIdea(
   const sendToJoin = useSendToJoin(plan?.slug ?? undefined);
   useIdeaVoteKind();
   const pending = usePendingActions(plan?.id).find((action) => action.target === voteTarget(ideaId));
-  const mutationKey = plan ? planKeys.mutation(plan.id, 'vote-idea') : undefined;
+  const mutationKey = plan ? planKeys.mutation(plan.id, ideaVotes.name) : undefined;
   // Through the mutation cache too: the plan's live updates wait while a tap is on its way.
   const mutation = useMutation({
     mutationKey,

@@ -1,6 +1,7 @@
 // The public entry of features/plans: what other features may use (eslint.config.js).
 // Everything else in the folder is the feature's own.
 export { LoadingPlan } from './components/loading-plan';
+export { ParticipantsList } from './components/participants-list';
 export { PlanLoadState, isPlanGone } from './components/plan-load-state';
 export { PlanStatusCard } from './components/plan-status-card';
 export { requirePlanId, showPlanActionError, useLockDate, useUnlockPlan } from './host-mutations';

@@ -186,11 +186,11 @@ describe('createPlanSync', () => {
   });
 
   it('waits while the device\'s outbox sends a vote of the plan made offline, then applies what arrived meanwhile', async () => {
-    // A vote kept from an earlier visit, sent now (lib/offline-actions.ts).
+    // A vote kept from an earlier visit, sent now (lib/offline-actions/).
     localStorage.setItem('authToken', 'test-token');
     const action = {
       key: 'k-0000-1111',
-      kind: 'idea-vote',
+      kind: 'vote-idea',
       planId: 'p1',
       target: 'idea:i1',
       path: '/api/ideas/i1/vote',

@@ -170,7 +170,7 @@ export function createPlanSync(client: QueryClient, plan: LivePlan, { now = Date
   let heardReady = false;
   let stopWaiting: (() => void) | null = null;
   // A write of the visitor's on its way: a tap, or a vote or comment the
-  // device's outbox is sending (lib/offline-actions.ts).
+  // device's outbox is sending (lib/offline-actions/).
   const busy = () => client.isMutating({ mutationKey }) > 0 || isSendingOfflineAction(plan.id);
 
   function flush() {

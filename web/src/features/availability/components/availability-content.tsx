@@ -10,7 +10,7 @@ import { useMyVotedSlotIds } from '../my-votes';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { timeSlotsQueryOptions } from '../queries';
 import { useCalendarImport } from '../use-calendar-import';
-import { useDateVoting } from '../voting';
+import { useDateVoting } from '../vote-mutations';
 import { CalendarImportControl } from './calendar-import';
 import { DateList } from './date-list';
 import { DatePickerPanel } from './date-picker-panel';

@@ -2,11 +2,13 @@ import { useId } from 'react';
 import { Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconCheck } from '../../../components/icons';
 import { PendingMark } from '../../../components/pending-mark';
+import { VoterAvatars } from '../../../components/voter-avatars';
 import { formatShortDate } from '../../../lib/local-date';
 import { formatPeriod } from '../../../lib/shared-periods';
+import { votesLabel } from '../../../lib/voters';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
-import type { PendingDateVote } from '../voting';
-import { VoterAvatars, votesLabel } from './voter-avatars';
+import { slotVotersQueryOptions } from '../queries';
+import type { PendingDateVote } from '../vote-mutations';
 
 interface DateListProps {
   planId: string;
@@ -21,6 +23,9 @@ interface DateListProps {
   pickingDate: string | null;
   lockedDate: string | null | undefined;
 }
+
+/** Spec §9: voter avatars show 4 in the date list, then '+N'. */
+const DATE_LIST_MAX_VOTERS = 4;
 
 const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
   const period = formatPeriod(slot.period);
@@ -63,7 +68,7 @@ function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onP
           {waiting ? (
             <PendingMark label={`Your vote on ${slotLabel(slot)} is waiting for connection`} />
           ) : (
-            <VoterAvatars planId={planId} timeSlotId={slot.id} voteCount={slot.voteCount} />
+            <VoterAvatars voters={slotVotersQueryOptions(planId, slot.id)} voteCount={slot.voteCount} max={DATE_LIST_MAX_VOTERS} />
           )}
           <Group gap={6} wrap="nowrap" ml="auto">
             <Button

@@ -63,14 +63,14 @@ describe('host: Pick Date', () => {
   it("shows no Pick Date to members", async () => {
     openPlan(planJson(), { user: ben });
     await screen.findByRole('heading', { name: 'When are you free?' });
-    await screen.findByRole('group', { name: '2 votes: Ben, Cy' });
+    await screen.findByRole('img', { name: '2 votes: Ben, Cy' });
     expect(screen.queryByRole('button', { name: 'Pick Date' })).not.toBeInTheDocument();
   });
 
   it('shows no Pick Date once a date is locked (date_locked reads the same)', async () => {
     openPlan(planJson({ ...dateLocked, status: 'date_locked' }));
     expect(await screen.findByRole('region', { name: 'Set Event Time' })).toBeInTheDocument();
-    await screen.findByRole('group', { name: '2 votes: Ben, Cy' });
+    await screen.findByRole('img', { name: '2 votes: Ben, Cy' });
     expect(screen.queryByRole('button', { name: 'Pick Date' })).not.toBeInTheDocument();
   });
 

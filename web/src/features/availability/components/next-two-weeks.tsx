@@ -2,10 +2,10 @@ import { Badge, Box, Card, Group, Loader, SimpleGrid, Text, Title, UnstyledButto
 import { formatLongDate, parseLocalDate } from '../../../lib/local-date';
 import { IconCheck, IconClock } from '../../../components/icons';
 import { PendingMark } from '../../../components/pending-mark';
+import { votesLabel } from '../../../lib/voters';
 import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { busyLabel, type BusyRange } from '../busy-calendar';
-import type { PendingDateVote } from '../voting';
-import { votesLabel } from './voter-avatars';
+import type { PendingDateVote } from '../vote-mutations';
 import classes from './next-two-weeks.module.css';
 
 interface NextTwoWeeksProps {

@@ -1,9 +1,8 @@
 import { Box, Tabs } from '@mantine/core';
 import { DashboardAvailabilityTab } from '../../availability';
 import { DashboardIdeasTab } from '../../ideas';
-import type { Plan } from '../../plans';
+import { ParticipantsList, type Plan } from '../../plans';
 import type { DashboardTab } from '../dashboard-tab';
-import { ParticipantsList } from '../../guests';
 
 /** Mantine names a tab `${tabs id}-tab-${value}`; the dashboard focuses it after a jump. */
 const DASHBOARD_TABS_ID = 'dashboard-tabs';

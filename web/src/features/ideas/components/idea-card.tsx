@@ -3,15 +3,17 @@ import { ActionIcon, Badge, Box, Button, Card, Group, Stack, Text } from '@manti
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconCheck, IconTrash } from '../../../components/icons';
 import { PendingMark } from '../../../components/pending-mark';
+import { VoterAvatars } from '../../../components/voter-avatars';
+import { votesLabel } from '../../../lib/voters';
 import type { PlanVisitor } from '../../guests';
 import type { Plan } from '../../plans';
-import { mayDelete, votesLabel } from '../ideas';
+import { mayDelete } from '../ideas';
 import { useDeleteIdea } from '../mutations';
+import { ideaVotersQueryOptions } from '../queries';
 import { useVoteOnIdea } from '../vote-mutations';
 import type { Idea } from '../../../../../supabase/functions/_shared/contract/ideas';
 import { CommentsToggle, CommentThread } from './idea-comments';
 import { IconCrown, IconThumbUp, IconTrophy } from './idea-icons';
-import { VoterAvatars } from './voter-avatars';
 
 // Orange 9 (#d9480f) under white badge text is 4.3:1; this orange is 5.2:1 (WCAG AA).
 const TOP_IDEA_ORANGE = '#c2410c';
@@ -106,7 +108,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
             {waiting ? (
               <PendingMark label={`Your vote for ${idea.text} is waiting for connection`} />
             ) : (
-              <VoterAvatars planId={plan.id} ideaId={idea.id} voteCount={idea.voteCount} />
+              <VoterAvatars voters={ideaVotersQueryOptions(plan.id, idea.id)} voteCount={idea.voteCount} />
             )}
           </Group>
           <Group gap="xs" wrap="nowrap">

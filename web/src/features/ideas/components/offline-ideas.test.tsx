@@ -137,6 +137,32 @@ describe('offline idea votes and comments', () => {
     expect(storedActions()).toEqual([]);
   });
 
+  it('a vote an earlier build kept under the kind\'s old name is shown and sent once by the build that takes over', async () => {
+    const opened = openDashboard();
+    const { user, calls, net, fake } = opened;
+    net.offline();
+    await user.click(voteButton(await card('Bowling'), 'Bowling', '0 votes'));
+    // The earlier build named the kind noun first ('idea-vote'; 'vote-idea' now).
+    const [name] = storedActions();
+    localStorage.setItem(name!, JSON.stringify({ ...JSON.parse(localStorage.getItem(name!)!), kind: 'idea-vote' }));
+
+    // The new build takes over: a reload, the same device.
+    opened.unmount();
+    resetOfflineActions();
+    opened.render();
+    const bowling = await card('Bowling');
+    await waitFor(() => expect(voteButton(bowling, 'Bowling', '1 vote')).toHaveAttribute('aria-pressed', 'true'));
+    expect(waitingVote(bowling, 'Bowling')).toBeInTheDocument();
+
+    net.online();
+    await waitFor(() => expect(storedActions()).toEqual([]));
+    expect(calls('POST', '/api/ideas/i1/vote')).toHaveLength(1);
+    expect(fake.voters.i1).toEqual([{ id: hal.id, name: hal.name, isGuest: true }]);
+    expect(getGuestVotes().planIdeaIds).toEqual(['i1']);
+    await waitFor(() => expect(waitingVote(bowling, 'Bowling')).not.toBeInTheDocument());
+    expect(voteButton(bowling, 'Bowling', '1 vote')).toHaveAttribute('aria-pressed', 'true');
+  });
+
   it('sends what was done offline in the order it was done, once each, when the browser is back online', async () => {
     const { user, calls, net, fake, requests } = openDashboard({
       ideas: [ideaJson({ id: 'i1', text: 'Bowling', voteCount: 1 }), ideaJson({ id: 'i2', text: 'Karaoke', createdAt: '2026-03-01T11:00:00.000Z' })],

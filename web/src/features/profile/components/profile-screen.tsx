@@ -7,7 +7,7 @@ import { initials } from '../../../lib/initials';
 import { useCurrentUser } from '../../auth';
 import { AccountSettings } from './account-settings';
 import { AppearanceSettings } from './appearance-settings';
-import { CalendarFeedCard } from './calendar-feed-card';
+import { CalendarFeedCard } from '../../calendar';
 import { DeleteAccount } from './delete-account';
 import { EmailCodeCard } from './email-code-card';
 import { ProfileForm } from './profile-form';

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { IDEMPOTENCY_KEY_HEADER } from '../../../supabase/functions/_shared/contract/idempotency';
-import { GUEST_SECRET_HEADER } from '../../../supabase/functions/_shared/contract/guest-secret';
+import { IDEMPOTENCY_KEY_HEADER } from '../../../../supabase/functions/_shared/contract/idempotency';
+import { GUEST_SECRET_HEADER } from '../../../../supabase/functions/_shared/contract/guest-secret';
 import { QueryClient } from '@tanstack/react-query';
-import { handOver, keptAnswer, OUTBOX_CACHE, sendHandedActions, withdraw } from '../service-worker/background-sync';
-import { MemoryCaches } from '../test/memory-caches';
-import { setGuestSession } from './guest-storage';
+import { handOver, keptAnswer, OUTBOX_CACHE, sendHandedActions, withdraw } from '../../service-worker/background-sync';
+import { MemoryCaches } from '../../test/memory-caches';
+import { setGuestSession } from '../guest-storage';
 import {
   backoffMs,
   byTapOrder,
@@ -17,7 +17,7 @@ import {
   type OfflineAction,
   type OfflineOutbox,
   type OutboxDeps,
-} from './offline-actions';
+} from '.';
 
 // The outbox's own logic, with its surroundings replaced: a fetch that
 // records every attempt, a clock and timers the test moves, the browser's
@@ -165,13 +165,17 @@ describe('the pure rules', () => {
 
   it('keeps the tap order, and reads back only whole actions', () => {
     const action = (key: string, at: number, seq: number) =>
-      ({ ...vote('i1'), kind: 'idea-vote', key, at, seq, attempts: 0, waiting: false, retryAt: 0 }) as OfflineAction;
+      ({ ...vote('i1'), kind: 'vote-idea', key, at, seq, attempts: 0, waiting: false, retryAt: 0 }) as OfflineAction;
     const list = [action('c', 2, 1), action('b', 1, 9), action('a', 2, 1), action('d', 1, 2)];
     expect([...list].sort(byTapOrder).map((a) => a.key)).toEqual(['d', 'b', 'a', 'c']);
     expect(parseAction(JSON.stringify(list[0]))).toEqual(list[0]);
     expect(parseAction('{not json')).toBeNull();
     expect(parseAction(JSON.stringify({ ...list[0], as: { kind: 'guest', guestId: 'g', name: 'G' } }))).toBeNull();
     expect(parseAction(JSON.stringify({ ...list[0], attempts: '1' }))).toBeNull();
+    // Stored by a build before the kinds were named verb first: read as the kind it is now.
+    expect(parseAction(JSON.stringify({ ...list[0], kind: 'idea-vote' }))).toEqual(list[0]);
+    expect(parseAction(JSON.stringify({ ...list[0], kind: 'date-vote' }))).toEqual({ ...list[0], kind: 'vote-date' });
+    expect(parseAction(JSON.stringify({ ...list[0], kind: 'comment' }))?.kind).toBe('comment');
   });
 
   it("reads the user a token names; an unreadable token names nobody", () => {
@@ -180,7 +184,7 @@ describe('the pure rules', () => {
   });
 
   it('sends a member with the token, only while the token is that member', () => {
-    const action = { ...vote('i1'), kind: 'idea-vote', key: 'key-1-aaaa', at: 1, seq: 1, attempts: 0, waiting: false, retryAt: 0 };
+    const action = { ...vote('i1'), kind: 'vote-idea', key: 'key-1-aaaa', at: 1, seq: 1, attempts: 0, waiting: false, retryAt: 0 };
     const headers = credentialsFor(action)!;
     expect(headers.get('Authorization')).toBe(`Bearer ${tokenOf('u-ada')}`);
     expect(headers.get(IDEMPOTENCY_KEY_HEADER)).toBe('key-1-aaaa');
@@ -192,7 +196,7 @@ describe('the pure rules', () => {
   });
 
   it("sends a guest with its secret and never a token, only while this device is that guest", () => {
-    const action = { ...vote('i1', hal), kind: 'idea-vote', key: 'key-1-aaaa', at: 1, seq: 1, attempts: 0, waiting: false, retryAt: 0 };
+    const action = { ...vote('i1', hal), kind: 'vote-idea', key: 'key-1-aaaa', at: 1, seq: 1, attempts: 0, waiting: false, retryAt: 0 };
     expect(credentialsFor(action)).toBeNull(); // no guest session here
     setGuestSession({ id: 'g-hal', name: 'Hal', planId: 'p1', secret: 'hal-secret' });
     const headers = credentialsFor(action)!;
@@ -211,7 +215,7 @@ describe('the outbox', () => {
   it('sends a tap at once with its idempotency key, and forgets it once answered', async () => {
     const w = world();
     const outbox = tab(w.deps(true));
-    const outcome = outbox.submit('idea-vote', vote('i1'));
+    const outcome = outbox.submit('vote-idea', vote('i1'));
     expect(stored()).toHaveLength(1); // kept before the first attempt
     expect(await outcome).toBe('sent');
     expect(w.attempts).toHaveLength(1);
@@ -224,8 +228,8 @@ describe('the outbox', () => {
     const w = world();
     const outbox = tab(w.deps(true));
     w.goOffline();
-    expect(await outbox.submit('idea-vote', vote('i1'))).toBe('queued');
-    expect(await outbox.submit('idea-vote', vote('i2'))).toBe('queued');
+    expect(await outbox.submit('vote-idea', vote('i1'))).toBe('queued');
+    expect(await outbox.submit('vote-idea', vote('i2'))).toBe('queued');
     expect(w.attempts).toEqual([]);
     expect(stored().map((a) => [a.target, a.waiting])).toEqual([
       ['idea:i1', true],
@@ -242,7 +246,7 @@ describe('the outbox', () => {
     const w = world();
     const outbox = tab(w.deps(true));
     w.answer(() => Promise.reject(new TypeError('Failed to fetch')));
-    expect(await outbox.submit('idea-vote', vote('i1'))).toBe('queued');
+    expect(await outbox.submit('vote-idea', vote('i1'))).toBe('queued');
     const [waiting] = stored();
     expect(waiting).toMatchObject({ attempts: 1, waiting: true });
     w.answer(() => Response.json({ voted: true, voteCount: 1 }));
@@ -257,13 +261,13 @@ describe('the outbox', () => {
     const w = world();
     const outbox = tab(w.deps(true));
     w.answer(() => new Response('Service Unavailable', { status: 503 }));
-    expect(await outbox.submit('idea-vote', vote('i1'))).toBe('queued');
+    expect(await outbox.submit('vote-idea', vote('i1'))).toBe('queued');
     expect(stored()).toHaveLength(1);
     w.answer(() => new Response('Voting is closed', { status: 409 }));
     await w.advance(1000);
     expect(stored()).toEqual([]);
     w.answer(() => new Response(null, { status: 500 }));
-    expect(await outbox.submit('idea-vote', vote('i2'))).toBe('refused');
+    expect(await outbox.submit('vote-idea', vote('i2'))).toBe('refused');
     expect(stored()).toEqual([]);
     expect(w.attempts).toHaveLength(3);
   });
@@ -272,7 +276,7 @@ describe('the outbox', () => {
     const w = world();
     w.goOffline();
     const before = tab(w.deps(true));
-    await before.submit('idea-vote', vote('i1'));
+    await before.submit('vote-idea', vote('i1'));
     const key = stored()[0]!.key;
     before.reset(); // the page is gone; localStorage is not
 
@@ -289,7 +293,7 @@ describe('the outbox', () => {
     const w = world();
     const outbox = tab(w.deps(true));
     w.goOffline();
-    await outbox.submit('idea-vote', vote('i1'));
+    await outbox.submit('vote-idea', vote('i1'));
     localStorage.removeItem('authToken'); // signed out
     w.goOnline();
     await outbox.flush({ now: true });
@@ -303,9 +307,9 @@ describe('the outbox', () => {
     const one = tab(w.deps(true));
     const two = tab(w.deps(true));
     w.goOffline();
-    await one.submit('idea-vote', vote('i1'));
-    await two.submit('idea-vote', vote('i2'));
-    await one.submit('idea-vote', vote('i3'));
+    await one.submit('vote-idea', vote('i1'));
+    await two.submit('vote-idea', vote('i2'));
+    await one.submit('vote-idea', vote('i3'));
     w.goOnline();
     await Promise.all([one.flush({ now: true }), two.flush({ now: true }), one.flush({ now: true })]);
     await settled();
@@ -317,7 +321,7 @@ describe('the outbox', () => {
     const one = tab(w.deps(false));
     const two = tab(w.deps(false));
     w.goOffline();
-    await one.submit('idea-vote', vote('i1'));
+    await one.submit('vote-idea', vote('i1'));
     w.goOnline();
     let release!: () => void;
     w.answer(() => new Promise((resolve) => (release = () => resolve(Response.json({ voted: true, voteCount: 1 })))));
@@ -339,7 +343,7 @@ describe('the outbox', () => {
     const w = world();
     const outbox = tab(w.deps(true));
     w.answer(() => new Promise<Response>(() => {}));
-    const outcome = outbox.submit('idea-vote', vote('i1'));
+    const outcome = outbox.submit('vote-idea', vote('i1'));
     await settled();
     await w.advance(15_000);
     expect(await outcome).toBe('queued');
@@ -350,7 +354,7 @@ describe('the outbox', () => {
     const w = world();
     const outbox = tab(w.deps(true));
     w.goOffline();
-    await outbox.submit('idea-vote', vote('i1'));
+    await outbox.submit('vote-idea', vote('i1'));
     w.goOnline();
     window.dispatchEvent(new Event('online'));
     await vi.waitFor(() => expect(w.attempts).toHaveLength(1));
@@ -364,7 +368,7 @@ describe('Background Sync', () => {
   const page = (deps: OutboxDeps) => {
     const outbox = tab(deps);
     outbox.attach(new QueryClient());
-    outbox.register({ name: 'idea-vote', handler: { sent: (_client, _action, answer) => void sentAnswers.push(answer) }, submit: () => Promise.resolve('sent') });
+    outbox.register({ name: 'vote-idea', handler: { sent: (_client, _action, answer) => void sentAnswers.push(answer) }, submit: () => Promise.resolve('sent') });
     return outbox;
   };
   beforeEach(() => void (sentAnswers.length = 0));
@@ -373,8 +377,8 @@ describe('Background Sync', () => {
     const w = world();
     const before = page(w.deps(true, true));
     w.goOffline();
-    expect(await before.submit('idea-vote', vote('i1'))).toBe('queued');
-    expect(await before.submit('idea-vote', vote('i2'))).toBe('queued');
+    expect(await before.submit('vote-idea', vote('i1'))).toBe('queued');
+    expect(await before.submit('vote-idea', vote('i2'))).toBe('queued');
     // Each handed over as its maker would send it, and a sync registered.
     expect(await w.handed()).toEqual({ handed: 2, answered: 0 });
     expect(w.syncs()).toBeGreaterThanOrEqual(1);
@@ -403,13 +407,13 @@ describe('Background Sync', () => {
     const w = world();
     const before = page(w.deps(true, true));
     w.goOffline();
-    await before.submit('idea-vote', vote('i1'));
+    await before.submit('vote-idea', vote('i1'));
     before.reset();
     w.goOnline();
     w.answer(() => new Response('Voting is closed: the host locked the plan', { status: 409, headers: { 'Content-Type': 'text/plain' } }));
     await w.sync();
     const after = page(w.deps(true, true));
-    const outcome = after.submit('idea-vote', vote('i2')); // a new tap: the old one goes first
+    const outcome = after.submit('vote-idea', vote('i2')); // a new tap: the old one goes first
     expect(await outcome).toBe('refused');
     expect(w.attempts.map((a) => a.url)).toEqual(['/api/ideas/i1/vote', '/api/ideas/i2/vote']);
     expect(sentAnswers).toEqual([]);
@@ -420,8 +424,8 @@ describe('Background Sync', () => {
     const w = world();
     const outbox = page(w.deps(true, true));
     w.goOffline();
-    await outbox.submit('idea-vote', vote('i1'));
-    await outbox.submit('idea-vote', vote('i2'));
+    await outbox.submit('vote-idea', vote('i1'));
+    await outbox.submit('vote-idea', vote('i2'));
     await expect(w.sync()).rejects.toThrow('Failed to fetch');
     w.goOnline();
     w.answer(() => new Response('', { status: 503 }));
@@ -434,7 +438,7 @@ describe('Background Sync', () => {
     const w = world();
     const outbox = page(w.deps(true, true));
     w.goOffline();
-    await outbox.submit('idea-vote', vote('i1'));
+    await outbox.submit('vote-idea', vote('i1'));
     w.goOnline();
     await outbox.flush({ now: true });
     expect(w.attempts).toHaveLength(1);
@@ -448,7 +452,7 @@ describe('Background Sync', () => {
     const outbox = page(w.deps(true, true));
     localStorage.setItem('authToken', tokenOf('u-ben')); // another account signed in meanwhile
     w.goOffline();
-    await outbox.submit('idea-vote', vote('i1'));
+    await outbox.submit('vote-idea', vote('i1'));
     expect(await w.handed()).toEqual({ handed: 0, answered: 0 });
   });
 });

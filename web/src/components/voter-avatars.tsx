@@ -1,26 +1,27 @@
 import { useEffect } from 'react';
 import { Avatar, Box, Skeleton, Tooltip } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
-import { nameInitials } from '../../../lib/initials';
-import { showErrorToast } from '../../../lib/toast';
-import { DEFAULT_MAX_VOTER_AVATARS, voterSummary } from '../ideas';
-import { ideaVotersQueryOptions } from '../queries';
+import { useQuery, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
+import { nameInitials } from '../lib/initials';
+import { showErrorToast } from '../lib/toast';
+import { DEFAULT_MAX_VOTER_AVATARS, voterSummary } from '../lib/voters';
+import type { Voter } from '../../../supabase/functions/_shared/contract/common';
 
-interface VoterAvatarsProps {
-  planId: string;
-  ideaId: string;
+interface VoterAvatarsProps<K extends QueryKey> {
+  /** Who voted: an idea's or a time slot's voters (the feature's query options). */
+  voters: UseQueryOptions<Voter[], Error, Voter[], K>;
   voteCount: number;
-  /** Spec §9: 3 by default. */
+  /** Spec §9: 3 by default, 4 in the date list. */
   max?: number;
 }
 
 /**
- * Who voted for an idea: up to `max` initials, then '+N'; the tooltip says
- * '1 vote' / 'n votes' and screen readers hear the names. Voters are fetched
- * only when the idea has votes (spec §7), and again when its count changes.
+ * Who voted for an idea or a time slot: up to `max` initials, then '+N'; the
+ * tooltip says '1 vote' / 'n votes' and screen readers hear the names. Voters
+ * are fetched only when there are votes (spec §7), and again when the count
+ * changes. One copy for ideas and dates alike (docs/web-app.md "Code layout").
  */
-export function VoterAvatars({ planId, ideaId, voteCount, max = DEFAULT_MAX_VOTER_AVATARS }: VoterAvatarsProps) {
-  const query = useQuery({ ...ideaVotersQueryOptions(planId, ideaId), enabled: voteCount > 0 });
+export function VoterAvatars<K extends QueryKey>({ voters: options, voteCount, max = DEFAULT_MAX_VOTER_AVATARS }: VoterAvatarsProps<K>) {
+  const query = useQuery({ ...options, enabled: voteCount > 0 });
   const { data: voters, error, refetch } = query;
 
   useEffect(() => {

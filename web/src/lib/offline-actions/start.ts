@@ -1,4 +1,4 @@
-// The app's start for the outbox of votes and comments (lib/offline-actions.ts),
+// The app's start for the outbox of votes and comments (lib/offline-actions/),
 // kept out of the entry bundle: the outbox's code loads at start only when an
 // earlier visit left something in it (else the screens that vote load it).
 import type { QueryClient } from '@tanstack/react-query';
@@ -20,7 +20,7 @@ export function startOfflineActionsIfAny(queryClient: QueryClient): () => void {
   if (!anyStored()) return () => {};
   let stopped = false;
   let stop = () => {};
-  void import('./offline-actions').then(({ startOfflineActions }) => {
+  void import('./index').then(({ startOfflineActions }) => {
     if (!stopped) stop = startOfflineActions(queryClient);
   });
   return () => {

@@ -1,7 +1,7 @@
 import { Avatar, Badge, Button, Group, List, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { nameInitials } from '../../../lib/initials';
-import { planParticipantsQueryOptions } from '../../plans';
+import { planParticipantsQueryOptions } from '../queries';
 
 /** Spec §2 Guest dashboard: the people tab's content, with a 'Member' badge for accounts. */
 export function ParticipantsList({ planId }: { planId: string }) {

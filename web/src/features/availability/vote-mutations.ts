@@ -3,7 +3,7 @@
 // through POST timeslots/{id}/vote. Both toggle. A guest's votes are mirrored
 // in localStorage (spec §3 'Guest votes'); the caches are updated from the
 // answer and then refreshed. Every vote goes through the device's outbox
-// (lib/offline-actions.ts): made with no network, it stays shown, marked
+// (lib/offline-actions/): made with no network, it stays shown, marked
 // "Waiting for connection", and is sent when the network is back.
 import { partialMatchKey, useMutation, useMutationState, useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
@@ -95,7 +95,7 @@ function dateVoteShown(key: QueryKey, data: unknown, action: OfflineAction<DateV
 }
 
 /** Date votes in the outbox: shown on their slot until answered, then settled on the answer. */
-const dateVotes = defineOfflineActionKind<DateVoteData>('date-vote', {
+const dateVotes = defineOfflineActionKind<DateVoteData>('vote-date', {
   show: (key, data, action, client) => (action.data.voted === null ? data : dateVoteShown(key, data, action, client, action.data.voted)),
   unshow: (key, data, action, client) => (action.data.voted === null ? data : dateVoteShown(key, data, action, client, !action.data.voted)),
   sent: async (queryClient, action, answer) => {
@@ -133,7 +133,7 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
   const visitor = usePlanVisitor(plan.id);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const mutationKey = planKeys.mutation(plan.id, 'vote-date');
+  const mutationKey = planKeys.mutation(plan.id, dateVotes.name);
   useOfflineActionKind(dateVotes);
 
   function submit({ target, who }: VoteVariables) {
