@@ -213,4 +213,56 @@ describe('the docs (docs/README.md "Keeping the map true")', () => {
       .map((name) => `docs/${name} is not in the table of docs/README.md`);
     expect(missing).toEqual([]);
   });
+
+  describe('docs/features.md, the feature map', () => {
+    const MIGRATIONS = path.join(ROOT, 'supabase/migrations');
+    const ROUTES = path.join(ROOT, 'supabase/functions/api/routes');
+    const CONTRACT = path.join(ROOT, 'supabase/functions/_shared/contract');
+    const FEATURES = path.join(ROOT, 'web/src/features');
+    const map = read(path.join(DOCS, 'features.md'));
+    const domains = proseLines(map).filter((line) => /^\|\s*[a-z]/.test(line) && line.split('|').length === 11);
+    const ticked = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    /** Every path the map names, resolved: a bare name by its column (migration, route folder, contract file), else from the root. */
+    const named: string[] = [];
+    for (const row of domains) {
+      const [, , migration, routes, contract, ...rest] = row.split('|').map((cell) => cell.trim());
+      named.push(...ticked(migration).map((name) => (name.includes('/') ? name : `supabase/migrations/${name}`)));
+      named.push(...ticked(routes).map((name) => (name.startsWith('supabase/') ? name : `supabase/functions/api/routes/${name}`)));
+      named.push(...ticked(contract).map((name) => (name.includes('/') ? name : `supabase/functions/_shared/contract/${name}`)));
+      named.push(...rest.flatMap(ticked));
+    }
+    const shared = proseLines(map).filter((line) => /^\|\s*[a-z]/.test(line) && line.split('|').length === 5);
+    for (const row of shared) {
+      const [, , where, tests] = row.split('|').map((cell) => cell.trim());
+      named.push(...ticked(where).map((name) => (name.includes('/') ? name : `supabase/functions/_shared/contract/${name}`)), ...ticked(tests));
+    }
+    const norm = (p: string) => p.replace(/\/$/, '');
+    const listed = new Set(named.map(norm));
+
+    it('has a row per domain, and every path it names exists', () => {
+      expect(domains.length).toBeGreaterThan(10);
+      expect(named.filter((p) => !existsSync(path.join(ROOT, p)))).toEqual([]);
+    });
+
+    it('names every migration file, route folder, web feature folder and contract file', () => {
+      const expected = [
+        ...readdirSync(MIGRATIONS).filter((f) => f.endsWith('.sql')).map((f) => `supabase/migrations/${f}`),
+        ...readdirSync(ROUTES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `supabase/functions/api/routes/${e.name}`),
+        ...readdirSync(FEATURES, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => `web/src/features/${e.name}`),
+        ...readdirSync(CONTRACT)
+          .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))
+          .map((f) => `supabase/functions/_shared/contract/${f}`),
+      ];
+      expect(expected.filter((p) => !listed.has(p))).toEqual([]);
+    });
+
+    it('names every test file of tests/db, tests/api and e2e', () => {
+      const tests = [
+        ...walk(path.join(ROOT, 'tests/db'), (f) => f.endsWith('.test.ts')),
+        ...walk(path.join(ROOT, 'tests/api'), (f) => f.endsWith('.test.ts')),
+        ...walk(path.join(ROOT, 'e2e'), (f) => f.endsWith('.spec.ts')),
+      ].map(rel);
+      expect(tests.filter((p) => !listed.has(p))).toEqual([]);
+    });
+  });
 });
