@@ -2,7 +2,7 @@
 // screenshots and the end-to-end tests: PostgreSQL (embedded unless a URL is
 // given), the migrations, maildev, the API function under Deno, and the web app.
 // Every service runs under a guard that stops it when this process ends,
-// however it ends (services.ts, docs/stack-lifecycle.md).
+// however it ends (spawn.ts, docs/stack-lifecycle.md).
 import { randomBytes } from 'node:crypto';
 import webpush from 'web-push';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
