@@ -50,9 +50,9 @@ export interface RunningStack {
   urls: { web: string; api: string; mail: string; db: string };
   /**
    * The folder `vite preview` serves the build from (web: 'preview' only;
-   * deleted when the stack stops). It is read afresh on every request, so a
-   * file written into it is served at once: e2e/update.spec.ts deploys a new
-   * build into it (e2e/global-setup.ts hands it to the specs as E2E_WEB_DIR).
+   * deleted when the stack stops). e2e/update.spec.ts serves a copy of it and
+   * deploys a new build into that (e2e/global-setup.ts hands it to the specs
+   * as E2E_WEB_DIR).
    */
   webDir?: string;
   /** Resolves with a sentence if a service ends while the stack runs (not during stop). */
