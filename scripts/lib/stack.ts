@@ -5,7 +5,7 @@
 // however it ends (spawn.ts, docs/stack-lifecycle.md).
 import { randomBytes } from 'node:crypto';
 import webpush from 'web-push';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, prepareDatabase, removeDataDir, startEmbeddedPostgres } from './db.ts';
@@ -273,6 +273,28 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
   }
 }
 
+/**
+ * The production build of the web app into `outDir` (an empty folder of the
+ * caller's): `vite build`, or, when HANGPLAN_WEB_BUILD names a build, a copy
+ * of it. `npm test` builds once with `npm run build` and hands web/dist to the
+ * steps after it that serve the app (the screenshots, the web bench, the e2e
+ * stack: scripts/test-steps.ts), each still serving a copy of its own.
+ */
+export async function buildWeb(outDir: string, opts: { env?: Record<string, string>; log?: Log } = {}): Promise<void> {
+  const built = process.env.HANGPLAN_WEB_BUILD;
+  if (built) {
+    for (const file of ['index.html', 'sw.js']) {
+      if (!existsSync(path.join(built, file))) throw new Error(`HANGPLAN_WEB_BUILD (${built}) is not a build of the web app: it has no ${file}`);
+    }
+    cpSync(built, outDir, { recursive: true });
+    return;
+  }
+  const vite = path.join(ROOT, 'node_modules/.bin/vite');
+  const build = spawnService('build', vite, ['build', '--config', path.join(ROOT, 'web/vite.config.ts'), '--outDir', outDir, '--emptyOutDir'], opts);
+  const exit = await build.exited;
+  if (exit.code !== 0) throw serviceFailure(build, '(vite build failed)');
+}
+
 /** The web app's server; `dir`: the build it serves (`vite preview` only). */
 async function startWeb(opts: StackOptions, log: Log): Promise<Service & { dir?: string }> {
   const vite = path.join(ROOT, 'node_modules/.bin/vite');
@@ -304,9 +326,7 @@ async function startWeb(opts: StackOptions, log: Log): Promise<Service & { dir?:
   const outDir = mkdtempSync(path.join(tmpdir(), 'hangplan-web-'));
   const removeOutDir = () => rmSync(outDir, { recursive: true, force: true });
   try {
-    const build = spawnService('build', vite, ['build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { env, log });
-    const exit = await build.exited;
-    if (exit.code !== 0) throw serviceFailure(build, '(vite build failed)');
+    await buildWeb(outDir, { env, log });
     // The guard deletes the build when the server ends, however the run ends.
     const web = await serve(['preview', '--config', config, '--outDir', outDir], [outDir]);
     return {
