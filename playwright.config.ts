@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig, devices } from '@playwright/test';
 
 // The stack for e2e runs on its own ports (chosen once here; workers inherit
@@ -25,8 +26,13 @@ const chromium = {
 export default defineConfig({
   testDir: 'e2e',
   globalSetup: './e2e/global-setup.ts',
+  // Two spec files at a time (each file's tests in order, in one worker):
+  // on this project's 2-core machine the browsers, the stack and the tests
+  // keep both cores busy, where one worker left one mostly idle
+  // (docs/testing.md "Where the time goes"). No spec needs a turn alone:
+  // update.spec.ts deploys to a site of its own.
   fullyParallel: false,
-  workers: 1,
+  workers: Math.min(2, availableParallelism()),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

@@ -34,7 +34,7 @@ export default async function globalSetup() {
     throw error;
   }
   // The build the preview serves, for e2e/update.spec.ts, which deploys a
-  // new build into it (and puts the old one back). Workers inherit this.
+  // new build into a copy of it. Workers inherit this.
   if (stack.webDir) process.env.E2E_WEB_DIR = stack.webDir;
   return async () => {
     await stack.stop();

@@ -1,8 +1,7 @@
 // A deploy never leaves a phone on a broken mix of two builds' files
 // (docs/offline.md "Offline and updates"; lib/app-update.ts, the service
 // worker web/src/service-worker/sw.ts). The spec deploys a new build into the
-// folder `vite preview` serves (E2E_WEB_DIR, set by e2e/global-setup.ts) while
-// a phone has the app open:
+// folder its `vite preview` serves while a phone has the app open:
 //   - every hashed file under a new name, as a real build's new hashes (the
 //     new entry script also sets `globalThis.hangplanBuild`, so a page says
 //     which build it runs), index.html and /sw.js naming them, a new version
@@ -14,20 +13,66 @@
 // and puts the old build back after each test (afterEach, so also after a
 // failure or a timeout).
 //
-// Why rewriting the shared build is safe: playwright.config.ts runs one
-// worker, so no other spec has a page open while this one deploys, and each
-// test's browser context is new (no worker of the deploy survives into
-// another spec). The deploy refuses to run with more than one worker, rather
-// than let another spec's open page take a deploy in the middle of its test.
+// The site it deploys to is its own: a copy of the suite's build
+// (E2E_WEB_DIR, set by e2e/global-setup.ts) served by a `vite preview` of
+// its own, on its own port, with the same headers and the same API behind
+// it. No other spec's page is served from it, so the suite's other specs run
+// beside this one (playwright.config.ts runs two at a time), and no worker
+// of a deploy is ever installed on the origin the other specs use.
 // `mode: 'default'` keeps this file's two tests in order even under
 // --fully-parallel: they deploy into the same folder.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { ROOT } from '../scripts/lib/root.ts';
+import { freePort, spawnService, waitForHttp } from '../scripts/lib/services.ts';
 import { ACTIVE_BUILD_KEY, HAS_FILE_MESSAGE, META_CACHE, shellCacheName } from '../web/src/service-worker/offline.ts';
-import { expect, test } from './fixtures.ts';
+import { expect, test as suiteTest } from './fixtures.ts';
 import { signInViaApi, uniqueEmail } from './support.ts';
+
+/** The spec's own site: the folder its preview serves, and where. */
+interface Site {
+  url: string;
+  dir: string;
+}
+
+/**
+ * A copy of the suite's build served by a `vite preview` of this worker's
+ * own (stopped, and the copy deleted, with the worker however it ends: its
+ * guard, docs/stack-lifecycle.md), in front of the stack's API; the pages of
+ * this spec open it (`baseURL`).
+ */
+const test = suiteTest.extend<object, { site: Site }>({
+  site: [
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const built = process.env.E2E_WEB_DIR;
+      if (!built || !existsSync(path.join(built, 'sw.js'))) throw new Error('E2E_WEB_DIR names no build: run the e2e tests through playwright.config.ts (e2e/global-setup.ts sets it)');
+      const dir = mkdtempSync(path.join(tmpdir(), 'hangplan-e2e-deploy-'));
+      cpSync(built, dir, { recursive: true });
+      const port = await freePort();
+      const env = {
+        // The stack's API (e2e/global-setup.ts: web, db, api, mail, smtp from E2E_BASE_PORT).
+        API_PROXY_TARGET: `http://127.0.0.1:${Number(process.env.E2E_BASE_PORT) + 2}/functions/v1`,
+        WEB_PORT: String(port),
+      };
+      const vite = path.join(ROOT, 'node_modules/.bin/vite');
+      const config = path.join(ROOT, 'web/vite.config.ts');
+      const preview = spawnService('web', vite, ['preview', '--config', config, '--outDir', dir, '--port', String(port), '--strictPort'], { env, removeOnExit: [dir] });
+      try {
+        await waitForHttp(`http://localhost:${port}/`, 60_000, preview);
+        await use({ url: `http://localhost:${port}`, dir });
+      } finally {
+        await preview.stop();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ site }, use) => use(site.url),
+});
 
 test.describe.configure({ mode: 'default' });
 
@@ -62,16 +107,11 @@ function replaceFile(file: string, content: string | Buffer) {
 }
 
 /**
- * Deploys a new build of the same code into the served folder (see the top
+ * Deploys a new build of the same code into the site's folder (see the top
  * of this file) and returns both builds; afterEach puts the old one back.
  * `old.files`: each old hashed file's path and its content's SHA-256.
  */
-function deployNextBuild(): Deploy {
-  const dir = process.env.E2E_WEB_DIR;
-  if (!dir || !existsSync(path.join(dir, 'sw.js'))) throw new Error('E2E_WEB_DIR names no build: run the e2e tests through playwright.config.ts (e2e/global-setup.ts sets it)');
-  if (test.info().config.workers !== 1) {
-    throw new Error('update.spec.ts deploys into the build every spec is served from: run it with one worker (playwright.config.ts), not --workers');
-  }
+function deployNextBuild({ dir }: Site): Deploy {
   const assets = path.join(dir, 'assets');
   const indexHtml = readFileSync(path.join(dir, 'index.html'), 'utf8');
   const worker = readFileSync(path.join(dir, 'sw.js'), 'utf8');
@@ -196,8 +236,8 @@ const waitingHas = (page: Page, file: string) =>
  * `immutable`, and would hide a deleted shell): the answer can only be the
  * worker's.
  */
-async function keepsOldFiles(page: Page, build: Deploy) {
-  const host = await fetch(`${process.env.E2E_WEB_URL}${build.old.entry}`);
+async function keepsOldFiles(page: Page, build: Deploy, site: Site) {
+  const host = await fetch(`${site.url}${build.old.entry}`);
   expect(sha256(Buffer.from(await host.arrayBuffer()))).not.toBe(build.old.files.get(build.old.entry));
   const kept = await page.evaluate(
     (files) =>
@@ -215,12 +255,12 @@ async function keepsOldFiles(page: Page, build: Deploy) {
 const profileTab = (page: Page) => page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Profile' });
 
 /** The page runs the old build's files only, and every one of them is still there for it. */
-async function runsOldBuild(page: Page, build: Deploy) {
+async function runsOldBuild(page: Page, build: Deploy, site: Site) {
   const files = await running(page);
   expect(files.build).toBeNull();
   expect(files.entry).toBe(build.old.entry);
   expect(files.assets.filter((file) => !build.old.files.has(file))).toEqual([]);
-  await keepsOldFiles(page, build);
+  await keepsOldFiles(page, build, site);
 }
 
 /** The next change of screen (to Profile) reloads the page, on the screen asked for. */
@@ -233,10 +273,10 @@ async function changeScreenReloading(page: Page) {
   expect(await isMarked(page)).toBe(false);
 }
 
-test('an open page keeps its build while the new one waits, and at its next change of screen reloads onto the new build', async ({ page }) => {
+test('an open page keeps its build while the new one waits, and at its next change of screen reloads onto the new build', async ({ page, site }) => {
   await memberOnHome(page);
   await mark(page);
-  const build = deployNextBuild();
+  const build = deployNextBuild(site);
   expect(await activeBuild(page)).toBe(build.old.version);
 
   // The new build's worker installs beside the active one, and waits.
@@ -254,7 +294,7 @@ test('an open page keeps its build while the new one waits, and at its next chan
   expect(await isMarked(page)).toBe(true);
   await expect(page).toHaveURL(/\/home$/);
   // Every file of the old build is still there for it (its worker stored them), though the host has them no more.
-  await runsOldBuild(page, build);
+  await runsOldBuild(page, build, site);
 
   // The next change of screen: the new build takes over and the page reloads, on the screen asked for.
   await changeScreenReloading(page);
@@ -269,10 +309,10 @@ test('an open page keeps its build while the new one waits, and at its next chan
   expect(await page.evaluate(() => caches.keys())).toEqual(expect.arrayContaining([shellCacheName(build.old.version), shellCacheName(build.next.version)]));
 });
 
-test('a page loaded after the deploy is of the new build: its worker takes over at once with no reload, and an older tab reloads at its next change of screen', async ({ page, context }) => {
+test('a page loaded after the deploy is of the new build: its worker takes over at once with no reload, and an older tab reloads at its next change of screen', async ({ page, context, site }) => {
   await memberOnHome(page);
   await mark(page);
-  const build = deployNextBuild();
+  const build = deployNextBuild(site);
 
   // A second tab opened after the deploy gets the new build from the network.
   const fresh = await context.newPage();
@@ -296,7 +336,7 @@ test('a page loaded after the deploy is of the new build: its worker takes over 
   // replaced, so every old file is still there for it.
   await expect.poll(async () => ({ active: await activeBuild(page), ...(await workers(page)) })).toEqual(servedByNext);
   expect(await isMarked(page)).toBe(true);
-  await runsOldBuild(page, build);
+  await runsOldBuild(page, build, site);
   await changeScreenReloading(page);
   const after = await running(page);
   expect(after.build).toBe(NEXT_BUILD);

@@ -1,75 +1,18 @@
-// `npm test`: everything, in the order that fails fastest.
+// `npm test`: everything, in the order that fails fastest (the steps and
+// why each is where it is: scripts/test-steps.ts).
 // browser present? -> typecheck -> lint -> vitest (web, unit, db incl. Supabase
-// advisors, api) -> vitest (stack) -> every bench once in its smoke mode -> e2e.
+// advisors, api) -> vitest (stack) -> the README's commands in a short smoke
+// mode -> every bench once in its smoke mode -> e2e.
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants, existsSync, mkdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { postgres15Binaries, ROOT } from './lib/db.ts';
+import { REPORTS, STEPS } from './test-steps.ts';
 
-const bin = (name: string) => path.join(ROOT, 'node_modules/.bin', name);
-const reports = path.join(ROOT, 'test-results');
-mkdirSync(reports, { recursive: true });
-
-interface Step {
-  name: string;
-  command: string;
-  args: string[];
-  /** JSON report to read test counts from. */
-  report?: { file: string; kind: 'vitest' | 'playwright' };
-  needsBrowser?: boolean;
-}
+mkdirSync(REPORTS, { recursive: true });
 
 const only = process.argv.slice(2);
-const allSteps: Step[] = [
-  { name: 'typecheck (web, scripts, tests)', command: bin('tsc'), args: ['-p', 'tsconfig.json', '--noEmit'] },
-  {
-    name: 'typecheck (Edge Function, Deno)',
-    command: bin('deno'),
-    args: ['check', '--quiet', '--config', 'supabase/functions/api/deno.json', 'supabase/functions'],
-  },
-  { name: 'lint', command: bin('eslint'), args: ['.', '--max-warnings=0'] },
-  {
-    name: 'vitest: web, unit, db (+ advisors), api',
-    command: bin('vitest'),
-    args: [
-      'run',
-      ...['web', 'unit', 'db', 'api'].flatMap((p) => ['--project', p]),
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${path.join(reports, 'vitest.json')}`,
-    ],
-    report: { file: path.join(reports, 'vitest.json'), kind: 'vitest' },
-  },
-  // On its own: it starts and kills whole stacks, which would only steal the
-  // CPU from the timing-sensitive tests above if it ran beside them.
-  {
-    name: 'vitest: stack (npm start ended every way)',
-    command: bin('vitest'),
-    args: [
-      'run',
-      '--project',
-      'stack',
-      '--reporter=default',
-      '--reporter=json',
-      `--outputFile.json=${path.join(reports, 'vitest-stack.json')}`,
-    ],
-    report: { file: path.join(reports, 'vitest-stack.json'), kind: 'vitest' },
-  },
-  // Every bench the README and docs/performance.md name, run the way they
-  // name it, briefly and with no budget: a change that breaks a bench fails
-  // here, not weeks later. A row that errors fails the step; timings do not.
-  { name: 'bench smoke: npm run bench (API and web)', command: 'npm', args: ['run', '--silent', 'bench', '--', '--smoke'], needsBrowser: true },
-  { name: 'bench smoke: npm run bench:live', command: 'npm', args: ['run', '--silent', 'bench:live', '--', '--smoke'] },
-  { name: 'bench smoke: sql-ab', command: process.execPath, args: ['--import', 'tsx', 'scripts/bench/sql-ab.ts', '--smoke'] },
-  {
-    name: 'e2e: Playwright in Chromium',
-    command: bin('playwright'),
-    args: ['test'],
-    report: { file: path.join(reports, 'playwright.json'), kind: 'playwright' },
-    needsBrowser: true,
-  },
-];
-const steps = allSteps.filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
+const steps = STEPS.filter((s) => only.length === 0 || only.some((o) => s.name.startsWith(o)));
 
 // The database tests apply the schema on PostgreSQL 15 as well
 // (tests/db/postgres-15.test.ts): say so now if it is missing.
@@ -97,6 +40,8 @@ if (steps.some((s) => s.needsBrowser)) {
   }
 }
 
+/** The web app's build this run made (`npm run build`), for the steps that serve it. */
+let built: string | undefined;
 let passed = 0;
 let failed = 0;
 const results: string[] = [];
@@ -105,9 +50,11 @@ for (const step of steps) {
   console.log(`\n=== ${step.name}`);
   if (step.report) rmSync(step.report.file, { force: true });
   const started = Date.now();
-  const result = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit', env: process.env });
+  const env = { ...process.env, ...(step.servesBuild && built ? { HANGPLAN_WEB_BUILD: built } : {}) };
+  const result = spawnSync(step.command, step.args, { cwd: ROOT, stdio: 'inherit', env });
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
   const ok = result.status === 0;
+  if (ok && step.builds) built = path.join(ROOT, 'web/dist');
   if (step.report) {
     const counts = readCounts(step.report.file, step.report.kind);
     passed += counts.passed;

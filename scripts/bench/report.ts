@@ -10,10 +10,12 @@ import type { Sample } from './measure.ts';
 import { CONNECTIONS, LIGHTHOUSE_RUNS, SECONDS, SLICES, SMOKE, log } from './options.ts';
 import type { PageScore } from './web.ts';
 
+/** CPU per request of one sample: its database's + its server's, e.g. "0.84 + 0.35 ms". */
+const cpuOf = (s: Sample) => (s.cpu ? `${s.cpu.db.toFixed(2)} + ${s.cpu.server.toFixed(2)} ms` : 'n/a');
+
 /** CPU per request, database + server, with the baseline's in brackets. */
 export function cpuCell(row: Sample, base: Sample): string {
-  const cell = (s: Sample) => (s.cpu ? `${s.cpu.db.toFixed(2)} + ${s.cpu.server.toFixed(2)} ms` : 'n/a');
-  return `${cell(row)} (${cell(base)})`;
+  return `${cpuOf(row)} (${cpuOf(base)})`;
 }
 
 /**
@@ -37,8 +39,8 @@ const BUDGETS = { read: 0.5, write: 0.4 } as const;
 export function apiReport(rows: Measured[]): string {
   const failed: string[] = [];
   const lines = [
-    "| request | req/s | p50 | p99 | read baseline meanwhile: req/s, p99 | durable-write baseline meanwhile: req/s, p99 | vs read baseline | vs durable write | p99 at its baseline's rate | CPU per request: database + Deno (its baseline's) | budget |",
-    '|---|---|---|---|---|---|---|---|---|---|---|',
+    "| request | req/s | p50 | p99 | read baseline meanwhile: req/s, p99 | durable-write baseline meanwhile: req/s, p99 | vs read baseline | vs durable write | CPU per request: database + Deno | the same for its baseline | p99 at its baseline's rate | budget |",
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
   ];
   const growth = rows.find((r) => r.name.includes('500 ideas'));
   const ideas = rows.find((r) => r.name.includes('ideas (member)'));
@@ -63,7 +65,7 @@ export function apiReport(rows: Measured[]): string {
     const pair = (s: Sample | undefined) => (s ? `${Math.round(s.rps)}, ${s.p99} ms` : '');
     lines.push(
       `| ${r.name}${errors ? ` (${errors} errors)` : ''} | ${Math.round(r.row.rps)} | ${r.row.p50} ms | ${r.row.p99} ms | ${pair(r.read)} | ${pair(r.write)} | ` +
-        `${(r.row.rps / r.read.rps).toFixed(2)}x | ${r.write ? `${ratio.toFixed(2)}x` : ''} | ${scaledP99} ms | ${cpuCell(r.row, base)} | ${verdict} |`,
+        `${(r.row.rps / r.read.rps).toFixed(2)}x | ${r.write ? `${ratio.toFixed(2)}x` : ''} | ${cpuOf(r.row)} | ${cpuOf(base)} (${r.write ? 'durable write' : 'read'}) | ${scaledP99} ms | ${verdict} |`,
     );
   }
   const range = (xs: number[]) => `${Math.round(Math.min(...xs))}–${Math.round(Math.max(...xs))}`;
@@ -71,11 +73,31 @@ export function apiReport(rows: Measured[]): string {
   lines.push(
     '',
     failed.length === 0 ? (SMOKE ? 'Smoke run: no errors (budgets not checked).' : 'Every API budget met.') : `Not met: ${failed.join('; ')}.`,
+    ...writeSummary(rows),
     `The read baseline served ${range(rows.map((r) => r.read.rps))} req/s during this run${writes.length ? `, the durable-write baseline ${range(writes)} req/s` : ''}.`,
     `Run on ${new Date().toISOString().slice(0, 10)}, ${SECONDS} s per row in ${SLICES} slices alternating with the baselines', ${CONNECTIONS} connections, PostgreSQL with fsync on, on this machine (${cpus().length} cores).`,
   );
   if (failed.length) process.exitCode = 1;
   return lines.join('\n');
+}
+
+/**
+ * The writes in one sentence: their ratio to the durable write and the CPU
+ * each costs beside it (database + Deno), the numbers a change that adds CPU
+ * to a write quotes in its commit (docs/performance.md "Budgets").
+ */
+function writeSummary(rows: Measured[]): string[] {
+  const writes = rows.filter((r) => r.write && r.row.cpu && r.write.cpu);
+  if (writes.length === 0) return [];
+  const span = (xs: number[], digits: number) => {
+    const [low, high] = [Math.min(...xs).toFixed(digits), Math.max(...xs).toFixed(digits)];
+    return low === high ? low : `${low}–${high}`;
+  };
+  const of = (pick: (r: Measured) => number, digits = 2) => span(writes.map(pick), digits);
+  return [
+    `Writes: ${of((r) => r.row.rps / r.write!.rps)}x of the durable write, at ${of((r) => r.row.cpu!.db)} ms of database and ` +
+      `${of((r) => r.row.cpu!.server)} ms of Deno CPU per write (the durable write: ${of((r) => r.write!.cpu!.db)} + ${of((r) => r.write!.cpu!.server)} ms).`,
+  ];
 }
 
 /** The web table. A smoke run fails only when Lighthouse itself failed (it throws before this). */

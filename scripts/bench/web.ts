@@ -3,8 +3,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ROOT } from '../lib/db.ts';
-import { freePort, spawnService } from '../lib/services.ts';
+import { freePort } from '../lib/services.ts';
+import { buildWeb } from '../lib/stack.ts';
 import { serveStatic } from '../lib/static-server.ts';
 import { apiCaller } from './fixture.ts';
 import { LIGHTHOUSE_PROFILE, LIGHTHOUSE_RUNS, ONLY, log } from './options.ts';
@@ -29,10 +29,8 @@ export async function benchWeb(stack: BenchStack): Promise<PageScore[]> {
   const outDir = mkdtempSync(path.join(tmpdir(), 'hangplan-bench-web-'));
   let web: Awaited<ReturnType<typeof serveStatic>> | undefined;
   try {
-    log('building the web app (production)...');
-    const build = spawnService('build', path.join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', path.join(ROOT, 'web/vite.config.ts'), '--outDir', outDir, '--emptyOutDir'], {});
-    const built = await build.exited;
-    if (built.code !== 0) throw new Error(`vite build ${build.describeExit()}`);
+    log(process.env.HANGPLAN_WEB_BUILD ? `the web app's production build in ${process.env.HANGPLAN_WEB_BUILD}...` : 'building the web app (production)...');
+    await buildWeb(outDir);
     web = await serveStatic(outDir, await freePort(), stack.api.replace(/\/api$/, ''));
 
     // Through the static host's /api rewrite, as the page itself calls it.

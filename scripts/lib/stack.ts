@@ -2,10 +2,10 @@
 // screenshots and the end-to-end tests: PostgreSQL (embedded unless a URL is
 // given), the migrations, maildev, the API function under Deno, and the web app.
 // Every service runs under a guard that stops it when this process ends,
-// however it ends (services.ts, docs/stack-lifecycle.md).
+// however it ends (spawn.ts, docs/stack-lifecycle.md).
 import { randomBytes } from 'node:crypto';
 import webpush from 'web-push';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ROOT, prepareDatabase, removeDataDir, startEmbeddedPostgres } from './db.ts';
@@ -50,9 +50,9 @@ export interface RunningStack {
   urls: { web: string; api: string; mail: string; db: string };
   /**
    * The folder `vite preview` serves the build from (web: 'preview' only;
-   * deleted when the stack stops). It is read afresh on every request, so a
-   * file written into it is served at once: e2e/update.spec.ts deploys a new
-   * build into it (e2e/global-setup.ts hands it to the specs as E2E_WEB_DIR).
+   * deleted when the stack stops). e2e/update.spec.ts serves a copy of it and
+   * deploys a new build into that (e2e/global-setup.ts hands it to the specs
+   * as E2E_WEB_DIR).
    */
   webDir?: string;
   /** Resolves with a sentence if a service ends while the stack runs (not during stop). */
@@ -273,6 +273,28 @@ export async function startStack(opts: StackOptions): Promise<RunningStack> {
   }
 }
 
+/**
+ * The production build of the web app into `outDir` (an empty folder of the
+ * caller's): `vite build`, or, when HANGPLAN_WEB_BUILD names a build, a copy
+ * of it. `npm test` builds once with `npm run build` and hands web/dist to the
+ * steps after it that serve the app (the screenshots, the web bench, the e2e
+ * stack: scripts/test-steps.ts), each still serving a copy of its own.
+ */
+export async function buildWeb(outDir: string, opts: { env?: Record<string, string>; log?: Log } = {}): Promise<void> {
+  const built = process.env.HANGPLAN_WEB_BUILD;
+  if (built) {
+    for (const file of ['index.html', 'sw.js']) {
+      if (!existsSync(path.join(built, file))) throw new Error(`HANGPLAN_WEB_BUILD (${built}) is not a build of the web app: it has no ${file}`);
+    }
+    cpSync(built, outDir, { recursive: true });
+    return;
+  }
+  const vite = path.join(ROOT, 'node_modules/.bin/vite');
+  const build = spawnService('build', vite, ['build', '--config', path.join(ROOT, 'web/vite.config.ts'), '--outDir', outDir, '--emptyOutDir'], opts);
+  const exit = await build.exited;
+  if (exit.code !== 0) throw serviceFailure(build, '(vite build failed)');
+}
+
 /** The web app's server; `dir`: the build it serves (`vite preview` only). */
 async function startWeb(opts: StackOptions, log: Log): Promise<Service & { dir?: string }> {
   const vite = path.join(ROOT, 'node_modules/.bin/vite');
@@ -304,9 +326,7 @@ async function startWeb(opts: StackOptions, log: Log): Promise<Service & { dir?:
   const outDir = mkdtempSync(path.join(tmpdir(), 'hangplan-web-'));
   const removeOutDir = () => rmSync(outDir, { recursive: true, force: true });
   try {
-    const build = spawnService('build', vite, ['build', '--config', config, '--outDir', outDir, '--emptyOutDir'], { env, log });
-    const exit = await build.exited;
-    if (exit.code !== 0) throw serviceFailure(build, '(vite build failed)');
+    await buildWeb(outDir, { env, log });
     // The guard deletes the build when the server ends, however the run ends.
     const web = await serve(['preview', '--config', config, '--outDir', outDir], [outDir]);
     return {
