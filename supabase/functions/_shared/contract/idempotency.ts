@@ -4,7 +4,7 @@
 // answer carries, the key's shape and lifetime, and the two refusals. No
 // imports: the web app and its service worker use this file too. The
 // database keeps the same shape, lifetime and 422 sentence
-// (private.claim_idempotency_key, 20261126090018_idempotency.sql).
+// (private.claim_idempotency_key, 20261126090019_idempotency.sql).
 
 /** Request header naming one action of one caller: a random UUID from the web app. */
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

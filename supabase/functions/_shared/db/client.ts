@@ -304,7 +304,7 @@ export interface RowRequestOptions extends RequestOptions {
  * (the FROM, evaluated first) answers null when this request holds the key,
  * else the stored answer; COALESCE evaluates its second argument, the
  * statement and the storing of its rows, only when the first is null
- * (20261126090018_idempotency.sql). Either way the answer is the
+ * (20261126090019_idempotency.sql). Either way the answer is the
  * statement's rows as JSON, so a first answer and its replays are the same.
  */
 function idempotentStatement(tx: Tx, statement: AnyStatement, { key, fingerprint }: IdempotencyKey) {

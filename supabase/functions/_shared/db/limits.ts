@@ -1,6 +1,6 @@
 // Abuse limits (docs/security-and-limits.md "Abuse limits"): the numbers, in one place,
 // and the one way a route opts in. The counting itself is in the database
-// (private.enforce_rate_limits, 20261126090015_limits.sql), so a limit
+// (private.enforce_rate_limits, 20261126090016_limits.sql), so a limit
 // holds across every instance of the function.
 //
 // A route names what it limits and for whom, with its request:

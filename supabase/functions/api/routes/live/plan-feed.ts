@@ -1,5 +1,5 @@
 // The live feed inside one function instance: the database announces every
-// committed change of a plan (migration 20261126090014_live.sql, channel
+// committed change of a plan (migration 20261126090015_live.sql, channel
 // 'hangplan_plan_changes'), and this module hands each announcement to the
 // streams of this instance that watch that plan. ONE source per instance,
 // however many streams: a dedicated LISTEN connection where the database URL
