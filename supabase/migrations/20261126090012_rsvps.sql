@@ -360,10 +360,10 @@ as $$
 begin
   perform private.require_plan_host(p_plan_id, 'Only the host can set the spots');
   if p_capacity is not null and p_capacity not between 1 and 1000 then
-    raise exception using errcode = 'HP400', message = 'Spots must be between 1 and 1000';
+    raise exception using errcode = 'HP400', message = 'Spots must be a whole number from 1 to 1000';
   end if;
   if p_max_plus_ones is not null and p_max_plus_ones not between 0 and 10 then
-    raise exception using errcode = 'HP400', message = 'Friends per person must be between 0 and 10';
+    raise exception using errcode = 'HP400', message = 'Friends per person must be a whole number from 0 to 10';
   end if;
   update app.plans p
      set capacity = p_capacity,

@@ -167,9 +167,9 @@ describe('the host: answering for someone, the spots', () => {
     await rsvp(planId, { answer: 'going', guestId: guest.id });
     expect((await rsvp(planId, { answer: 'going' }, { token: member.token })).json).toEqual({ answer: 'waitlist', plusOnes: 0, position: 1 });
     for (const [body, sentence] of [
-      [{ capacity: 0 }, 'Spots must be a whole number from 1 to 1000, or null for no limit'],
-      [{ capacity: 1001 }, 'Spots must be a whole number from 1 to 1000, or null for no limit'],
-      [{ capacity: 'ten' }, 'Spots must be a whole number from 1 to 1000, or null for no limit'],
+      [{ capacity: 0 }, 'Spots must be a whole number from 1 to 1000'],
+      [{ capacity: 1001 }, 'Spots must be a whole number from 1 to 1000'],
+      [{ capacity: 'ten' }, 'Spots must be a whole number from 1 to 1000'],
       [{}, 'Capacity is required'],
       [{ capacity: 2, maxPlusOnes: 11 }, 'Friends per person must be a whole number from 0 to 10'],
     ] as const) {

@@ -32,7 +32,7 @@ export const ONLY_HOST_SETS_SPOTS = 'Only the host can set the spots';
 export const JOIN_TO_ANSWER = 'Join the plan first to answer';
 export const ANSWER_INVALID = 'Answer must be going, maybe or no';
 export const PLUS_ONES_INVALID = `Friends must be a whole number from 0 to ${PLUS_ONES_MAX}`;
-export const CAPACITY_INVALID = `Spots must be a whole number from 1 to ${CAPACITY_MAX}, or null for no limit`;
+export const CAPACITY_INVALID = `Spots must be a whole number from 1 to ${CAPACITY_MAX}`;
 export const MAX_PLUS_ONES_INVALID = `Friends per person must be a whole number from 0 to ${PLUS_ONES_MAX}`;
 
 /** PUT rsvp / PUT rsvps/{participantId}: the answer as it now stands; `position` in the waitlist (1, 2, ...), else null. */
