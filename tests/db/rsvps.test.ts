@@ -215,9 +215,13 @@ describe('a new date asks again', () => {
     // The time, set after the answers: they stand for it.
     await db.as(people.host, (sql) => sql`select app.set_event_time(${planId}, '19:30')`);
     expect(await byName(planId)).toEqual({ Mia: 'going', Max: 'waitlist', Gus: 'no' });
-    // Another time: everyone is asked again.
+    const noticeAsksAgain = async () =>
+      (await db.owner`select private.plan_notice_detail(p) -> 'askAgain' as a from app.plans p where p.id = ${planId}`)[0].a;
+    expect(await noticeAsksAgain()).toBe(false);
+    // Another time: everyone is asked again (and the time's notice says so).
     await db.as(people.host, (sql) => sql`select app.set_event_time(${planId}, '20:00')`);
     expect((await rows(planId)).map((r) => [r.answer, r.ask_again])).toEqual([[null, true], [null, true], [null, true]]);
+    expect(await noticeAsksAgain()).toBe(true);
     await answer(people.Max, planId, 'going');
     expect((await rows(planId)).find((r) => r.name === 'Max')).toMatchObject({ answer: 'going', ask_again: false });
     // Another date: asked again.

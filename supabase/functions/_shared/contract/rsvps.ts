@@ -20,6 +20,8 @@ export const PLUS_ONES_MAX = 10;
 /** The friends one may bring until the host says otherwise. */
 export const DEFAULT_MAX_PLUS_ONES = 2;
 
+/** A new date reset one's answer (GET rsvps askAgain; added to the new date's notice). */
+export const ASK_AGAIN = 'New date: are you still coming?';
 /** 409 before a date is locked. */
 export const ANSWERS_NOT_OPEN = 'Answers open once the date is set.';
 /** 400: more friends than the plan allows (N = the plan's maxPlusOnes). */
