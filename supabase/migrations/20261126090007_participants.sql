@@ -466,11 +466,13 @@ revoke all on function private.set_cohost(uuid, uuid, boolean) from public;
 grant execute on function private.set_cohost(uuid, uuid, boolean) to authenticated;
 
 -- -----------------------------------------------------------------------------
--- Who hosts next: the earliest-joined member with an account
+-- Who hosts next: the earliest-joined co-host, else member with an account
 -- -----------------------------------------------------------------------------
 -- When the host leaves (app.leave_plan) or deletes the account
--- (private.delete_account): the earliest-joined (joined_at, id) participant
--- with an account other than p_leaving; null when only guests would remain.
+-- (private.delete_account): the earliest-joined (joined_at, id) co-host, the
+-- one the host chose to run the plan (docs/decisions/0098-cohosts.md), else
+-- participant with an account, other than p_leaving; null when only guests
+-- would remain.
 create function private.next_host(p_plan_id uuid, p_leaving uuid)
 returns uuid
 language sql
@@ -482,11 +484,11 @@ as $$
    where pa.plan_id = p_plan_id
      and pa.user_id is not null
      and pa.user_id <> p_leaving
-   order by pa.joined_at, pa.id
+   order by pa.is_cohost desc, pa.joined_at, pa.id
    limit 1
 $$;
 comment on function private.next_host(uuid, uuid) is
-  'The member who hosts the plan once p_leaving is gone: the earliest-joined other participant with an account, or null.';
+  'The member who hosts the plan once p_leaving is gone: the earliest-joined other co-host, else participant with an account, or null.';
 revoke all on function private.next_host(uuid, uuid) from public;
 grant execute on function private.next_host(uuid, uuid) to authenticated;
 

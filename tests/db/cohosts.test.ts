@@ -4,7 +4,8 @@
 // policy, private.plan_for_host, private.require_plan_host, the deletion of
 // others' writing, the reminder) but may not delete the plan, hand it over,
 // reset its link, choose co-hosts, or remove the host or another co-host.
-// A guest is never a co-host; leaving, being removed and hosting end it.
+// A guest is never a co-host; leaving, being removed and hosting end it; a
+// leaving host hands the plan to a co-host first.
 import { describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
 import { addMember, createUser, dayFromToday, participantNames } from '../support/plan-fixture.ts';
@@ -133,7 +134,9 @@ describe('co-hosts', () => {
     await addMember(db.owner, w.planA, w.users.member);
     expect(await isCohost(w.users.member)).toBe(false);
 
-    // The host leaves and the co-host (the earliest-joined other member) hosts: no longer a co-host.
+    // The host leaves: the co-host hosts, though Cora joined before her, and is no longer a co-host.
+    const cora = await createUser(db.owner, 'Cora', null);
+    await db.owner`insert into app.participants (plan_id, user_id, name, joined_at) values (${w.planA}, ${cora}, '-', now() - interval '1 day')`;
     await setCohost(w.actors.host, await participantOf('user_id', w.users.member));
     await db.as(w.actors.host, (sql) => sql`select app.leave_plan(${w.planA})`);
     expect((await plan()).host_id).toBe(w.users.member);
