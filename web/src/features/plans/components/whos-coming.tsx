@@ -21,11 +21,13 @@ interface PersonActions {
   remove?: () => void;
   /** "Make co-host" / "Remove co-host": the host's, for members (docs/decisions/0098-cohosts.md). */
   toggleCohost?: () => void;
+  /** The toggle of this person is on its way. */
+  togglePending?: boolean;
 }
 
 /** A name in the full list, its role, and the actions the viewer has on it. */
 function ParticipantRow({ participant, actions, close }: { participant: Participant; actions: PersonActions; close: () => void }) {
-  const { remove, toggleCohost } = actions;
+  const { remove, toggleCohost, togglePending } = actions;
   const isCohost = participant.role === 'cohost';
   const run = (action: () => void) => () => {
     close();
@@ -47,6 +49,7 @@ function ParticipantRow({ participant, actions, close }: { participant: Particip
                 size="compact-xs"
                 variant="subtle"
                 aria-label={isCohost ? `Remove ${participant.name} as co-host` : `Make ${participant.name} a co-host`}
+                loading={togglePending}
                 onClick={toggleCohost}
               >
                 {isCohost ? 'Remove co-host' : 'Make co-host'}
@@ -197,11 +200,13 @@ function useRemoval(plan: Pick<Plan, 'id' | 'slug' | 'hostId'>) {
  */
 export function personActions(
   role: ParticipantRole | null,
-  participant: Pick<Participant, 'role' | 'isGuest'>,
+  participant: Pick<Participant, 'role' | 'isGuest' | 'userId'>,
+  hostId: string,
   handlers: { remove: () => void; toggleCohost: () => void },
 ): PersonActions {
+  // (A copy of the list from before roles knows the host by hostId.)
+  if (participant.role === 'host' || participant.userId === hostId) return {};
   if (role === 'host') {
-    if (participant.role === 'host') return {};
     return { remove: handlers.remove, toggleCohost: participant.isGuest ? undefined : handlers.toggleCohost };
   }
   if (role === 'cohost' && !participant.role) return { remove: handlers.remove };
@@ -219,11 +224,13 @@ export function WhosComing({ plan, role = null }: WhosComingProps) {
   const { data: participants, isPending, isError, refetch, isRefetching } = useQuery(planParticipantsQueryOptions(planId));
   const removal = useRemoval(plan);
   const setCohost = useSetCohost(planId);
-  const actionsFor = (participant: Participant) =>
-    personActions(role, participant, {
+  const actionsFor = (participant: Participant): PersonActions => ({
+    ...personActions(role, participant, plan.hostId, {
       remove: () => removal.ask(participant),
       toggleCohost: () => setCohost.mutate({ participant, cohost: participant.role !== 'cohost' }),
-    });
+    }),
+    togglePending: setCohost.isPending && setCohost.variables?.participant.id === participant.id,
+  });
 
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="whos-coming-title">
