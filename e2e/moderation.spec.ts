@@ -104,7 +104,7 @@ test('the host makes a member a co-host, whose phone gets the host controls but 
   await everyone.getByRole('button', { name: 'Make Mo Member a co-host' }).click();
   await expect(hostPage.getByText('Mo Member can now run the plan with you')).toBeVisible();
   await expect(everyone.getByRole('button', { name: 'Remove Mo Member as co-host' })).toBeVisible();
-  await expect(everyone.getByText('Co-host')).toBeVisible();
+  await expect(everyone.getByText('Co-host', { exact: true })).toBeVisible();
 
   // Mo's phone follows: the host's controls appear, Delete Plan does not.
   await expect(catan.getByRole('button', { name: 'Pick' })).toBeVisible();
