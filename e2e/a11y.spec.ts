@@ -1,4 +1,4 @@
-// Accessibility and phone fit (issue 7): axe-core (WCAG 2.1 A/AA) on every
+// Accessibility and phone fit (docs/testing.md): axe-core (WCAG 2.1 A/AA) on every
 // route in the states that matter, and no horizontal scroll at 360 px.
 // Data is made through the API; each screen is checked once it has settled.
 import { check, phonePage } from './axe.ts';

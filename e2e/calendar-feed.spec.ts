@@ -1,4 +1,4 @@
-// My plans, in my calendar (issue 24 §1): a member opens the profile and
+// My plans, in my calendar (docs/calendars.md): a member opens the profile and
 // finds "Subscribe in your calendar" (axe clean at phone size, light and
 // dark), copies the feed's URL, which a calendar app can fetch with no
 // credentials (here Playwright's request, read back with ical.js), and resets

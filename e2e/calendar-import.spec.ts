@@ -1,4 +1,4 @@
-// My calendar, in my availability (issue 24 §2): a guest on a plan's
+// My calendar, in my availability (docs/calendars.md): a guest on a plan's
 // Availability tab imports an .ics file from the phone; its busy days show on
 // the days, the file never leaves the phone, the import survives a reload
 // and Clear calendar forgets it. The first test's file is written here with

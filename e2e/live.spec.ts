@@ -1,4 +1,4 @@
-// Live plans (issue 10), two phones, no reloads: the host on the plan page and
+// Live plans (docs/live-updates.md), two phones, no reloads: the host on the plan page and
 // a guest on the dashboard see each other's changes as they happen (within the
 // issue's 2 s budget for a loaded machine), a phone that was offline catches up
 // when it is back, and a deleted plan says so. Every page below is loaded once;

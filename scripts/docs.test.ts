@@ -204,6 +204,26 @@ describe('the docs (docs/README.md "Keeping the map true")', () => {
     expect(broken).toEqual([]);
   });
 
+  it('code and pages cite docs and decision records, never an issue number (the tracker does not travel with the repository)', () => {
+    const self = fileURLToPath(import.meta.url);
+    const files = [
+      ...SOURCE_DIRS.flatMap((dir) => walk(path.join(ROOT, dir), (file) => SOURCE_FILE.test(file) && file !== self)),
+      ...topPages,
+      path.join(ROOT, 'README.md'),
+    ];
+    const cited: string[] = [];
+    for (const file of files) {
+      read(file)
+        .split('\n')
+        .forEach((line, index) => {
+          // "issue 24", "issues 12 and 13", "issue #7"; another project's tracker ("rallly#2407") is a source, not ours.
+          if (/\bissues? #?\d+/i.test(line)) cited.push(`${rel(file)}:${index + 1}: ${line.trim()}`);
+        });
+    }
+    expect(files.length).toBeGreaterThan(100);
+    expect(cited).toEqual([]);
+  });
+
   it("docs/README.md's table lists every page of docs/", () => {
     const map = read(path.join(DOCS, 'README.md'));
     const listed = new Set([...map.matchAll(/^\|\s*\[[^\]]*\]\(([^)#]+)\)/gm)].map((m) => m[1]));

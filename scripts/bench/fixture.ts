@@ -1,4 +1,4 @@
-// The benches' plans, built through the API as people build them: issue 13's
+// The benches' plans, built through the API as people build them: docs/performance.md's
 // fixture for `npm run bench` (a plan with 40 guests, 20 signed-in members,
 // 120 ideas, ~400 idea votes and ~240 date votes; a plan with 500 ideas for
 // growth; 10 plans on the host's home list), and the small plans of
@@ -116,7 +116,7 @@ async function nextDays(stack: BenchStack): Promise<string[]> {
   });
 }
 
-/** `npm run bench`'s fixture (issue 13). */
+/** `npm run bench`'s fixture (docs/performance.md). */
 export async function buildFixture(stack: BenchStack): Promise<Fixture> {
   const call = apiCaller(stack.api);
   const hostToken = await stack.signIn('host@bench.local', 'Hana', 'Host');

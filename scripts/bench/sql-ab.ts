@@ -1,5 +1,5 @@
 // A/B of SQL definitions, for deciding a change to the rules, policies or
-// triggers before it becomes a migration (issue 13). On an embedded database
+// triggers before it becomes a migration (docs/performance.md). On an embedded database
 // with the migrations applied and a small plan, it runs each request's SQL
 // the way the API does (BEGIN; the claims statement: gate, role and claims,
 // abuse limit; the statement; COMMIT) on ONE

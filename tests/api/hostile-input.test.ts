@@ -1,4 +1,4 @@
-// The hostile-input suite (issue 11): property-based, 1,200 generated requests
+// The hostile-input suite (docs/security-and-limits.md): property-based, 1,200 generated requests
 // across every route and field, each hostile in at least one way a server on
 // the open internet meets (control characters and NUL, bidi and zero-width
 // characters mixed in, over-long text, wrong JSON types, broken JSON, huge

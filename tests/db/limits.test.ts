@@ -456,7 +456,7 @@ describe('caps per participant', () => {
 // A cap is counted on every insert, so its count must go through its index
 // however few rows the table held when it was last analysed: a plan cached
 // while the table was small scanned every row of it on every later insert
-// (issue 13's bench: each comment read all comments of every plan).
+// (docs/performance.md's bench: each comment read all comments of every plan).
 describe('the counts use their indexes', () => {
   it('comments added after the table was analysed nearly empty scan no table', async () => {
     // A database of its own: the table holds only this plan's rows.

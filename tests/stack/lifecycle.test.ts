@@ -1,4 +1,4 @@
-// The local stack lives through real life (issue 12): `npm start`'s script is
+// The local stack lives through real life (docs/testing.md): `npm start`'s script is
 // started for real (PostgreSQL, maildev, the API under Deno, Vite) on free ports
 // with a throwaway data folder, in a process group of its own as a terminal
 // would run it, and ended every way it ends in practice. Afterwards every port

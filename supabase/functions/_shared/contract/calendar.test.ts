@@ -192,7 +192,7 @@ describe('googleCalendarUrl and icsFileName', () => {
   });
 });
 
-describe('the personal feed\'s rules (issue 24)', () => {
+describe('the personal feed\'s rules (docs/calendars.md)', () => {
   it('titles the event with the plan and the picked idea, else the plan', () => {
     const feed = (extra: Partial<CalendarEventInput>) => buildCalendarEvent(input({ title: 'plan-and-idea', ...extra })).title;
     expect(feed({ ideaText: 'Bowling' })).toBe('Friday hangout: Bowling');

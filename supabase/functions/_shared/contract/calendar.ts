@@ -75,12 +75,12 @@ export interface CalendarEventInput {
   /**
    * The title: 'idea' (default, docs/api.md "Dates, times and calendar"): the
    * picked idea's text, else the plan title; 'plan-and-idea' (the personal
-   * feed, issue 24): 'Friday night: Bowling', else the plan title.
+   * feed, docs/calendars.md): 'Friday night: Bowling', else the plan title.
    */
   title?: 'idea' | 'plan-and-idea';
   /**
    * With neither an event time nor a period: an all-day event (the personal
-   * feed, issue 24) instead of spec §9's default 9-12.
+   * feed, docs/calendars.md) instead of spec §9's default 9-12.
    */
   allDayWithoutTime?: boolean;
 }

@@ -96,7 +96,7 @@ export async function sha256Hex(secret: string): Promise<string> {
 // The hashes of the guest secrets this instance has seen: a guest's phone
 // sends the same secret with every request, and Web Crypto's digest() is an
 // async op that hands the work to another thread and back, which cost a
-// guest's write more CPU than the rest of its JavaScript (issue 13). Whether
+// guest's write more CPU than the rest of its JavaScript (docs/performance.md). Whether
 // the secret is right is still the database's check on every request.
 // Bounded: the least recently used go first.
 const secretHashes = new RecentMap<string, Promise<string>>(5000);

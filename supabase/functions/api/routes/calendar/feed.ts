@@ -139,7 +139,7 @@ function planLink(event: Pick<FeedEvent, 'planId' | 'slug'>): string {
   return event.slug ? `${appOrigin()}/l/${encodeURIComponent(event.slug)}` : planUrl(appOrigin(), event.planId);
 }
 
-/** The feed's text (text/calendar): one event per plan, by the feed's rules (issue 24). */
+/** The feed's text (text/calendar): one event per plan, by the feed's rules (docs/calendars.md). */
 export function feedBody(events: FeedEvent[]): string {
   const entries: FeedEntry[] = [];
   for (const e of events) {

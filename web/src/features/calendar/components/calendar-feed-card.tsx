@@ -25,7 +25,7 @@ const APPS: Array<{ name: string; how: string }> = [
 ];
 
 /**
- * "Subscribe in your calendar" (issue 24): the member's personal feed URL
+ * "Subscribe in your calendar" (docs/calendars.md): the member's personal feed URL
  * (asked for when the card is shown), with Copy, a webcal:// Subscribe link
  * and how each calendar app takes it; "Reset link" makes a new one and the
  * old one stops working at once, so it asks first.
