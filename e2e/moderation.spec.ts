@@ -78,3 +78,39 @@ test('the host deletes a spam comment and idea and removes the spammer, who is s
   await expect(removed.getByRole('button', { name: 'Allow Spammy Sam back' })).toBeVisible();
   await check(hostPage, 'who was removed', removed);
 });
+
+// Co-hosts (docs/decisions/0098-cohosts.md, 0099): the host makes a member a
+// co-host from who's coming (the list with its badges and buttons passes
+// axe, light and dark); the member's phone gets the host's controls live
+// (Pick, Delete on the host's idea) but not Delete Plan, and picks.
+test('the host makes a member a co-host, whose phone gets the host controls but Delete Plan', async ({ browser }) => {
+  const hostPage = await phonePage(browser);
+  const hostToken = await signInViaApi(hostPage, uniqueEmail('host'), { firstName: 'Ana', lastName: 'Host' });
+  const plan = await apiPost<{ id: string }>('/api/plans', { title: 'Board game night', isOpenInvite: true }, hostToken);
+  await apiPost(`/api/plans/${plan.id}/ideas`, { text: 'Catan' }, hostToken);
+  const moPage = await phonePage(browser);
+  const moToken = await signInViaApi(moPage, uniqueEmail('mo'), { firstName: 'Mo', lastName: 'Member' });
+  await apiPost(`/api/plans/${plan.id}/join`, {}, moToken);
+
+  await moPage.goto(`/plan/${plan.id}`);
+  const catan = moPage.getByRole('article', { name: 'Catan' });
+  await expect(catan).toBeVisible();
+  await expect(catan.getByRole('button', { name: 'Pick' })).toHaveCount(0);
+
+  await hostPage.goto(`/plan/${plan.id}`);
+  await hostPage.getByRole('button', { name: 'See everyone coming (2)' }).click();
+  const everyone = hostPage.getByRole('list', { name: 'Everyone coming' });
+  await check(hostPage, "who's coming, the host's list", everyone.getByRole('button', { name: 'Make Mo Member a co-host' }));
+  await everyone.getByRole('button', { name: 'Make Mo Member a co-host' }).click();
+  await expect(hostPage.getByText('Mo Member can now run the plan with you')).toBeVisible();
+  await expect(everyone.getByRole('button', { name: 'Remove Mo Member as co-host' })).toBeVisible();
+  await expect(everyone.getByText('Co-host', { exact: true })).toBeVisible();
+
+  // Mo's phone follows: the host's controls appear, Delete Plan does not.
+  await expect(catan.getByRole('button', { name: 'Pick' })).toBeVisible();
+  await expect(catan.getByRole('button', { name: 'Delete idea Catan' })).toBeVisible();
+  await expect(moPage.getByRole('button', { name: 'Delete Plan' })).toHaveCount(0);
+  await catan.getByRole('button', { name: 'Pick' }).click();
+  await expect(catan.getByRole('button', { name: 'Picked' })).toBeVisible();
+  await expect(hostPage.getByRole('article', { name: 'Catan' }).getByRole('button', { name: 'Picked' })).toBeVisible();
+});

@@ -218,9 +218,10 @@ grant execute on function private.require_plan_link(uuid) to anon, authenticated
 -- -----------------------------------------------------------------------------
 -- For definers (which see every plan): HP404 'Plan not found' for a plan the
 -- caller cannot read (unknown and unreadable look the same), then HP403
--- p_denied unless the caller hosts it. Answers the host's id. Used by
--- resetting the link (below) and by the host's removal of someone (the
--- participant_removals file).
+-- p_denied unless the caller runs it: its host or a co-host
+-- (private.is_plan_manager, docs/decisions/0098-cohosts.md). Answers the
+-- host's id. Used by resetting the link (below, which then asks for the host
+-- alone) and by the host's removal of someone (the participant_removals file).
 create function private.require_plan_host(p_plan_id uuid, p_denied text)
 returns uuid
 language plpgsql
@@ -235,14 +236,14 @@ begin
   if v_host_id is null or not private.can_read_plan(p_plan_id) then
     raise exception using errcode = 'HP404', message = 'Plan not found';
   end if;
-  if v_host_id is distinct from (select auth.uid()) then
+  if v_host_id is distinct from (select auth.uid()) and not private.is_plan_manager(p_plan_id) then
     raise exception using errcode = 'HP403', message = p_denied;
   end if;
   return v_host_id;
 end;
 $$;
 comment on function private.require_plan_host(uuid, text) is
-  'HP404 unless the caller can read the plan, HP403 p_denied unless it hosts it; the host''s id. For the moderation definers.';
+  'HP404 unless the caller can read the plan, HP403 p_denied unless it hosts it or co-hosts it; the host''s id. For the moderation definers.';
 -- Called only inside definers, so no request role needs it.
 revoke all on function private.require_plan_host(uuid, text) from public;
 
@@ -253,8 +254,10 @@ revoke all on function private.require_plan_host(uuid, text) from public;
 -- the new slug from its own session (GET /api/guest-session/{id}).
 -- Definer: the slug is not in anyone's update grant. It checks once, as the
 -- host's other definers do (private.require_plan_host, above): readable
--- (HP404), the caller hosts it (HP403); the update names the host again, so
--- a hand-over at the same moment leaves the link alone.
+-- (HP404), the caller hosts it (HP403: the link stays the host's alone, not
+-- a co-host's, as it is the host's to show with closed invitations:
+-- docs/decisions/0099-what-stays-the-hosts.md); the update names the host
+-- again, so a hand-over at the same moment leaves the link alone.
 create function private.reset_plan_link(p_plan_id uuid)
 returns void
 language plpgsql
@@ -263,8 +266,12 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_host_id uuid := private.require_plan_host(p_plan_id, 'Only the host can reset the plan''s link');
+  v_denied  text := 'Only the host can reset the plan''s link';
+  v_host_id uuid := private.require_plan_host(p_plan_id, v_denied);
 begin
+  if v_host_id is distinct from (select auth.uid()) then
+    raise exception using errcode = 'HP403', message = v_denied;
+  end if;
   update app.plans p set slug = default where p.id = p_plan_id and p.host_id = v_host_id;
 end;
 $$;
@@ -275,8 +282,12 @@ grant execute on function private.reset_plan_link(uuid) to authenticated;
 
 -- The host is always a member: host_id may only move to a participant with
 -- an account (the hand-over in app.leave_plan), and the participants file
--- keeps the host's own row from going (participants_protect_host). Definer:
--- it reads app.participants whatever the caller's row security shows.
+-- keeps the host's own row from going (participants_protect_host). Only the
+-- host hands the plan over: a co-host, whom the UPDATE policy lets edit the
+-- plan, may not take it or give it away (docs/decisions/0099-what-stays-the-hosts.md;
+-- a request's caller is known, the owner's maintenance has none). The new
+-- host stops being a co-host: it hosts now. Definer: it reads and writes
+-- app.participants whatever the caller's row security shows.
 create function private.plans_check_new_host()
 returns trigger
 language plpgsql
@@ -284,7 +295,12 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not exists (
+  if (select auth.uid()) is distinct from old.host_id and (select auth.uid()) is not null then
+    raise exception using errcode = 'HP403', message = 'Only the host can hand the plan over';
+  end if;
+  update app.participants pa set is_cohost = false
+   where pa.plan_id = new.id and pa.user_id = new.host_id and pa.is_cohost;
+  if not found and not exists (
        select 1 from app.participants pa
         where pa.plan_id = new.id and pa.user_id = new.host_id) then
     raise exception using errcode = 'HP409',

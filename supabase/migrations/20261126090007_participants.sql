@@ -18,10 +18,15 @@ create table app.participants (
   -- is always right whatever the caller sends.
   name      text not null,
   joined_at timestamptz not null default now(),
+  -- A co-host runs the plan with the host (private.is_plan_manager,
+  -- docs/decisions/0098-cohosts.md): set and cleared only by the host
+  -- (private.set_cohost); a member only, since a guest's id is no account.
+  is_cohost boolean not null default false,
 
   constraint participants_guest_fkey foreign key (guest_id, plan_id)
     references app.guests (id, plan_id) on delete cascade,
   constraint participants_one_identity check (num_nonnulls(user_id, guest_id) = 1),
+  constraint participants_cohost_is_member check (not is_cohost or user_id is not null),
   -- 254: a display name can be a whole e-mail local part (e-mails are <= 254).
   constraint participants_name_length check (char_length(name) between 1 and 254),
   -- No double joins (the API inserts with `on conflict do nothing`).
@@ -119,6 +124,29 @@ comment on function private.can_read_plan(uuid) is
 revoke all on function private.can_read_plan(uuid) from public;
 grant execute on function private.can_read_plan(uuid) to anon, authenticated;
 
+-- Whether the caller runs the plan: its host, or a member the host made a
+-- co-host (docs/decisions/0098-cohosts.md). The one check of every host
+-- action: the plans UPDATE policy, private.plan_for_host (the lock file) and
+-- private.require_plan_host (the plans file). What stays the host's alone
+-- (deleting the plan, handing it over, choosing co-hosts, resetting the
+-- link) asks plans.host_id itself. Two lookups by key: the plan by id, the
+-- caller's row by (plan_id, user_id).
+create function private.is_plan_manager(p_plan_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (select 1 from app.plans p where p.id = p_plan_id and p.host_id = (select auth.uid()))
+      or exists (select 1 from app.participants pa
+                  where pa.plan_id = p_plan_id and pa.user_id = (select auth.uid()) and pa.is_cohost)
+$$;
+comment on function private.is_plan_manager(uuid) is
+  'True when the caller hosts the plan or is one of its co-hosts (docs/decisions/0098-cohosts.md).';
+revoke all on function private.is_plan_manager(uuid) from public;
+grant execute on function private.is_plan_manager(uuid) to anon, authenticated;
+
 -- -----------------------------------------------------------------------------
 -- The participant count of a plan read by its slug
 -- -----------------------------------------------------------------------------
@@ -200,12 +228,14 @@ create policy plans_insert_authenticated on app.plans
     and event_time is null
   );
 
--- Only the host edits. The new row may name another host (hand-over in
--- app.leave_plan); the trigger plans_check_new_host makes sure that one is a
--- member of the plan.
-create policy plans_update_host on app.plans
+-- The host and its co-hosts edit (private.is_plan_manager). The new row may
+-- name another host (hand-over in app.leave_plan); the trigger
+-- plans_check_new_host makes sure that one is a member of the plan and that
+-- only the host hands it over (a co-host runs the plan, it does not take it:
+-- docs/decisions/0098-cohosts.md).
+create policy plans_update_manager on app.plans
   for update to authenticated
-  using (host_id = (select auth.uid()))
+  using (private.is_plan_manager(id))
   with check (
     host_id = (select auth.uid())
     -- (qualified: inside the sub-select a bare `id` would be participants.id)
@@ -398,11 +428,53 @@ revoke all on function private.lock_plan_membership(uuid) from public;
 grant execute on function private.lock_plan_membership(uuid) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
--- Who hosts next: the earliest-joined member with an account
+-- Co-hosts: the host chooses them (docs/decisions/0098-cohosts.md)
+-- -----------------------------------------------------------------------------
+-- POST/DELETE /api/plans/{id}/cohosts: the host makes a member a co-host or
+-- an ordinary participant again. Definer (nobody has UPDATE on app.participants),
+-- checking once: readable plan (HP404), the caller hosts it (HP403: a co-host
+-- does not choose co-hosts), the participant is of this plan (HP404), a
+-- member (HP409: a guest has no account to run a plan with) and not the host
+-- (HP409). On the membership lock, like removal and leaving. Answers the row.
+create function private.set_cohost(p_plan_id uuid, p_participant_id uuid, p_is_cohost boolean)
+returns app.participants
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_target app.participants;
+begin
+  perform private.lock_plan_membership(p_plan_id);
+  if private.require_plan_host(p_plan_id, 'Only the host can choose co-hosts') is distinct from (select auth.uid()) then
+    raise exception using errcode = 'HP403', message = 'Only the host can choose co-hosts';
+  end if;
+  select * into v_target from app.participants pa where pa.id = p_participant_id and pa.plan_id = p_plan_id;
+  if not found then
+    raise exception using errcode = 'HP404', message = 'This person is not in the plan';
+  elsif v_target.guest_id is not null then
+    raise exception using errcode = 'HP409', message = 'A guest can''t be a co-host; ask them to sign in first.';
+  elsif v_target.user_id = (select auth.uid()) then
+    raise exception using errcode = 'HP409', message = 'You host this plan already';
+  end if;
+  update app.participants pa set is_cohost = p_is_cohost where pa.id = p_participant_id returning * into v_target;
+  return v_target;
+end;
+$$;
+comment on function private.set_cohost(uuid, uuid, boolean) is
+  'The host makes a member of the plan a co-host (or not). HP404 plan/participant, HP403 not the host, HP409 a guest or the host.';
+revoke all on function private.set_cohost(uuid, uuid, boolean) from public;
+grant execute on function private.set_cohost(uuid, uuid, boolean) to authenticated;
+
+-- -----------------------------------------------------------------------------
+-- Who hosts next: the earliest-joined co-host, else member with an account
 -- -----------------------------------------------------------------------------
 -- When the host leaves (app.leave_plan) or deletes the account
--- (private.delete_account): the earliest-joined (joined_at, id) participant
--- with an account other than p_leaving; null when only guests would remain.
+-- (private.delete_account): the earliest-joined (joined_at, id) co-host, the
+-- one the host chose to run the plan (docs/decisions/0098-cohosts.md), else
+-- participant with an account, other than p_leaving; null when only guests
+-- would remain.
 create function private.next_host(p_plan_id uuid, p_leaving uuid)
 returns uuid
 language sql
@@ -414,11 +486,11 @@ as $$
    where pa.plan_id = p_plan_id
      and pa.user_id is not null
      and pa.user_id <> p_leaving
-   order by pa.joined_at, pa.id
+   order by pa.is_cohost desc, pa.joined_at, pa.id
    limit 1
 $$;
 comment on function private.next_host(uuid, uuid) is
-  'The member who hosts the plan once p_leaving is gone: the earliest-joined other participant with an account, or null.';
+  'The member who hosts the plan once p_leaving is gone: the earliest-joined other co-host, else participant with an account, or null.';
 revoke all on function private.next_host(uuid, uuid) from public;
 grant execute on function private.next_host(uuid, uuid) to authenticated;
 

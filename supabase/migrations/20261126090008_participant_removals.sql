@@ -61,7 +61,8 @@ create policy plan_removals_no_direct_access on app.plan_removals
 -- The host removes someone (moderation)
 -- -----------------------------------------------------------------------------
 -- docs/decisions/0065-moderation.md. The host may remove any participant but
--- themselves: what the person wrote goes with them (their ideas, with the
+-- themselves, a co-host anyone but the host and the co-hosts
+-- (docs/decisions/0099-what-stays-the-hosts.md): what the person wrote goes with them (their ideas, with the
 -- votes and comments on those ideas, and their comments elsewhere) and so do
 -- their votes. A removed guest is deleted with its device credentials, so the
 -- secrets it holds stop working at once. The removal itself is kept
@@ -72,8 +73,8 @@ create policy plan_removals_no_direct_access on app.plan_removals
 --
 -- Definer, like the write rules: the host may delete rows the host's own row
 -- security does not show as deletable (others' votes, others' rows). It makes
--- the checks itself, once: the plan is readable, the caller is its host, the
--- participant is of this plan and is not the host. Serialised with leaving
+-- the checks itself, once: the plan is readable, the caller is its host or a
+-- co-host, the participant is of this plan and is not the host. Serialised with leaving
 -- on the plan's membership lock, so a host hand-over and a removal never
 -- interleave.
 create function private.remove_participant(p_plan_id uuid, p_participant_id uuid)
@@ -94,6 +95,10 @@ begin
    where pa.id = p_participant_id and pa.plan_id = p_plan_id;
   if not found then
     raise exception using errcode = 'HP404', message = 'This person is not in the plan';
+  end if;
+  -- A co-host removes ordinary participants only (docs/decisions/0099-what-stays-the-hosts.md).
+  if (v_target.user_id = v_host_id or v_target.is_cohost) and v_host_id is distinct from (select auth.uid()) then
+    raise exception using errcode = 'HP403', message = 'A co-host cannot remove the host or another co-host';
   end if;
   if v_target.user_id = v_host_id then
     raise exception using errcode = 'HP409',
@@ -125,7 +130,7 @@ begin
 end;
 $$;
 comment on function private.remove_participant(uuid, uuid) is
-  'app.remove_participant''s rule, as a definer that checks once: readable plan (HP404), the caller hosts it (HP403), the participant is of the plan (HP404) and not the host (HP409). Removes the participant with their ideas, comments and votes, and keeps the removal (app.plan_removals).';
+  'app.remove_participant''s rule, as a definer that checks once: readable plan (HP404), the caller hosts or co-hosts it (HP403), the participant is of the plan (HP404), not the host (HP409) and, for a co-host, neither the host nor a co-host (HP403). Removes the participant with their ideas, comments and votes, and keeps the removal (app.plan_removals).';
 revoke all on function private.remove_participant(uuid, uuid) from public;
 grant execute on function private.remove_participant(uuid, uuid) to authenticated;
 

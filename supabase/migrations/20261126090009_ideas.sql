@@ -414,7 +414,7 @@ grant execute on function app.vote_on_idea(uuid) to anon, authenticated;
 -- continued by name votes and writes, it does not destroy.
 --
 -- private.may_delete_writing is the one check both rules make: the caller
--- hosts the plan, or is the row's author.
+-- hosts or co-hosts the plan (private.is_plan_manager), or is the row's author.
 create function private.may_delete_writing(p_plan_id uuid, p_user_id uuid, p_guest_id uuid, p_refusal text)
 returns void
 language plpgsql
@@ -427,8 +427,7 @@ declare
   v_guest_id uuid;
 begin
   if v_user_id is not null then
-    if v_user_id = p_user_id
-       or exists (select 1 from app.plans p where p.id = p_plan_id and p.host_id = v_user_id) then
+    if v_user_id = p_user_id or private.is_plan_manager(p_plan_id) then
       return;
     end if;
   else
@@ -442,7 +441,7 @@ begin
 end;
 $$;
 comment on function private.may_delete_writing(uuid, uuid, uuid, text) is
-  'HP403 p_refusal unless the caller hosts the plan or wrote the row (a guest author only from its joined device).';
+  'HP403 p_refusal unless the caller hosts or co-hosts the plan or wrote the row (a guest author only from its joined device).';
 revoke all on function private.may_delete_writing(uuid, uuid, uuid, text) from public;
 grant execute on function private.may_delete_writing(uuid, uuid, uuid, text) to anon, authenticated;
 

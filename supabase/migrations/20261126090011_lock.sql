@@ -1,12 +1,13 @@
 -- =============================================================================
--- Domain: lock. What only the host does: pick an idea, lock a date, set the
--- event time, set the place, unlock for a revote. What the group is told of
+-- Domain: lock. What the host (and its co-hosts, docs/decisions/0098-cohosts.md)
+-- does: pick an idea, lock a date, set the event time, set the place, unlock
+-- for a revote. What the group is told of
 -- these is the reminders file's (the trigger on app.plans and the plan's
 -- notice budget, docs/notifications.md).
 -- =============================================================================
 --
 -- SECURITY INVOKER: the plans UPDATE policy already allows these
--- writes to the host and nobody else. The functions check first anyway, in
+-- writes to the host and its co-hosts and nobody else. The functions check first anyway, in
 -- order to answer with a sentence (HP404 'Plan not found', HP403 'Only the
 -- host can ...') instead of silently updating zero rows.
 --
@@ -16,11 +17,14 @@
 -- 'date_locked' is never written; where read it means time_range_locked.
 
 -- -----------------------------------------------------------------------------
--- private.plan_for_host (invoker): the plan, locked, if the caller hosts it.
+-- private.plan_for_host (invoker): the plan, locked, if the caller runs it.
 -- -----------------------------------------------------------------------------
 -- 404 before 403: a plan the caller cannot even read (no link claim, not a
--- participant) is "not found", never "forbidden" (no existence leak). Then the
--- row is locked FOR UPDATE (the host passes the UPDATE policy), so two host
+-- participant) is "not found", never "forbidden" (no existence leak). Then
+-- HP403 p_denied_message unless the caller hosts or co-hosts it
+-- (private.is_plan_manager; the spec's sentence stays "Only the host can
+-- ..."). Then the row is locked FOR UPDATE (the host and co-hosts pass the
+-- UPDATE policy), so two host
 -- actions on one plan (e.g. set_event_time racing unlock_plan) run one after
 -- the other and each sees the other's result.
 create function private.plan_for_host(p_plan_id uuid, p_denied_message text)
@@ -36,7 +40,7 @@ begin
   if not found then
     raise exception using errcode = 'HP404', message = 'Plan not found';
   end if;
-  if v_plan.host_id is distinct from (select auth.uid()) then
+  if v_plan.host_id is distinct from (select auth.uid()) and not private.is_plan_manager(p_plan_id) then
     raise exception using errcode = 'HP403', message = p_denied_message;
   end if;
   select * into v_plan from app.plans p where p.id = p_plan_id for update;

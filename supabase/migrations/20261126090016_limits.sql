@@ -383,12 +383,13 @@ begin
       return new;
     end if;
     -- The host's event time (set-event-time: a clock time on the locked
-    -- date) always gets its slot: the host can always finish the plan.
+    -- date, set by the host or a co-host) always gets its slot: the host can
+    -- always finish the plan.
     if new.period ~ '^(1?[0-9]|2[0-3]):[0-5][0-9]$'
        and exists (select 1 from app.plans p
                     where p.id = new.plan_id
-                      and p.host_id = (select auth.uid())
-                      and p.locked_time_slot_date = new.date) then
+                      and p.locked_time_slot_date = new.date)
+       and private.is_plan_manager(new.plan_id) then
       return new;
     end if;
     v_cap := private.plan_cap('slots');

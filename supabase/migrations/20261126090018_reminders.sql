@@ -265,7 +265,7 @@ grant execute on function private.send_plan_notices(uuid, integer) to authentica
 -- -----------------------------------------------------------------------------
 -- The request role cannot call private.enqueue_notification (it would let any
 -- caller notify any plan); this definer can only remind, and only for the
--- plan's host.
+-- plan's host or a co-host (private.is_plan_manager).
 create function private.send_reminder(p_plan_id uuid)
 returns integer
 language plpgsql
@@ -274,7 +274,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  if not exists (select 1 from app.plans p where p.id = p_plan_id and p.host_id = (select auth.uid())) then
+  if not private.is_plan_manager(p_plan_id) then
     raise exception using errcode = 'HP403', message = 'Only the host can send reminders';
   end if;
   return private.enqueue_notification(p_plan_id, 'reminder', '{}', 'unanswered', true, null);

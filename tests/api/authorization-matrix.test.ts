@@ -21,7 +21,9 @@ import { owner } from '../support/api-world.ts';
 afterAll(() => owner.end());
 
 // The restored device goes before the guest's own: a guest who leaves is gone.
-const ACTORS = ['anonymous', 'restored guest', 'guest with secret', 'guest without secret', "other plan's guest", 'member', 'non-member', 'host'] as const;
+// The co-host goes just before the host (a route whose success by a co-host
+// leaves the host nothing to do gives the host a world of its own).
+const ACTORS = ['anonymous', 'restored guest', 'guest with secret', 'guest without secret', "other plan's guest", 'member', 'non-member', 'co-host', 'host'] as const;
 type Actor = (typeof ACTORS)[number];
 
 /** The identity part of a request: token, guest id (body or query) and secret header. */
@@ -41,6 +43,8 @@ function as(actor: Actor, w: World): { token?: string; guestId?: string; secret?
       return { token: w.member.token };
     case 'non-member':
       return { token: w.stranger.token };
+    case 'co-host':
+      return { token: w.cohost.token };
     case 'host':
       return { token: w.host.token };
   }
@@ -53,6 +57,8 @@ interface Route {
   arrange?: (w: World) => Promise<void>;
   /** A world per caller (the route destroys what it acts on). */
   freshWorldPerCaller?: boolean;
+  /** A world of its own for the host (the co-host's success leaves nothing to do: a removal, a reminder). */
+  freshWorldForHost?: boolean;
   request: (w: World, who: ReturnType<typeof as>) => [string, string, ApiOptions];
 }
 
@@ -105,7 +111,7 @@ const ROUTES: Route[] = [
   },
   { name: 'POST /api/plans/{id}/unlock', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/unlock`, withGuest(who)] },
   { name: 'POST /api/plans/{id}/location', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/location`, withGuest(who, { location: 'The park' })] },
-  { name: 'POST /api/plans/{id}/remind', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/remind`, withGuest(who)] },
+  { name: 'POST /api/plans/{id}/remind', freshWorldForHost: true, request: (w, who) => ['POST', `/api/plans/${w.planA.id}/remind`, withGuest(who)] },
   { name: 'POST /api/plans/{id}/rotate-link', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/rotate-link`, withGuest(who)] },
   {
     name: 'POST /api/plans/{id}/deadline',
@@ -113,11 +119,18 @@ const ROUTES: Route[] = [
   },
   {
     name: 'DELETE /api/plans/{id}/participants/{participantId} (the guest)',
+    freshWorldForHost: true,
     request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}/participants/${w.guestParticipantId}`, withGuest(who)],
+  },
+  {
+    // Nobody removes the host: a co-host is refused, the host is told to hand it over instead.
+    name: 'DELETE /api/plans/{id}/participants/{participantId} (the host)',
+    request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}/participants/${w.hostParticipantId}`, withGuest(who)],
   },
   {
     // "Allow back" (docs/decisions/0083-removal-holds.md): the host removed Gus first.
     name: "DELETE /api/plans/{id}/removals/{removalId} (the guest's removal)",
+    freshWorldForHost: true,
     arrange: async (w) => {
       await w.call('DELETE', `/api/plans/${w.planA.id}/participants/${w.guestParticipantId}`, { token: w.host.token });
       const list = await w.call<Array<{ id: string }>>('GET', `/api/plans/${w.planA.id}/removals`, { token: w.host.token });
@@ -143,6 +156,15 @@ const ROUTES: Route[] = [
     name: "DELETE /api/ideas/{id}/comments/{commentId} (the member's comment)",
     freshWorldPerCaller: true,
     request: (w, who) => ['DELETE', `/api/ideas/${w.ideaA}/comments/${w.commentA}`, withGuest(who)],
+  },
+  // Co-hosts (docs/decisions/0098-cohosts.md): the host's alone.
+  {
+    name: 'POST /api/plans/{id}/cohosts (the member)',
+    request: (w, who) => ['POST', `/api/plans/${w.planA.id}/cohosts`, withGuest(who, { participantId: w.memberParticipantId })],
+  },
+  {
+    name: 'DELETE /api/plans/{id}/cohosts/{participantId} (the co-host)',
+    request: (w, who) => ['DELETE', `/api/plans/${w.planA.id}/cohosts/${w.cohostParticipantId}`, withGuest(who)],
   },
   {
     name: 'DELETE /api/plans/{id}',
@@ -282,7 +304,7 @@ describe('every write route, every kind of caller: exactly the documented status
     let shared: World | undefined;
     for (const actor of ACTORS) {
       let w = shared;
-      if (!w || route.freshWorldPerCaller) {
+      if (!w || route.freshWorldPerCaller || (route.freshWorldForHost && actor === 'host')) {
         w = await buildWorld(owner, jwtSecret());
         await route.arrange?.(w);
         if (!route.freshWorldPerCaller) shared = w;

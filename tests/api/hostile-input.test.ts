@@ -245,6 +245,8 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
       ),
       build: (keys) => ({ method: 'POST', path: '/api/push/subscriptions', opts: { body: { subscription: { endpoint: pushEndpoint(), keys } }, token: w.member.token } }),
     },
+    // Co-hosts (docs/api.md "Co-hosts"): the participant is named by its id.
+    { name: 'cohosts participantId', bad: badId, build: (participantId) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/cohosts`, opts: { body: { participantId }, token: w.host.token } }) },
     { name: 'interest catalogId', bad: fc.oneof(fc.string({ maxLength: 10 }), fc.uuid(), wrongType), build: (catalogId) => ({ method: 'POST', path: '/api/users/me/interests', opts: { body: { catalogId }, token: w.member.token } }) },
     // Who's coming (docs/api.md "Who's coming").
     { name: 'rsvp answer', bad: badAnswer, build: (answer) => ({ method: 'PUT', path: `/api/plans/${w.planA.id}/rsvp`, opts: { body: { answer, guestId: w.guest.id }, ...guest } }) },
@@ -292,6 +294,9 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['POST', `/api/plans/${id}/remind`, { token: w.host.token }],
     ['POST', `/api/plans/${id}/deadline`, { body: { deadline: null }, token: w.host.token }],
     ['POST', `/api/plans/${id}/rotate-link`, { token: w.host.token }],
+    ['POST', `/api/plans/${id}/cohosts`, { body: { participantId: w.memberParticipantId }, token: w.host.token }],
+    ['DELETE', `/api/plans/${w.planA.id}/cohosts/${id}`, { token: w.host.token }],
+    ['DELETE', `/api/plans/${id}/cohosts/${w.cohostParticipantId}`, { token: w.host.token }],
     ['GET', `/api/unsubscribe/${id}`, {}],
     ['POST', `/api/unsubscribe/${id}`, { rawBody: 'List-Unsubscribe=One-Click' }],
     ['DELETE', `/api/unsubscribe/${id}`, {}],
@@ -339,6 +344,8 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['POST', `/api/plans/${w.planA.id}/remind`, {}],
     ['POST', `/api/plans/${w.planA.id}/deadline`, { body: { deadline: null } }],
     ['POST', `/api/plans/${w.planA.id}/rotate-link`, {}],
+    ['POST', `/api/plans/${w.planA.id}/cohosts`, { body: { participantId: w.memberParticipantId } }],
+    ['DELETE', `/api/plans/${w.planA.id}/cohosts/${w.cohostParticipantId}`, {}],
     ['POST', '/api/push/subscriptions', { body: { subscription: { endpoint: pushEndpoint(), keys: pushKeys() } } }],
     ['DELETE', '/api/push/subscriptions', { body: { endpoint: pushEndpoint() } }],
     ['GET', '/api/calendar/feed', {}],

@@ -3,8 +3,9 @@
 // tests that look at many routes and callers at once: the hostile-input
 // suite and the authorization matrix.
 //
-//   plan A: host Hana, member Mia, guest Gus (with this device's secret), an
-//           idea by Hana with a comment, and a date slot with Gus's vote
+//   plan A: host Hana, member Mia, co-host Cora, guest Gus (with this
+//           device's secret), an idea by Hana with a comment, and a date
+//           slot with Gus's vote
 //   plan B: host Otto, guest Olga (with a secret)
 //   Sam: signed in, in neither plan
 import { randomUUID } from 'node:crypto';
@@ -28,6 +29,8 @@ export interface World {
   baseUrl?: string;
   host: WorldUser;
   member: WorldUser;
+  /** A member of plan A whom the host made a co-host (docs/decisions/0098-cohosts.md). */
+  cohost: WorldUser;
   stranger: WorldUser;
   otherHost: WorldUser;
   planA: { id: string; slug: string };
@@ -42,6 +45,10 @@ export interface World {
   commentA: string;
   /** Gus's row in plan A's participants (what the host removes). */
   guestParticipantId: string;
+  /** Mia's, Cora's and Hana's rows in plan A's participants (whom the host makes a co-host, or not; whom a co-host may not remove). */
+  memberParticipantId: string;
+  cohostParticipantId: string;
+  hostParticipantId: string;
   slotA: string;
   date: string;
   /** Calls this world's server. */
@@ -65,12 +72,19 @@ export async function worldUser(owner: Sql, jwtSecret: string, first: string): P
 
 export async function buildWorld(owner: Sql, jwtSecret: string, baseUrl?: string): Promise<World> {
   const call = <T = unknown>(method: string, path: string, opts: ApiOptions = {}) => api<T>(method, path, { ...opts, baseUrl });
-  const [host, member, stranger, otherHost] = await Promise.all(
-    ['Hana', 'Mia', 'Sam', 'Otto'].map((name) => worldUser(owner, jwtSecret, name)),
+  const [host, member, stranger, otherHost, cohost] = await Promise.all(
+    ['Hana', 'Mia', 'Sam', 'Otto', 'Cora'].map((name) => worldUser(owner, jwtSecret, name)),
   );
   const planA = await mustBe(call<{ id: string; slug: string }>('POST', '/api/plans', { body: { title: 'Plan A' }, token: host.token }), 201, 'plan A');
   const planB = await mustBe(call<{ id: string; slug: string }>('POST', '/api/plans', { body: { title: 'Plan B' }, token: otherHost.token }), 201, 'plan B');
   await mustBe(call('POST', `/api/plans/${planA.id}/join`, { body: {}, token: member.token }), 200, 'member joins');
+  // Cora joins after Mia (who stays next in line to host) and is a co-host from the start.
+  const [{ id: cohostParticipantId }] = await owner<{ id: string }[]>`
+    insert into app.participants (plan_id, user_id, name, is_cohost) values (${planA.id}, ${cohost.id}, '-', true) returning id`;
+  const [{ id: memberParticipantId }] = await owner<{ id: string }[]>`
+    select id from app.participants where plan_id = ${planA.id} and user_id = ${member.id}`;
+  const [{ id: hostParticipantId }] = await owner<{ id: string }[]>`
+    select id from app.participants where plan_id = ${planA.id} and user_id = ${host.id}`;
   const guest = await mustBe(call<WorldGuest>('POST', '/api/guest-session', { body: { name: 'Gus', planId: planA.id } }), 201, 'guest');
   const restored = await mustBe(call<WorldGuest>('POST', '/api/guest-session/restore', { body: { name: 'Gus', planId: planA.id } }), 200, 'guest restored');
   const otherGuest = await mustBe(call<WorldGuest>('POST', '/api/guest-session', { body: { name: 'Olga', planId: planB.id } }), 201, 'other guest');
@@ -87,7 +101,7 @@ export async function buildWorld(owner: Sql, jwtSecret: string, baseUrl?: string
     200,
     'date vote',
   );
-  return { baseUrl, host, member, stranger, otherHost, planA, planB, guest, restoredGuestSecret: restored.secret, otherGuest, ideaA, ideaB, commentA, guestParticipantId, slotA: vote.timeSlotId, date, call };
+  return { baseUrl, host, member, cohost, cohostParticipantId, memberParticipantId, hostParticipantId, stranger, otherHost, planA, planB, guest, restoredGuestSecret: restored.secret, otherGuest, ideaA, ideaB, commentA, guestParticipantId, slotA: vote.timeSlotId, date, call };
 }
 
 /**

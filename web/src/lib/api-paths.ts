@@ -16,6 +16,9 @@ export const apiPaths = {
   /** Who the host removed: GET the list; DELETE one to allow them back. */
   removals: (planId: string) => apiPaths.planAction(planId, 'removals'),
   removal: (planId: string, removalId: string) => `${apiPaths.removals(planId)}/${seg(removalId)}`,
+  /** The host's co-hosts: POST {participantId} makes one, DELETE one ends it. */
+  cohosts: (planId: string) => apiPaths.planAction(planId, 'cohosts'),
+  cohost: (planId: string, participantId: string) => `${apiPaths.cohosts(planId)}/${seg(participantId)}`,
   planBySlug: (slug: string) => `/api/plans/slug/${seg(slug)}`,
 
   /** hasUserVoted for the token's user, or for `guestId` without a token. */

@@ -1,7 +1,7 @@
 // The plans endpoints' requests (spec §7; docs/api.md "Plans").
 import { z } from 'zod';
 import { TITLE_MAX } from './common.ts';
-import { body, cleanString } from './fields.ts';
+import { body, cleanString, uuid } from './fields.ts';
 
 export const createPlanBody = body({
   title: cleanString('Title', 'line')
@@ -25,3 +25,6 @@ export const guestIdSchema = z
 export const guestDeleteBody = body({
   guestId: z.union([guestIdSchema, z.null()], { error: 'guestId must be a valid id' }).optional(),
 });
+
+/** POST /api/plans/{id}/cohosts: the participant the host makes a co-host (docs/api.md "Co-hosts"). */
+export const cohostBody = body({ participantId: uuid('participantId') });

@@ -11,6 +11,20 @@ export { REMOVED_FROM_PLAN } from './guest-secret.ts';
 /** DELETE /api/plans/{id}/removals/{removalId} of a removal that is not the plan's (or was undone, or a malformed id). */
 export const REMOVAL_NOT_FOUND = 'This person was not removed from the plan';
 
+// Co-hosts (docs/api.md "Co-hosts", docs/decisions/0098-cohosts.md): the
+// database's sentences (private.set_cohost, private.remove_participant).
+/** POST/DELETE /api/plans/{id}/cohosts... by anyone but the host. */
+export const ONLY_HOST_CAN_CHOOSE_COHOSTS = 'Only the host can choose co-hosts';
+/** POST /api/plans/{id}/cohosts of a guest. */
+export const GUEST_CANNOT_BE_COHOST = "A guest can't be a co-host; ask them to sign in first.";
+/** A co-host removing the host or another co-host. */
+export const COHOST_CANNOT_REMOVE = 'A co-host cannot remove the host or another co-host';
+/** A participant's part in running the plan: its host, a co-host, or neither (null). */
+export const PARTICIPANT_ROLES = ['host', 'cohost'] as const;
+export type ParticipantRole = (typeof PARTICIPANT_ROLES)[number];
+/** Optional so a copy kept from before roles still reads. */
+const roleSchema = () => z.nullish(z.enum(PARTICIPANT_ROLES));
+
 
 const lockedTimeSlotShape = () => ({
   id: z.string(),
@@ -78,7 +92,7 @@ export type LockedTimeSlot = NonNullable<Plan['lockedTimeSlot']>;
 /** One entry of GET /api/plans: the plan plus its participants in join order (spec §2 Home). */
 const planSummaryShape = () => ({
   ...planShape(),
-  participants: z.array(z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() })),
+  participants: z.array(z.object({ id: z.string(), name: z.string(), isGuest: z.boolean(), role: roleSchema() })),
 });
 export const planSummaryListSchema = z.lazy(() => z.array(z.object(planSummaryShape())));
 export type PlanSummary = z.infer<typeof planSummaryListSchema>[number];
@@ -92,9 +106,13 @@ const participantShape = () => ({
   isGuest: z.boolean(),
   /** Voted on at least one idea or date. */
   hasResponded: z.optional(z.boolean()),
+  /** 'host', 'cohost' or null (docs/api.md "Co-hosts"). */
+  role: roleSchema(),
 });
 export const participantListSchema = z.lazy(() => z.array(z.object(participantShape())));
 export type Participant = z.infer<typeof participantListSchema>[number];
+/** POST and DELETE /api/plans/{id}/cohosts...: the participant, with its new role. */
+export const participantSchema = z.lazy(() => z.object(participantShape()));
 
 /** DELETE /api/plans/{id}/leave. */
 export const leavePlanResultSchema = z.lazy(() => z.object({ planDeleted: z.boolean() }));

@@ -73,23 +73,22 @@ it('compares idea texts trimmed, any case, inner spaces collapsed', () => {
 });
 
 describe('mayDelete', () => {
-  const plan = { hostId: 'host' };
   const byMember = { userId: 'mia', guestId: null };
   const byGuest = { userId: null, guestId: 'gus' };
-  it('the host deletes anything; an author their own; nobody else', () => {
-    expect(mayDelete(byMember, plan, { userId: 'host' })).toBe(true);
-    expect(mayDelete(byGuest, plan, { userId: 'host' })).toBe(true);
-    expect(mayDelete(byMember, plan, { userId: 'mia' })).toBe(true);
-    expect(mayDelete(byGuest, plan, { guestId: 'gus' })).toBe(true);
-    expect(mayDelete(byMember, plan, { userId: 'sam' })).toBe(false);
-    expect(mayDelete(byGuest, plan, { guestId: 'olga' })).toBe(false);
-    expect(mayDelete(byMember, plan, null)).toBe(false);
-    expect(mayDelete(byMember, plan, undefined)).toBe(false);
+  it('the host and co-hosts delete anything; an author their own; nobody else', () => {
+    expect(mayDelete(byMember, true, { userId: 'host' })).toBe(true);
+    expect(mayDelete(byGuest, true, { userId: 'cora' })).toBe(true);
+    expect(mayDelete(byMember, false, { userId: 'mia' })).toBe(true);
+    expect(mayDelete(byGuest, false, { guestId: 'gus' })).toBe(true);
+    expect(mayDelete(byMember, false, { userId: 'sam' })).toBe(false);
+    expect(mayDelete(byGuest, false, { guestId: 'olga' })).toBe(false);
+    expect(mayDelete(byMember, true, null)).toBe(false);
+    expect(mayDelete(byMember, true, undefined)).toBe(false);
   });
-  it('a gone author (null ids) matches no visitor but the host', () => {
+  it('a gone author (null ids) matches no visitor but the host and co-hosts', () => {
     const orphan = { userId: null, guestId: null };
-    expect(mayDelete(orphan, plan, { guestId: 'gus' })).toBe(false);
-    expect(mayDelete(orphan, plan, { userId: 'mia' })).toBe(false);
-    expect(mayDelete(orphan, plan, { userId: 'host' })).toBe(true);
+    expect(mayDelete(orphan, false, { guestId: 'gus' })).toBe(false);
+    expect(mayDelete(orphan, false, { userId: 'mia' })).toBe(false);
+    expect(mayDelete(orphan, true, { userId: 'host' })).toBe(true);
   });
 });

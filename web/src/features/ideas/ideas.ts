@@ -53,16 +53,18 @@ export function normalizeIdeaText(value: string): string {
 
 /**
  * Who may delete an idea or a comment (docs/decisions/0065-moderation.md):
- * the plan's host, or its author (the member by account, the guest by id).
- * The server decides; this only shows the action to those it would allow
- * (a guest's device restored by name still gets a 403 with its sentence).
+ * the plan's host or a co-host (`runsPlan`, the plans feature's usePlanRole;
+ * docs/decisions/0098-cohosts.md), or its author (the member by account, the
+ * guest by id). The server decides; this only shows the action to those it
+ * would allow (a guest's device restored by name still gets a 403 with its
+ * sentence).
  */
 export function mayDelete(
   writing: { userId?: string | null; guestId?: string | null },
-  plan: { hostId: string },
+  runsPlan: boolean,
   visitor: { userId?: string; guestId?: string } | null | undefined,
 ): boolean {
   if (!visitor) return false;
-  if (visitor.userId) return visitor.userId === plan.hostId || visitor.userId === writing.userId;
+  if (visitor.userId) return runsPlan || visitor.userId === writing.userId;
   return visitor.guestId !== undefined && visitor.guestId === writing.guestId;
 }

@@ -10,7 +10,7 @@ import { dateKeys } from '../../lib/query-keys';
 import { showErrorMessage, showErrorToast, showSuccessToast } from '../../lib/toast';
 import { reminderSentText } from './deadline';
 import { planKeys, refreshPlanMembership } from './queries';
-import { type Plan, planSchema, type Removal } from '../../../../supabase/functions/_shared/contract/plans';
+import { type Participant, participantSchema, type Plan, planSchema, type Removal } from '../../../../supabase/functions/_shared/contract/plans';
 import { PLAN_NOT_FOUND } from '../../../../supabase/functions/_shared/contract/common';
 import { remindResultSchema } from '../../../../supabase/functions/_shared/contract/notifications';
 
@@ -212,5 +212,32 @@ export function useAllowBack(planId: string) {
       showErrorToast(error, 'Failed to allow this person back');
       void queryClient.invalidateQueries({ queryKey: planKeys.removals(planId) });
     },
+  });
+}
+
+/**
+ * The host makes a member a co-host, or ends it (docs/api.md "Co-hosts",
+ * docs/decisions/0098-cohosts.md): POST /api/plans/{id}/cohosts or DELETE
+ * /api/plans/{id}/cohosts/{participantId}. The answered participant goes into
+ * the list at once.
+ */
+export function useSetCohost(planId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationKey: planKeys.mutation(planId, 'set-cohost'),
+    mutationFn: async ({ participant, cohost }: { participant: Pick<Participant, 'id' | 'name'>; cohost: boolean }) => {
+      const res = cohost
+        ? await apiRequest('POST', apiPaths.cohosts(planId), { participantId: participant.id })
+        : await apiRequest('DELETE', apiPaths.cohost(planId, participant.id));
+      return participantSchema.parse(await res.json());
+    },
+    onSuccess: (updated) => {
+      queryClient.setQueryData<Participant[]>(planKeys.participants(planId), (current) =>
+        current?.map((p) => (p.id === updated.id ? { ...p, role: updated.role } : p)),
+      );
+      if (updated.role === 'cohost') showSuccessToast('Co-host added', `${updated.name} can now run the plan with you`);
+      else showSuccessToast('Co-host removed', `${updated.name} is no longer a co-host`);
+    },
+    onError: (error) => showErrorToast(error, 'Failed to change co-hosts'),
   });
 }

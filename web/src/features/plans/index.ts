@@ -6,6 +6,7 @@ export { PlanLoadState, isPlanGone } from './components/plan-load-state';
 export { PlanStatusCard } from './components/plan-status-card';
 export { requirePlanId, showPlanActionError, useLockDate, useUnlockPlan } from './host-mutations';
 export { isPlanHost } from './plan-access';
+export { usePlanRole } from './use-plan-role';
 export {
   planBySlugQueryOptions,
   planDetailQueryOptions,

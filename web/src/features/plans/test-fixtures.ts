@@ -35,5 +35,6 @@ export function participantJson(name: string, index: number, isGuest = false): P
     userId: isGuest ? null : `user${index}`,
     guestId: isGuest ? `guest${index}` : null,
     isGuest,
+    role: null,
   };
 }

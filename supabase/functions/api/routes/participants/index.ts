@@ -1,6 +1,6 @@
 // Who is in a plan: joining it, the participants list, the host removing
-// someone and the list of who was removed (and allowing them back), and
-// leaving (spec §7; docs/api.md "Plans", "Leaving and deleting";
+// someone and the list of who was removed (and allowing them back), the
+// host's co-hosts (./cohosts.ts), and leaving (spec §7; docs/api.md "Plans", "Leaving and deleting";
 // docs/decisions/0065-moderation.md, 0083-removal-holds.md). Every parameter
 // is validated before the database is touched; a malformed id is "not found"
 // like an unknown one.
@@ -17,6 +17,8 @@ import { HttpError, messages } from '../../../_shared/http/errors.ts';
 import { pathId } from '../../../_shared/http/params.ts';
 import { parseBody } from '../../../_shared/http/validation.ts';
 import { requirePlan } from '../plans/plan-json.ts';
+import { cohostRoutes } from './cohosts.ts';
+import { participantJson } from './participant-json.ts';
 
 function isForeignKeyViolation(error: unknown): boolean {
   return (error as { code?: unknown } | null)?.code === '23503';
@@ -83,14 +85,7 @@ async function joinAsGuest(tx: Tx, planId: string, guestId: string): Promise<Joi
 export function readParticipants(tx: Tx, planId: string, known: string | null) {
   return tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, tx`
-      select coalesce(jsonb_agg(jsonb_build_object(
-               'id', pa.id,
-               'name', pa.name,
-               'userId', pa.user_id,
-               'guestId', pa.guest_id,
-               'isGuest', pa.guest_id is not null,
-               'hasResponded', private.has_responded(pa.plan_id, pa.user_id, pa.guest_id)
-             ) order by pa.joined_at, pa.id), '[]'::jsonb)
+      select coalesce(jsonb_agg(${participantJson(tx)} order by pa.joined_at, pa.id), '[]'::jsonb)
         from app.participants pa
        where pa.plan_id = p.id`)}
       from app.plans p join app.plan_versions pv on pv.plan_id = p.id
@@ -176,4 +171,7 @@ export const participantRoutes = new Hono()
     });
     const response: LeavePlanResult = { planDeleted };
     return c.json(response);
-  });
+  })
+
+  // The host choosing co-hosts (./cohosts.ts).
+  .route('/', cohostRoutes);

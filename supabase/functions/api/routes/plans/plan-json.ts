@@ -15,6 +15,7 @@ import type { Tx } from '../../../_shared/db/client.ts';
 import { HttpError } from '../../../_shared/http/errors.ts';
 import { type Fragment, identifier } from '../../../_shared/db/sql.ts';
 import { versionedColumns, type VersionedRow } from '../../../_shared/db/versioned.ts';
+import { participantRole } from '../participants/participant-json.ts';
 
 /**
  * participantCount of the plan row aliased `alias`: private.plan_participant_count
@@ -164,7 +165,8 @@ export function readPlansOf(tx: Tx, userId: string, knownHash: string | null) {
                                coalesce(jsonb_agg(jsonb_build_object(
                                  'id', pa.id,
                                  'name', pa.name,
-                                 'isGuest', pa.guest_id is not null
+                                 'isGuest', pa.guest_id is not null,
+                                 'role', ${participantRole(tx)}
                                ) order by pa.joined_at, pa.id), '[]'::jsonb) as list
                           from app.participants pa
                          where pa.plan_id = p.id

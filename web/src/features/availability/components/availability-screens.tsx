@@ -4,13 +4,19 @@ import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
 import { LoadingPlan } from '../../plans';
 import { PlanLoadState } from '../../plans';
-import { isPlanHost } from '../../plans';
+import { usePlanRole, type Plan } from '../../plans';
 import { planDetailQueryOptions } from '../../plans';
 import { usePlanLiveUpdates } from '../../../lib/live';
 import { useCurrentUser } from '../../auth';
 import { PublicLayout } from '../../guests';
 import { RequirePlanVisitor } from '../../guests';
 import { AvailabilityPage } from './availability-page';
+
+/** The availability page with the host's controls for the host and co-hosts (docs/decisions/0098-cohosts.md). */
+function MemberAvailabilityPage({ userId, ...props }: Omit<Parameters<typeof AvailabilityPage>[0], 'isHost'> & { plan: Plan; userId: string | undefined }) {
+  const { runsPlan } = usePlanRole(props.plan, userId);
+  return <AvailabilityPage {...props} isHost={runsPlan} />;
+}
 
 /** /plan/{id}/availability: signed in (the route's guard), host controls for the host. */
 export function PlanAvailabilityScreen() {
@@ -22,9 +28,9 @@ export function PlanAvailabilityScreen() {
     <AppLayout logoTo={paths.home.getHref()}>
       <PlanLoadState query={planQuery} loading={<LoadingPlan />}>
         {(plan) => (
-          <AvailabilityPage
+          <MemberAvailabilityPage
             plan={plan}
-            isHost={isPlanHost(plan, user?.id)}
+            userId={user?.id}
             planHref={paths.plan.getHref(plan.id)}
             ideasHref={paths.planIdeas.getHref(plan.id)}
             selfHref={paths.planAvailability.getHref(plan.id)}
@@ -46,9 +52,9 @@ export function GuestAvailabilityScreen() {
     <RequirePlanVisitor slug={slug}>
       {({ plan, visitor }) => (
         <PublicLayout>
-          <AvailabilityPage
+          <MemberAvailabilityPage
             plan={plan}
-            isHost={visitor.kind === 'member' && isPlanHost(plan, visitor.userId)}
+            userId={visitor.kind === 'member' ? visitor.userId : undefined}
             planHref={paths.join.getHref(plan.slug)}
             ideasHref={paths.guestIdeas.getHref(plan.slug)}
             selfHref={paths.guestAvailability.getHref(plan.slug)}

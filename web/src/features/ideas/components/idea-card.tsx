@@ -6,7 +6,7 @@ import { PendingMark } from '../../../components/pending-mark';
 import { VoterAvatars } from '../../../components/voter-avatars';
 import { votesLabel } from '../../../lib/voters';
 import type { PlanVisitor } from '../../guests';
-import type { Plan } from '../../plans';
+import { usePlanRole, type Plan } from '../../plans';
 import { mayDelete } from '../ideas';
 import { useDeleteIdea } from '../mutations';
 import { ideaVotersQueryOptions } from '../queries';
@@ -63,6 +63,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
   const threadId = useId();
   const [commentsOpen, setCommentsOpen] = useState(false);
   const { vote, isPending: voting, waiting } = useVoteOnIdea(plan, idea.id, visitor);
+  const { runsPlan } = usePlanRole(plan, visitor?.userId);
   const voted = idea.hasUserVoted;
 
   return (
@@ -118,7 +119,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
               threadId={threadId}
               onToggle={() => setCommentsOpen((open) => !open)}
             />
-            {mayDelete(idea, plan, visitor) && <DeleteIdea plan={plan} idea={idea} visitor={visitor} />}
+            {mayDelete(idea, runsPlan, visitor) && <DeleteIdea plan={plan} idea={idea} visitor={visitor} />}
             {pick && (
               <Button
                 size="compact-sm"

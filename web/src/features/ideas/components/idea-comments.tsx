@@ -5,7 +5,7 @@ import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { formatMoment } from '../../../lib/local-date';
 import { IconTrash } from '../../../components/icons';
 import type { PlanVisitor } from '../../guests';
-import type { Plan } from '../../plans';
+import { usePlanRole, type Plan } from '../../plans';
 import { commentToggleLabel, mayDelete } from '../ideas';
 import { PendingMark } from '../../../components/pending-mark';
 import { useAddComment, useDeleteComment, usePendingComments } from '../mutations';
@@ -25,6 +25,7 @@ interface CommentsProps {
 export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps) {
   const planId = plan.id;
   const comments = useQuery(ideaCommentsQueryOptions(planId, ideaId));
+  const { runsPlan } = usePlanRole(plan, visitor?.userId);
   const [deleting, setDeleting] = useState<IdeaComment | null>(null);
   const deleteComment = useDeleteComment(planId, ideaId, visitor, { onDeleted: () => setDeleting(null) });
   const [text, setText] = useState('');
@@ -68,7 +69,7 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
                   <Text fz="xs" c="dimmed">
                     {formatMoment(comment.createdAt)}
                   </Text>
-                  {mayDelete(comment, plan, visitor) && (
+                  {mayDelete(comment, runsPlan, visitor) && (
                     <ActionIcon
                       variant="subtle"
                       color="gray.7"

@@ -2,8 +2,9 @@ import { Avatar, Badge, Button, Group, List, Skeleton, Stack, Text, Title } from
 import { useQuery } from '@tanstack/react-query';
 import { nameInitials } from '../../../lib/initials';
 import { planParticipantsQueryOptions } from '../queries';
+import { RoleBadge } from './role-badge';
 
-/** Spec §2 Guest dashboard: the people tab's content, with a 'Member' badge for accounts. */
+/** Spec §2 Guest dashboard: the people tab's content, with a 'Member' badge for accounts and 'Host' / 'Co-host' for who runs the plan. */
 export function ParticipantsList({ planId }: { planId: string }) {
   const { data: participants, isPending, isError, refetch, isRefetching } = useQuery(
     planParticipantsQueryOptions(planId),
@@ -45,6 +46,7 @@ export function ParticipantsList({ planId }: { planId: string }) {
                     Member
                   </Badge>
                 )}
+                <RoleBadge role={participant.role} />
               </Group>
             </List.Item>
           ))}

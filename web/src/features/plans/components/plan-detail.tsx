@@ -1,7 +1,8 @@
 import { Stack, Text, Title } from '@mantine/core';
 import { NotificationsCard } from '../../notifications';
 import { isVotingOpen } from '../deadline';
-import { canInvite, isPlanHost } from '../plan-access';
+import { canInvite } from '../plan-access';
+import { usePlanRole } from '../use-plan-role';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { PlanStatusCard } from './plan-status-card';
 import { PlanTabs, type PlanTabComponents } from './plan-tabs';
@@ -17,7 +18,8 @@ interface PlanDetailProps {
 }
 
 export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
-  const isHost = isPlanHost(plan, userId);
+  // The host's controls are a co-host's too, but for deleting the plan (docs/decisions/0098-cohosts.md).
+  const { role, isHost, runsPlan } = usePlanRole(plan, userId);
   return (
     <Stack gap="lg">
       <div>
@@ -26,11 +28,11 @@ export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
         </Title>
         {plan.description && <Text c="dimmed">{plan.description}</Text>}
       </div>
-      <PlanStatusCard plan={plan} isHost={isHost} />
-      <WhosComing plan={plan} isHost={isHost} />
-      {isHost && isVotingOpen(plan) && <WaitingOn plan={plan} />}
-      {shouldShowSetEventTime(plan, isHost) && <SetEventTimePanel key={plan.lockedTimeSlotDate} plan={plan} />}
-      <PlanTabs planId={plan.id} isHost={isHost} tabs={tabs} />
+      <PlanStatusCard plan={plan} isHost={runsPlan} />
+      <WhosComing plan={plan} role={role} />
+      {runsPlan && isVotingOpen(plan) && <WaitingOn plan={plan} />}
+      {shouldShowSetEventTime(plan, runsPlan) && <SetEventTimePanel key={plan.lockedTimeSlotDate} plan={plan} />}
+      <PlanTabs planId={plan.id} isHost={runsPlan} tabs={tabs} />
       <QuickActions plan={plan} isHost={isHost} canInvite={canInvite(plan, userId)} />
       {userId && <NotificationsCard identity={{ kind: 'member', userId }} />}
     </Stack>

@@ -13,13 +13,17 @@ beforeEach(() => localStorage.setItem('authToken', 'test-token'));
 const names = ['Ada Lovelace', 'Ben', 'Cy Young', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal Guest'];
 // Ada hosts (planJson's hostId).
 const everyone = names.map((name, index) =>
-  index === 0 ? { ...participantJson(name, index), userId: ada.id } : participantJson(name, index, name === 'Hal Guest'),
+  index === 0 ? { ...participantJson(name, index), userId: ada.id, role: 'host' as const } : participantJson(name, index, name === 'Hal Guest'),
 );
-/** The names of the open list, and whose rows have the host's Remove. */
+/** The names of the open list, with their role badge and the viewer's buttons on each row. */
 const listed = (list: HTMLElement) =>
   within(list)
     .getAllByRole('listitem')
-    .map((item) => `${within(item).queryByRole('button') ? '[Remove] ' : ''}${item.textContent!.replace(/Remove$/, '')}`);
+    .map((item) => {
+      const buttons = within(item).queryAllByRole('button').map((button) => button.textContent);
+      const badge = item.querySelector('.mantine-Badge-root')?.textContent;
+      return `${buttons.length > 0 ? `[${buttons.join(', ')}] ` : ''}${item.querySelector('p')!.textContent}${badge ? ` · ${badge}` : ''}`;
+    });
 
 function openPlan({ plan = planJson(), user = ada, routes = {} }: { plan?: Plan; user?: object; routes?: Routes } = {}) {
   const network = mockFetch({
@@ -103,10 +107,10 @@ describe('plan page', () => {
     await user.click(stack);
     expect(stack).toHaveAttribute('aria-expanded', 'true');
     const list = screen.getByRole('list', { name: 'Everyone coming' });
-    // Ada, the host, sees a Remove on everyone but herself.
+    // Ada, the host, sees a Remove on everyone but herself, and Make co-host on the members.
     expect(listed(list)).toEqual([
-      'Ada Lovelace', '[Remove] Ben', '[Remove] Cy Young', '[Remove] Dee', '[Remove] Eve', '[Remove] Fay', '[Remove] Gus',
-      '[Remove] Hal Guest (Guest)',
+      'Ada Lovelace · Host', '[Make co-host, Remove] Ben', '[Make co-host, Remove] Cy Young', '[Make co-host, Remove] Dee',
+      '[Make co-host, Remove] Eve', '[Make co-host, Remove] Fay', '[Make co-host, Remove] Gus', '[Remove] Hal Guest (Guest)',
     ]);
 
     await user.keyboard('{Escape}');
@@ -123,7 +127,7 @@ describe('plan page', () => {
     const { user } = openPlan({ plan: planJson({ participantCount: 2 }) });
     const stack = await screen.findByRole('button', { name: 'See everyone coming (2)' });
     await user.hover(stack);
-    expect(listed(screen.getByRole('list', { name: 'Everyone coming' }))).toEqual(['Ada Lovelace', '[Remove] Ben']);
+    expect(listed(screen.getByRole('list', { name: 'Everyone coming' }))).toEqual(['Ada Lovelace · Host', '[Make co-host, Remove] Ben']);
     await user.unhover(stack);
     expect(screen.queryByRole('list', { name: 'Everyone coming' })).not.toBeInTheDocument();
   });
@@ -131,7 +135,7 @@ describe('plan page', () => {
   it('a member sees the list without Remove', async () => {
     const { user } = openPlan({ plan: planJson({ participantCount: 2 }), user: ben });
     await user.click(await screen.findByRole('button', { name: 'See everyone coming (2)' }));
-    expect(listed(screen.getByRole('list', { name: 'Everyone coming' }))).toEqual(['Ada Lovelace', 'Ben']);
+    expect(listed(screen.getByRole('list', { name: 'Everyone coming' }))).toEqual(['Ada Lovelace · Host', 'Ben']);
   });
 
   it('the host removes someone after confirming; Cancel changes nothing', async () => {

@@ -4,9 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { nameInitials } from '../../../lib/initials';
 import { splitOverflow } from '../../../lib/overflow';
-import { useAllowBack, useRemoveParticipant } from '../host-mutations';
+import { useAllowBack, useRemoveParticipant, useSetCohost } from '../host-mutations';
 import { planParticipantsQueryOptions, planRemovalsQueryOptions } from '../queries';
-import type { Participant, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import type { Participant, ParticipantRole, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import { RoleBadge } from './role-badge';
 
 /** Spec §9: the plan page's avatar stack shows 6, then '+N more'. */
 const PLAN_PAGE_MAX_AVATARS = 6;
@@ -14,27 +15,53 @@ const PLAN_PAGE_MAX_AVATARS = 6;
 export const withGuestMark = (participant: Pick<Participant, 'name' | 'isGuest'>) =>
   participant.isGuest ? `${participant.name} (Guest)` : participant.name;
 
-/** A name in the full list, with the host's Remove where there is one. */
-function ParticipantRow({ participant, remove, close }: { participant: Participant; remove?: () => void; close: () => void }) {
-  if (!remove) return <List.Item>{withGuestMark(participant)}</List.Item>;
+/** What the host (and a co-host) may do to one person in the full list. */
+interface PersonActions {
+  /** Remove from the plan (the host and co-hosts; never the host, a co-host only ordinary people). */
+  remove?: () => void;
+  /** "Make co-host" / "Remove co-host": the host's, for members (docs/decisions/0098-cohosts.md). */
+  toggleCohost?: () => void;
+  /** The toggle of this person is on its way. */
+  togglePending?: boolean;
+}
+
+/** A name in the full list, its role, and the actions the viewer has on it. */
+function ParticipantRow({ participant, actions, close }: { participant: Participant; actions: PersonActions; close: () => void }) {
+  const { remove, toggleCohost, togglePending } = actions;
+  const isCohost = participant.role === 'cohost';
+  const run = (action: () => void) => () => {
+    close();
+    action();
+  };
   return (
     <List.Item>
       <Group gap="xs" justify="space-between" wrap="nowrap">
-        <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
-          {withGuestMark(participant)}
-        </Text>
-        <Button
-          size="compact-xs"
-          variant="subtle"
-          color="red"
-          aria-label={`Remove ${participant.name}`}
-          onClick={() => {
-            close();
-            remove();
-          }}
-        >
-          Remove
-        </Button>
+        <Group gap={6} wrap="nowrap" miw={0}>
+          <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+            {withGuestMark(participant)}
+          </Text>
+          <RoleBadge role={participant.role} />
+        </Group>
+        {(remove || toggleCohost) && (
+          <Group gap={4} wrap="nowrap">
+            {toggleCohost && (
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                aria-label={isCohost ? `Remove ${participant.name} as co-host` : `Make ${participant.name} a co-host`}
+                loading={togglePending}
+                onClick={toggleCohost}
+              >
+                {isCohost ? 'Remove co-host' : 'Make co-host'}
+              </Button>
+            )}
+            {remove && (
+              <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${participant.name}`} onClick={run(remove)}>
+                Remove
+              </Button>
+            )}
+          </Group>
+        )}
       </Group>
     </List.Item>
   );
@@ -85,12 +112,12 @@ function RemovedPeople({ planId }: { planId: string }) {
  */
 function ParticipantStack({
   participants,
-  onRemove,
+  actionsFor,
   removedOf,
 }: {
   participants: Participant[];
-  /** The host's Remove, for everyone but the host (docs/decisions/0065-moderation.md); undefined: no Remove. */
-  onRemove?: (participant: Participant) => (() => void) | undefined;
+  /** The host's (or a co-host's) actions on each person (docs/decisions/0065-moderation.md, 0098-cohosts.md). */
+  actionsFor: (participant: Participant) => PersonActions;
   /** The host's plan: the list also shows who was removed from it. */
   removedOf?: string;
 }) {
@@ -133,7 +160,7 @@ function ParticipantStack({
       <Popover.Dropdown maw={280}>
         <List listStyleType="none" spacing={4} fz="sm" aria-label="Everyone coming">
           {participants.map((participant) => (
-            <ParticipantRow key={participant.id} participant={participant} remove={onRemove?.(participant)} close={close} />
+            <ParticipantRow key={participant.id} participant={participant} actions={actionsFor(participant)} close={close} />
           ))}
         </List>
         {removedOf && <RemovedPeople planId={removedOf} />}
@@ -165,19 +192,45 @@ function useRemoval(plan: Pick<Plan, 'id' | 'slug' | 'hostId'>) {
   return { ask: setAsking, dialog };
 }
 
-interface WhosComingProps {
-  plan: Pick<Plan, 'id' | 'slug' | 'hostId'>;
-  /** The host sees a Remove on everyone else. */
-  isHost?: boolean;
+/**
+ * What the viewer may do to each person: the host removes anyone but
+ * themselves and makes members co-hosts or not; a co-host removes ordinary
+ * participants only (docs/decisions/0099-what-stays-the-hosts.md); everyone
+ * else nothing. The server holds the same rules.
+ */
+export function personActions(
+  role: ParticipantRole | null,
+  participant: Pick<Participant, 'role' | 'isGuest' | 'userId'>,
+  hostId: string,
+  handlers: { remove: () => void; toggleCohost: () => void },
+): PersonActions {
+  // (A copy of the list from before roles knows the host by hostId.)
+  if (participant.role === 'host' || participant.userId === hostId) return {};
+  if (role === 'host') {
+    return { remove: handlers.remove, toggleCohost: participant.isGuest ? undefined : handlers.toggleCohost };
+  }
+  if (role === 'cohost' && !participant.role) return { remove: handlers.remove };
+  return {};
 }
 
-export function WhosComing({ plan, isHost = false }: WhosComingProps) {
+interface WhosComingProps {
+  plan: Pick<Plan, 'id' | 'slug' | 'hostId'>;
+  /** The viewer's role (usePlanRole): the host and co-hosts get the actions of personActions. */
+  role?: ParticipantRole | null;
+}
+
+export function WhosComing({ plan, role = null }: WhosComingProps) {
   const planId = plan.id;
   const { data: participants, isPending, isError, refetch, isRefetching } = useQuery(planParticipantsQueryOptions(planId));
   const removal = useRemoval(plan);
-  const onRemove = isHost
-    ? (participant: Participant) => (participant.userId === plan.hostId ? undefined : () => removal.ask(participant))
-    : undefined;
+  const setCohost = useSetCohost(planId);
+  const actionsFor = (participant: Participant): PersonActions => ({
+    ...personActions(role, participant, plan.hostId, {
+      remove: () => removal.ask(participant),
+      toggleCohost: () => setCohost.mutate({ participant, cohost: participant.role !== 'cohost' }),
+    }),
+    togglePending: setCohost.isPending && setCohost.variables?.participant.id === participant.id,
+  });
 
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="whos-coming-title">
@@ -206,9 +259,9 @@ export function WhosComing({ plan, isHost = false }: WhosComingProps) {
           No one has joined yet.
         </Text>
       ) : (
-        <ParticipantStack participants={participants} onRemove={onRemove} removedOf={isHost ? planId : undefined} />
+        <ParticipantStack participants={participants} actionsFor={actionsFor} removedOf={role ? planId : undefined} />
       )}
-      {isHost && removal.dialog}
+      {role && removal.dialog}
     </Card>
   );
 }
