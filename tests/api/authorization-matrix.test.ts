@@ -228,7 +228,8 @@ const ROUTES: Route[] = [
     name: "POST /api/auth/transfer-guest-votes (without the guest's secret)",
     freshWorldPerCaller: true,
     request: (w, who) => ['POST', '/api/auth/transfer-guest-votes', { body: { guestId: w.guest.id }, token: who.token }],
-  },  // Who's coming (docs/api.md "Who's coming"): answers open once the date is locked.
+  },
+  // Who's coming (docs/api.md "Who's coming"): answers open once the date is locked.
   { name: 'PUT /api/plans/{id}/rsvp', arrange: lockTheDate, request: (w, who) => ['PUT', `/api/plans/${w.planA.id}/rsvp`, withGuest(who, { answer: 'going' })] },
   {
     name: 'PUT /api/plans/{id}/rsvps/{participantId} (the guest)',

@@ -20,6 +20,7 @@ import {
   participantSchema,
   planSummaryListSchema,
 } from '../../supabase/functions/_shared/contract/plans.ts';
+import { type Rsvps as RsvpsJson, rsvpsSchema } from '../../supabase/functions/_shared/contract/rsvps.ts';
 
 afterAll(cleanUp);
 
@@ -76,6 +77,22 @@ describe('co-hosts', () => {
     });
     expect(time.status, time.text).toBe(200);
     expect(time.json).toMatchObject({ status: 'completed', eventTime: '7:30 PM' });
+  });
+
+  it("a co-host runs who's coming: the spots, an answer for someone; the headcount names the roles", async () => {
+    const spots = await api<RsvpsJson>('POST', `/api/plans/${planId}/capacity`, { body: { capacity: 6 }, token: cora.token });
+    expect(spots.status, spots.text).toBe(200);
+    expect(rsvpsSchema.parse(spots.json).capacity).toBe(6);
+    const gus = (await people()).find((p) => p.guestId === guest.id)!.id;
+    const answered = await api('PUT', `/api/plans/${planId}/rsvps/${gus}`, { body: { answer: 'going' }, token: cora.token });
+    expect(answered.status, answered.text).toBe(200);
+    const list = rsvpsSchema.parse((await api<RsvpsJson>('GET', `/api/plans/${planId}/rsvps`, { token: mo.token })).json);
+    expect(list.people.map((p) => [p.name, p.role, p.answer, p.setByHost])).toEqual([
+      ['Gus', null, 'going', true],
+      ['Hana', 'host', null, false],
+      ['Cora', 'cohost', null, false],
+      ['Mo', null, null, false],
+    ]);
   });
 
   it('a co-host may not delete the plan, reset its link, choose co-hosts or remove the host', async () => {

@@ -8,6 +8,7 @@
 import type { Tx } from '../../../_shared/db/client.ts';
 import type { Fragment } from '../../../_shared/db/sql.ts';
 import { versionedColumns, type VersionedRow } from '../../../_shared/db/versioned.ts';
+import { participantRole } from '../participants/participant-json.ts';
 
 /** Who asks: a member by account, else a guest by id (a display id here: the answer reveals only what the list does). */
 export interface RsvpsViewer {
@@ -34,7 +35,7 @@ export function rsvpsJson(tx: Tx, viewer: RsvpsViewer): Fragment {
     with me as (select ${viewerParticipant(tx, viewer)} as id),
     people as (
       select pa.id, pa.name, pa.guest_id is not null as is_guest, pa.joined_at,
-             case when pa.user_id = p.host_id then 'host' end as role,
+             ${participantRole(tx)} as role,
              a.answer, coalesce(a.plus_ones, 0) as plus_ones, a.queued_at,
              coalesce(a.set_by_host and a.answer is not null, false) as set_by_host,
              coalesce(a.ask_again, false) as ask_again
