@@ -119,7 +119,9 @@ create table app.notification_events (
 
   constraint notification_events_kind check (kind in (
     'idea_picked', 'date_locked', 'decided', 'time_set', 'time_changed', 'place_changed',
-    'unlocked', 'plan_deleted', 'digest', 'reminder', 'deadline_soon', 'deadline_reached'))
+    'unlocked', 'plan_deleted', 'digest', 'reminder', 'deadline_soon', 'deadline_reached',
+    -- docs/decisions/0100-cancelling-a-plan.md, 0102-event-reminders.md
+    'plan_cancelled', 'event_reminder', 'rsvp_reminder'))
 );
 comment on table app.notification_events is
   'What happened to a plan that its people are told of (the outbox); deleted once every delivery is done.';

@@ -45,6 +45,8 @@ as $$
     'timeZone', p_plan.time_zone,
     'period', (select ts.period from app.time_slots ts where ts.id = p_plan.locked_time_slot_id),
     'location', p_plan.location,
+    -- The host's words when cancelling (docs/decisions/0100-cancelling-a-plan.md).
+    'cancelMessage', p_plan.cancel_message,
     -- The .ics of the time's e-mail carries it (the calendar feed's domain).
     'calendarSequence', p_plan.calendar_sequence)
 $$;
@@ -110,14 +112,17 @@ revoke all on function private.plan_notice_state(app.plans) from public;
 
 -- What the people who were told p_told must hear to know p_now: the most
 -- telling kind, or null when nothing they were told is out of date (an idea
--- un-picked alone is not news).
+-- un-picked alone is not news). A cancelled plan is told that alone, once
+-- (docs/decisions/0100-cancelling-a-plan.md); reopened, it is 'unlocked'.
 create function private.plan_notice_kind(p_told app.plan_notices, p_now app.plan_notices)
 returns text
 language sql
 immutable
 set search_path = ''
 as $$
-  select coalesce(
+  select case when p_now.told_status = 'cancelled' then
+    case when p_told.told_status <> 'cancelled' then 'plan_cancelled' end
+  else coalesce(
     case
       when p_now.told_status = 'planning' then
         case when p_told.told_status <> 'planning' then 'unlocked' end
@@ -133,6 +138,7 @@ as $$
     end,
     case when p_now.told_idea_id is not null and p_now.told_idea_id is distinct from p_told.told_idea_id then 'idea_picked' end,
     case when p_now.told_location is distinct from p_told.told_location then 'place_changed' end)
+  end
 $$;
 revoke all on function private.plan_notice_kind(app.plan_notices, app.plan_notices) from public;
 
@@ -224,7 +230,7 @@ begin
     select * into v_plan from app.plans p where p.id = v_told.plan_id;
     v_now := private.plan_notice_state(v_plan);
     continue when v_told.caused_by is not null
-              and v_now.told_status not in ('planning', 'completed')
+              and v_now.told_status not in ('planning', 'completed', 'cancelled')
               and v_told.pending_since > now() - make_interval(secs => p_window_seconds);
 
     v_kind := private.plan_notice_kind(v_told, v_now);
@@ -237,7 +243,8 @@ begin
          private.plan_notice_detail(v_plan)
            || jsonb_build_object('placeChanged', v_now.told_location is distinct from v_told.told_location),
          'everyone',
-         v_kind in ('time_set', 'time_changed', 'decided') or 'completed' in (v_told.told_status, v_now.told_status),
+         v_kind in ('time_set', 'time_changed', 'decided', 'plan_cancelled')
+           or 'completed' in (v_told.told_status, v_now.told_status),
          v_told.caused_by) > 0 then
       v_now.quiet_until := now() + make_interval(secs => p_window_seconds);
       v_sent := v_sent + 1;
@@ -297,6 +304,7 @@ declare
   v_plan    app.plans := private.plan_for_host(p_plan_id, 'Only the host can send reminders');
   v_reached integer;
 begin
+  perform private.refuse_cancelled_plan(p_plan_id);
   if v_plan.status <> 'planning' then
     raise exception using errcode = 'HP409', message = 'The date is locked: there is nothing left to vote on';
   end if;
@@ -327,6 +335,7 @@ as $$
 declare
   v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can set the deadline');
 begin
+  perform private.refuse_cancelled_plan(p_plan_id);
   if p_deadline is not null then
     if p_deadline <= now() then
       raise exception using errcode = 'HP400', message = 'The deadline must be in the future';
