@@ -238,7 +238,7 @@ begin
   perform private.plan_for_host(p_plan_id, 'Only the host can cancel the plan');
   perform private.refuse_cancelled_plan(p_plan_id);
   if char_length(v_message) > 500 then
-    raise exception using errcode = 'HP400', message = 'The message must be at most 500 characters';
+    raise exception using errcode = 'HP400', message = 'Message must be at most 500 characters';
   end if;
   update app.plans p
      set status = 'cancelled',

@@ -307,6 +307,8 @@ begin
                  'eventTime', p.event_time,
                  'timeZone', p.time_zone,
                  'period', ts.period,
+                 -- CANCELLED in the feed (docs/decisions/0101-calendars-follow-the-answer.md).
+                 'cancelled', p.status = 'cancelled',
                  'sequence', p.calendar_sequence,
                  'changedAt', extract(epoch from date_trunc('second', p.calendar_changed_at))::bigint) as event
           from app.participants pa

@@ -38,7 +38,7 @@ describe('app.cancel_plan', () => {
   });
 
   it('no message or a blank one is none; over 500 characters is 400 and changes nothing', async () => {
-    await expectPgError(cancel('x'.repeat(501)), 'HP400', 'The message must be at most 500 characters');
+    await expectPgError(cancel('x'.repeat(501)), 'HP400', 'Message must be at most 500 characters');
     expect((await plan()).status).toBe('planning');
     await cancel('   ');
     expect(await plan()).toMatchObject({ status: 'cancelled', cancel_message: null, has_cancelled_at: true });

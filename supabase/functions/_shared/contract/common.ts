@@ -30,10 +30,13 @@ export const JOIN_TO_VOTE = 'Please join the plan first to vote';
 /** A request body that is not a JSON object (an array, a string, null). */
 export const NOT_AN_OBJECT = 'Request body must be a JSON object';
 
-/** Spec §3 Plan status, in the order a plan goes through them. */
-export const PLAN_STATUSES = ['planning', 'time_range_locked', 'date_locked', 'completed'] as const;
+/** Spec §3 Plan status, in the order a plan goes through them; any of them may end `cancelled` (docs/decisions/0100). */
+export const PLAN_STATUSES = ['planning', 'time_range_locked', 'date_locked', 'completed', 'cancelled'] as const;
 export const planStatusSchema = z.enum(PLAN_STATUSES);
 export type PlanStatus = z.infer<typeof planStatusSchema>;
+
+/** A write on a cancelled plan (votes, ideas, comments, answers, the host's decisions but unlocking): 409. */
+export const PLAN_CANCELLED = 'This plan was cancelled.';
 
 /** Spec §3 Voter (an idea's or a time slot's): `id` is the user id of a member, the guest id of a guest. */
 export const voterSchema = z.lazy(() => z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() }));

@@ -62,6 +62,10 @@ const planShape = () => ({
    * a copy kept from before it existed still reads.
    */
   calendarSequence: z.optional(z.number()),
+  /** A cancelled plan (status 'cancelled'): the host's message, or null (docs/decisions/0100). */
+  cancelMessage: z.nullish(z.string()),
+  /** When it was cancelled (ISO 8601), or null. */
+  cancelledAt: z.nullish(z.string()),
 });
 
 /** GET /api/plans/{id}, /slug/{slug}, POST /api/plans and the host's writes. */

@@ -89,6 +89,8 @@ interface FeedEvent {
   /** The plan's timeZone: the events' times are instants in UTC when set. */
   timeZone: string | null;
   period: string | null;
+  /** The plan was cancelled: STATUS:CANCELLED (docs/decisions/0101-calendars-follow-the-answer.md). */
+  cancelled?: boolean;
   sequence: number;
   /** Seconds since the epoch. */
   changedAt: number;
@@ -156,6 +158,7 @@ export function feedBody(events: FeedEvent[]): string {
           timeZone: e.timeZone,
           title: 'plan-and-idea',
           allDayWithoutTime: true,
+          status: e.cancelled ? 'CANCELLED' : 'CONFIRMED',
         }),
         uid: planEventUid(e.planId),
         sequence: e.sequence,

@@ -67,7 +67,9 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       'deadline', ${p}.deadline,
       'autoLock', ${p}.auto_lock,
       'remindedAt', ${p}.reminded_at,
-      'calendarSequence', ${p}.calendar_sequence
+      'calendarSequence', ${p}.calendar_sequence,
+      'cancelMessage', ${p}.cancel_message,
+      'cancelledAt', ${p}.cancelled_at
     )`;
 }
 
