@@ -130,6 +130,8 @@ export const PLAN_KEYS = [
   'remindedAt',
   'calendarSequence',
   'timeZone',
+  'cancelMessage',
+  'cancelledAt',
 ].sort();
 
 /**
