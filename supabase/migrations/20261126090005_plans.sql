@@ -59,6 +59,11 @@ create table app.plans (
   -- the event's title, idea, date, time or place changes; never by a client.
   calendar_sequence     integer not null default 0,
   calendar_changed_at   timestamptz not null default now(),
+  -- Spots (the rsvps file; docs/api.md "Who's coming"): how many people may
+  -- come, counting the friends they bring (null: no limit), and how many
+  -- friends one person may bring. Written only by private.set_capacity.
+  capacity              integer,
+  max_plus_ones         integer not null default 2,
   -- Cancelled by the host (the lock file's app.cancel_plan; docs/decisions/0100):
   -- what the host said, if anything, and when. Both cleared by unlocking.
   cancel_message        text,
@@ -88,6 +93,9 @@ create table app.plans (
   constraint plans_completed_has_time check (
     status <> 'completed' or (locked_time_slot_id is not null and event_time is not null)),
   constraint plans_calendar_sequence_not_negative check (calendar_sequence >= 0),
+  -- contract/rsvps.ts CAPACITY_MAX and PLUS_ONES_MAX (docs/decisions/0096).
+  constraint plans_capacity_range check (capacity is null or capacity between 1 and 1000),
+  constraint plans_max_plus_ones_range check (max_plus_ones between 0 and 10),
   -- A cancelled plan says when; only a cancelled plan carries a message.
   constraint plans_cancelled_has_time check ((status = 'cancelled') = (cancelled_at is not null)),
   constraint plans_cancel_message_only_cancelled check (cancel_message is null or status = 'cancelled'),

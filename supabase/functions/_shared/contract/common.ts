@@ -27,6 +27,9 @@ export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 /** Spec §8: voting before joining. The app says it before asking; the vote rules answer it too. */
 export const JOIN_TO_VOTE = 'Please join the plan first to vote';
 
+/** A cancelled plan's answers, votes, comments and ideas are frozen (409). */
+export const PLAN_CANCELLED = 'This plan was cancelled.';
+
 /** A request body that is not a JSON object (an array, a string, null). */
 export const NOT_AN_OBJECT = 'Request body must be a JSON object';
 
@@ -34,9 +37,6 @@ export const NOT_AN_OBJECT = 'Request body must be a JSON object';
 export const PLAN_STATUSES = ['planning', 'time_range_locked', 'date_locked', 'completed', 'cancelled'] as const;
 export const planStatusSchema = z.enum(PLAN_STATUSES);
 export type PlanStatus = z.infer<typeof planStatusSchema>;
-
-/** A write on a cancelled plan (votes, ideas, comments, answers, the host's decisions but unlocking): 409. */
-export const PLAN_CANCELLED = 'This plan was cancelled.';
 
 /** Spec §3 Voter (an idea's or a time slot's): `id` is the user id of a member, the guest id of a guest. */
 export const voterSchema = z.lazy(() => z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() }));

@@ -45,6 +45,7 @@ export type NoticeKind =
   | 'reminder'
   | 'deadline_soon'
   | 'deadline_reached'
+  | 'spot_opened'
   // docs/decisions/0100-cancelling-a-plan.md, 0102-event-reminders.md
   | 'plan_cancelled'
   | 'event_reminder'
@@ -190,6 +191,8 @@ function kindLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): st
       const reason = detail.autoLock && !detail.date ? ' No date has votes, so nothing was locked.' : ' Time to decide.';
       return `Voting has closed. Leading: ${leaders}.${reason}`;
     }
+    case 'spot_opened':
+      return `A spot opened: you're going to ${oneLine(planTitle)}`;
   }
 }
 
