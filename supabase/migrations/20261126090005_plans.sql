@@ -68,6 +68,12 @@ create table app.plans (
   -- what the host said, if anything, and when. Both cleared by unlocking.
   cancel_message        text,
   cancelled_at          timestamptz,
+  -- Event reminders (the reminders file's private.run_event_reminders;
+  -- docs/decisions/0102-event-reminders.md): when the day-before and the
+  -- about-two-hours-before reminders went (or their moment passed). Cleared
+  -- by the trigger plans_clear_event_reminders when the date or time changes.
+  event_day_reminded_at  timestamptz,
+  event_soon_reminded_at timestamptz,
   created_at            timestamptz not null default now(),
   updated_at            timestamptz not null default now(),
 

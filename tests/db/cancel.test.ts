@@ -66,7 +66,7 @@ describe('app.cancel_plan', () => {
 });
 
 describe('a cancelled plan is frozen', () => {
-  it('votes, ideas, comments and date votes: 409 for guests and members alike; nothing is written', async () => {
+  it('votes, ideas, comments, date votes and answers: 409 for guests and members alike; nothing is written', async () => {
     await cancel();
     const counts = async () =>
       (await db.owner`select (select count(*) from app.idea_votes where plan_id = ${w.planA})::int as iv,
@@ -81,6 +81,7 @@ describe('a cancelled plan is frozen', () => {
       await expectPgError(call(who, "select * from app.add_idea_comment($1, 'Yes')", w.ideaA), 'HP409', CANCELLED);
       await expectPgError(call(who, 'select * from app.vote_on_time_slot($1)', w.slotA), 'HP409', CANCELLED);
       await expectPgError(call(who, "select * from app.vote_on_date($1, current_date + 5, 'Evening')", w.planA), 'HP409', CANCELLED);
+      await expectPgError(call(who, "select * from app.rsvp($1, 'going', 0)", w.planA), 'HP409', CANCELLED);
     }
     expect(await counts()).toEqual(before);
     // Unreadable stays unreadable: no 409 that would tell a stranger the plan exists.
