@@ -171,7 +171,7 @@ export const startApiWithDeadSmtp = () => startSecondApi();
  */
 export async function runScheduler(
   baseUrl?: string,
-): Promise<{ deadlines: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number; sent: number; retrying: number; dropped: number }> {
+): Promise<{ deadlines: number; eventReminders: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number; sent: number; retrying: number; dropped: number }> {
   const res = await api('POST', '/api/scheduler/run', {
     headers: { authorization: `Bearer ${inject('notificationEnv').SCHEDULER_SECRET}` },
     baseUrl,
