@@ -5,6 +5,8 @@ import { paths } from '../../../config/paths';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconLogOut, IconTrash, IconUserPlus } from '../../../components/icons';
 import { useDeletePlan, useLeavePlan } from '../mutations';
+import { isPlanCancelled } from '../plan-access';
+import { CancelPlan } from './cancel-plan';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 type Dialog = 'leave' | 'delete' | null;
@@ -43,6 +45,7 @@ export function QuickActions({ plan, isHost, canInvite }: QuickActionsProps) {
         <Button variant="default" justify="flex-start" leftSection={<IconLogOut size={18} />} onClick={() => setDialog('leave')}>
           Leave Plan
         </Button>
+        {isHost && !isPlanCancelled(plan) && <CancelPlan plan={plan} />}
         {isHost && (
           <Button
             variant="outline"
