@@ -33,8 +33,7 @@ export function CancelPlan({ plan }: { plan: Pick<Plan, 'id'> }) {
             mt="md"
             label="Message to everyone (optional)"
             placeholder="Sorry, the restaurant is closed that day."
-            autosize
-            minRows={2}
+            rows={3}
             maxLength={CANCEL_MESSAGE_MAX}
             value={message}
             onChange={(event) => setMessage(event.currentTarget.value)}
