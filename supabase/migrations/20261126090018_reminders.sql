@@ -48,7 +48,10 @@ as $$
     -- The host's words when cancelling (docs/decisions/0100-cancelling-a-plan.md).
     'cancelMessage', p_plan.cancel_message,
     -- The .ics of the time's e-mail carries it (the calendar feed's domain).
-    'calendarSequence', p_plan.calendar_sequence)
+    'calendarSequence', p_plan.calendar_sequence,
+    -- A new date reset answers (the rsvps file): the notice asks again.
+    'askAgain', exists (select 1 from app.rsvps r
+                         where r.plan_id = p_plan.id and r.answer is null and r.ask_again))
 $$;
 revoke all on function private.plan_notice_detail(app.plans) from public;
 

@@ -77,9 +77,9 @@ describe('answering', () => {
     await expectPgError(answer(people.Mia, planId, 'going', 3), 'HP400', 'You can bring at most 2 friends to this plan.');
     await setCapacity(people.host, planId, null, 0);
     await expectPgError(answer(people.Mia, planId, 'going', 1), 'HP400', 'You can bring at most 0 friends to this plan.');
-    await expectPgError(setCapacity(people.host, planId, 0), 'HP400', 'Spots must be between 1 and 1000');
-    await expectPgError(setCapacity(people.host, planId, 1001), 'HP400', 'Spots must be between 1 and 1000');
-    await expectPgError(setCapacity(people.host, planId, 5, 11), 'HP400', 'Friends per person must be between 0 and 10');
+    await expectPgError(setCapacity(people.host, planId, 0), 'HP400', 'Spots must be a whole number from 1 to 1000');
+    await expectPgError(setCapacity(people.host, planId, 1001), 'HP400', 'Spots must be a whole number from 1 to 1000');
+    await expectPgError(setCapacity(people.host, planId, 5, 11), 'HP400', 'Friends per person must be a whole number from 0 to 10');
     expect(await rows(planId)).toEqual([]);
     expect((await db.owner`select capacity, max_plus_ones from app.plans where id = ${planId}`)[0]).toEqual({ capacity: null, max_plus_ones: 0 });
   });
@@ -215,9 +215,13 @@ describe('a new date asks again', () => {
     // The time, set after the answers: they stand for it.
     await db.as(people.host, (sql) => sql`select app.set_event_time(${planId}, '19:30')`);
     expect(await byName(planId)).toEqual({ Mia: 'going', Max: 'waitlist', Gus: 'no' });
-    // Another time: everyone is asked again.
+    const noticeAsksAgain = async () =>
+      (await db.owner`select private.plan_notice_detail(p) -> 'askAgain' as a from app.plans p where p.id = ${planId}`)[0].a;
+    expect(await noticeAsksAgain()).toBe(false);
+    // Another time: everyone is asked again (and the time's notice says so).
     await db.as(people.host, (sql) => sql`select app.set_event_time(${planId}, '20:00')`);
     expect((await rows(planId)).map((r) => [r.answer, r.ask_again])).toEqual([[null, true], [null, true], [null, true]]);
+    expect(await noticeAsksAgain()).toBe(true);
     await answer(people.Max, planId, 'going');
     expect((await rows(planId)).find((r) => r.name === 'Max')).toMatchObject({ answer: 'going', ask_again: false });
     // Another date: asked again.
