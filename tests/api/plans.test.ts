@@ -147,6 +147,8 @@ describe('POST /api/plans', () => {
       autoLock: false,
       remindedAt: null,
       calendarSequence: 0,
+      cancelMessage: null,
+      cancelledAt: null,
     });
 
     const [plan] = await owner`select title, host_id, slug from app.plans where id = ${res.json.id}`;
