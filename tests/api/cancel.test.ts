@@ -4,7 +4,8 @@
 // the freeze (votes, ideas, comments, date votes: 409 with one sentence),
 // unlock reopening it, the notice reaching the push stand-in and the
 // member's inbox with the invite's event cancelled (METHOD:CANCEL, the same
-// UID, a higher SEQUENCE), and the member's calendar feed saying CANCELLED.
+// UID, a higher SEQUENCE), and the member's calendar feed saying CANCELLED and
+// following the member's answer (Maybe TENTATIVE, Can't go out).
 import ICAL from 'ical.js';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { PLAN_CANCELLED } from '../../supabase/functions/_shared/contract/common.ts';
@@ -144,5 +145,21 @@ describe('everyone is told, and every calendar follows', () => {
     });
     const feed = await api('GET', new URL(feedUrl).pathname);
     expect(vevent(feed.text, plan.id)).toMatchObject({ status: 'CANCELLED', sequence: cancelled.json.calendarSequence });
+  });
+
+  it("the member's feed follows the answer: Maybe is TENTATIVE, Can't go drops out, Going is CONFIRMED", async () => {
+    const host = await world.newUser('Hana');
+    const { plan, member } = await timedPlan(host, 'Board games');
+    const feedPath = new URL((await api<{ url: string }>('GET', '/api/calendar/feed', { token: member.token })).json.url).pathname;
+    const statusFor = async (answer: string | null) => {
+      if (answer) expect((await api('PUT', `/api/plans/${plan.id}/rsvp`, { body: { answer }, token: member.token })).status).toBe(200);
+      const feed = await api('GET', feedPath);
+      expect(feed.status).toBe(200);
+      return vevent(feed.text, plan.id).status ?? 'absent';
+    };
+    expect(await statusFor(null)).toBe('CONFIRMED');
+    expect(await statusFor('maybe')).toBe('TENTATIVE');
+    expect(await statusFor('no')).toBe('absent');
+    expect(await statusFor('going')).toBe('CONFIRMED');
   });
 });
