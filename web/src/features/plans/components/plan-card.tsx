@@ -36,7 +36,7 @@ export function PlanCard({ plan }: { plan: PlanSummary }) {
             </Text>
             {/* docs/decisions/0100-cancelling-a-plan.md */}
             {isPlanCancelled(plan) && (
-              <Badge color="red.9" variant="light" tt="none" style={{ flexShrink: 0 }}>
+              <Badge color="red" variant="light" tt="none" style={{ flexShrink: 0 }}>
                 Cancelled
               </Badge>
             )}
