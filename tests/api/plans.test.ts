@@ -147,6 +147,9 @@ describe('POST /api/plans', () => {
       autoLock: false,
       remindedAt: null,
       calendarSequence: 0,
+      capacity: null,
+      maxPlusOnes: 2,
+      answers: null,
       cancelMessage: null,
       cancelledAt: null,
     });
@@ -277,6 +280,8 @@ describe('GET /api/plans/{id} and /api/plans/slug/{slug}', () => {
         participantCount: 1,
         // The idea, the date and time, and the place: each raised the event's revision.
         calendarSequence: 3,
+        // A date is locked: answers are open, nobody has answered yet.
+        answers: { going: 0, maybe: 0, headcount: 0 },
       });
     }
   });
