@@ -24,7 +24,7 @@ test('public screens: landing, sign-in (both steps), 404, plan not found', async
 });
 
 test('host screens from empty to a completed plan', async ({ browser }) => {
-  // 21 screens, each loaded, settled and analysed by axe: about a minute on
+  // 25 screens, each loaded, settled and analysed by axe: about a minute on
   // this 2-core machine, so it gets the journey's time instead of the default 60 s.
   test.setTimeout(180_000);
   const page = await phonePage(browser);
@@ -92,6 +92,19 @@ test('host screens from empty to a completed plan', async ({ browser }) => {
   await page.keyboard.press('Escape');
   await page.goto(`/plan/${plan.id}/availability`);
   await check(page, 'plan availability page: confirmed', page.getByText('Time Set!'));
+
+  // Cancelled (docs/decisions/0100-cancelling-a-plan.md): the question with its
+  // message, then the plan page, its frozen availability and the home card.
+  await page.goto(`/plan/${plan.id}`);
+  await page.getByRole('button', { name: 'Cancel Plan' }).click();
+  await check(page, 'cancel plan dialog', page.getByRole('dialog').getByLabel('Message to everyone (optional)'));
+  await page.getByRole('dialog').getByLabel('Message to everyone (optional)').fill('Kenji is closed that day.');
+  await page.getByRole('dialog').getByRole('button', { name: 'Cancel Plan' }).click();
+  await check(page, 'plan: cancelled', page.getByRole('button', { name: 'Reopen Plan' }));
+  await page.goto(`/plan/${plan.id}?tab=availability`);
+  await check(page, 'plan: cancelled availability', page.getByText('This plan was cancelled.'));
+  await page.goto('/home');
+  await check(page, 'home: a cancelled card', page.getByText('Cancelled', { exact: true }));
 
   await page.goto('/plan/00000000-0000-4000-8000-000000000000/share');
   await check(page, 'share: plan not found', page.getByText('Plan not found'));

@@ -64,6 +64,16 @@ create table app.plans (
   -- friends one person may bring. Written only by private.set_capacity.
   capacity              integer,
   max_plus_ones         integer not null default 2,
+  -- Cancelled by the host (the lock file's app.cancel_plan; docs/decisions/0100):
+  -- what the host said, if anything, and when. Both cleared by unlocking.
+  cancel_message        text,
+  cancelled_at          timestamptz,
+  -- Event reminders (the reminders file's private.run_event_reminders;
+  -- docs/decisions/0102-event-reminders.md): when the day-before and the
+  -- about-two-hours-before reminders went (or their moment passed). Cleared
+  -- by the trigger plans_clear_event_reminders when the date or time changes.
+  event_day_reminded_at  timestamptz,
+  event_soon_reminded_at timestamptz,
   created_at            timestamptz not null default now(),
   updated_at            timestamptz not null default now(),
 
@@ -76,7 +86,7 @@ create table app.plans (
   constraint plans_location_length check (location is null or char_length(btrim(location)) <= 500),
   -- date_locked is a legacy reading of the same state as time_range_locked: it
   -- is accepted (never written by our rules) so old data stays valid.
-  constraint plans_status_valid check (status in ('planning', 'time_range_locked', 'date_locked', 'completed')),
+  constraint plans_status_valid check (status in ('planning', 'time_range_locked', 'date_locked', 'completed', 'cancelled')),
   -- event_time is the 12-hour text the client shows, e.g. '7:00 PM'.
   constraint plans_event_time_format check (event_time is null or event_time ~ '^(1[0-2]|[1-9]):[0-5][0-9] (AM|PM)$'),
   -- A zone name as contract/zoned-time.ts TIME_ZONE_NAME has it (the API checks that the zone exists),
@@ -85,13 +95,18 @@ create table app.plans (
   constraint plans_time_zone_with_time check (time_zone is null or event_time is not null),
   -- The lock flow's invariants (see app.lock_date / app.set_event_time):
   constraint plans_locked_status_has_date check (
-    status = 'planning' or locked_time_slot_date is not null),
+    status in ('planning', 'cancelled') or locked_time_slot_date is not null),
   constraint plans_completed_has_time check (
     status <> 'completed' or (locked_time_slot_id is not null and event_time is not null)),
   constraint plans_calendar_sequence_not_negative check (calendar_sequence >= 0),
   -- contract/rsvps.ts CAPACITY_MAX and PLUS_ONES_MAX (docs/decisions/0096).
   constraint plans_capacity_range check (capacity is null or capacity between 1 and 1000),
-  constraint plans_max_plus_ones_range check (max_plus_ones between 0 and 10)
+  constraint plans_max_plus_ones_range check (max_plus_ones between 0 and 10),
+  -- A cancelled plan says when; only a cancelled plan carries a message.
+  constraint plans_cancelled_has_time check ((status = 'cancelled') = (cancelled_at is not null)),
+  constraint plans_cancel_message_only_cancelled check (cancel_message is null or status = 'cancelled'),
+  constraint plans_cancel_message_length check (
+    cancel_message is null or char_length(btrim(cancel_message)) between 1 and 500)
 );
 comment on table app.plans is
   'A gathering. Readable by link holders (claim plan_id/plan_slug) and participants; written by its host.';
@@ -109,7 +124,8 @@ grant insert, delete on app.plans to authenticated;
 -- id, slug, timestamps and the calendar sequence are not editable.
 grant update (title, description, is_open_invite, status, host_id, location, event_time, time_zone,
               locked_idea_id, locked_time_slot_id, locked_time_slot_date,
-              deadline, auto_lock, deadline_reminded_at, deadline_closed_at, reminded_at)
+              deadline, auto_lock, deadline_reminded_at, deadline_closed_at, reminded_at,
+              cancel_message, cancelled_at)
   on app.plans to authenticated;
 
 -- The public link names a plan by its slug. Holding the link is exactly what
@@ -316,3 +332,32 @@ create trigger plans_check_new_host
   for each row
   when (new.host_id is distinct from old.host_id)
   execute function private.plans_check_new_host();
+
+-- -----------------------------------------------------------------------------
+-- private.refuse_cancelled_plan: a cancelled plan is frozen
+-- -----------------------------------------------------------------------------
+-- docs/decisions/0100-cancelling-a-plan.md. Nobody votes, suggests,
+-- comments or answers on a cancelled plan, and the host's decisions but
+-- unlocking (which reopens it) wait too: HP409 with contract/common.ts
+-- PLAN_CANCELLED. Called by every write rule through ensure_writer and
+-- ensure_participant (the participants file) and by the host's actions (the
+-- lock and reminders files). Definer: one look at the plan's row by its key,
+-- whatever the caller's row security would make of it. Deleting what one
+-- wrote, leaving and deleting the plan stay open.
+create function private.refuse_cancelled_plan(p_plan_id uuid)
+returns void
+language plpgsql
+stable
+security definer
+set search_path = ''
+as $$
+begin
+  if exists (select 1 from app.plans p where p.id = p_plan_id and p.status = 'cancelled') then
+    raise exception using errcode = 'HP409', message = 'This plan was cancelled.';
+  end if;
+end;
+$$;
+comment on function private.refuse_cancelled_plan(uuid) is
+  'HP409 ''This plan was cancelled.'' when the plan is cancelled (its writes are frozen until the host unlocks it).';
+revoke all on function private.refuse_cancelled_plan(uuid) from public;
+grant execute on function private.refuse_cancelled_plan(uuid) to anon, authenticated;

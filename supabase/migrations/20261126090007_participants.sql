@@ -615,6 +615,8 @@ declare
   v_guest_id   uuid;
   v_guest_plan uuid;
 begin
+  -- Nothing is written on a cancelled plan (docs/decisions/0100-cancelling-a-plan.md).
+  perform private.refuse_cancelled_plan(p_plan_id);
   if v_user_id is not null then
     -- Already a participant: nearly every write. (The row exists only while
     -- the account does: participants cascade with users.)
@@ -652,7 +654,7 @@ begin
 end;
 $$;
 comment on function private.ensure_writer(uuid, text) is
-  'Joins a signed-in caller to the plan if needed (HP403 when its invitations are closed); HP403 for a guest of another plan; HP401 p_denied unless an anonymous caller is a guest of the plan.';
+  'HP409 on a cancelled plan; joins a signed-in caller to the plan if needed (HP403 when its invitations are closed); HP403 for a guest of another plan; HP401 p_denied unless an anonymous caller is a guest of the plan.';
 revoke all on function private.ensure_writer(uuid, text) from public;
 grant execute on function private.ensure_writer(uuid, text) to anon, authenticated;
 
@@ -667,6 +669,8 @@ as $$
 declare
   v_user_id uuid := (select auth.uid());
 begin
+  -- No date votes on a cancelled plan (docs/decisions/0100-cancelling-a-plan.md).
+  perform private.refuse_cancelled_plan(p_plan_id);
   if v_user_id is not null then
     if not exists (select 1 from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id) then
       -- Joined on first vote, unless invitations are closed; the name is
@@ -682,6 +686,6 @@ begin
 end;
 $$;
 comment on function private.ensure_participant(uuid) is
-  'Joins a signed-in caller to the plan if needed (HP403 when its invitations are closed); raises HP403 unless an anonymous caller is a guest of the plan.';
+  'HP409 on a cancelled plan; joins a signed-in caller to the plan if needed (HP403 when its invitations are closed); raises HP403 unless an anonymous caller is a guest of the plan.';
 revoke all on function private.ensure_participant(uuid) from public;
 grant execute on function private.ensure_participant(uuid) to anon, authenticated;

@@ -293,6 +293,8 @@ begin
      and not (private.can_read_plan(p_plan_id) and exists (select 1 from app.plans p where p.id = p_plan_id)) then
     raise exception using errcode = 'HP404', message = 'Plan not found';
   end if;
+  -- A participant does not pass ensure_participant below: frozen here.
+  perform private.refuse_cancelled_plan(p_plan_id);
   perform private.check_plan_date(p_date);
   if v_period is not null
      and v_period not in ('Morning', 'Afternoon', 'Evening', 'Night')

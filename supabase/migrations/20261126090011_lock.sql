@@ -14,6 +14,7 @@
 -- Status flow (docs/api.md "Time slots and the lock flow"):
 --   planning --lock_date--> time_range_locked --set_event_time--> completed
 --   any      --unlock_plan--> planning (picked idea, location, votes stay)
+--   any      --cancel_plan--> cancelled (frozen; unlock_plan reopens it)
 -- 'date_locked' is never written; where read it means time_range_locked.
 
 -- -----------------------------------------------------------------------------
@@ -63,6 +64,7 @@ as $$
 declare
   v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can pick an idea');
 begin
+  perform private.refuse_cancelled_plan(p_plan_id);
   -- The idea must belong to this plan (the composite FK would refuse it too,
   -- but with a 500-worthy 23503 instead of a sentence).
   if not exists (select 1 from app.ideas i where i.id = p_idea_id and i.plan_id = p_plan_id) then
@@ -96,6 +98,7 @@ as $$
 declare
   v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can lock a date');
 begin
+  perform private.refuse_cancelled_plan(p_plan_id);
   perform private.check_plan_date(p_date);
   if v_plan.status = 'completed' then
     raise exception using errcode = 'HP409',
@@ -135,6 +138,7 @@ declare
   v_time    time;
   v_slot_id uuid;
 begin
+  perform private.refuse_cancelled_plan(p_plan_id);
   if p_time is null or p_time !~ '^([01]?[0-9]|2[0-3]):[0-5][0-9]$' then
     raise exception using errcode = 'HP400', message = 'Time must be HH:mm (24-hour), e.g. 19:30';
   end if;
@@ -174,6 +178,7 @@ declare
   v_location text := nullif(btrim(p_location), '');
 begin
   perform private.plan_for_host(p_plan_id, 'Only the host can set the location');
+  perform private.refuse_cancelled_plan(p_plan_id);
   if char_length(v_location) > 500 then
     raise exception using errcode = 'HP400', message = 'Location must be at most 500 characters';
   end if;
@@ -197,19 +202,59 @@ as $$
 begin
   perform private.plan_for_host(p_plan_id, 'Only the host can unlock the plan');
   -- The picked idea, the location and all votes stay (docs/api.md "Time slots and the lock flow").
+  -- A cancelled plan reopens: its message goes (docs/decisions/0100-cancelling-a-plan.md).
   update app.plans p
      set locked_time_slot_date = null,
          locked_time_slot_id = null,
          event_time = null,
          time_zone = null,
-         status = 'planning'
+         status = 'planning',
+         cancel_message = null,
+         cancelled_at = null
    where p.id = p_plan_id;
 end;
 $$;
 comment on function app.unlock_plan(uuid) is
-  'Host: clears the locked date, slot and time; status back to planning.';
+  'Host: clears the locked date, slot and time (and a cancellation); status back to planning.';
 revoke all on function app.unlock_plan(uuid) from public;
 grant execute on function app.unlock_plan(uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.cancel_plan
+-- -----------------------------------------------------------------------------
+-- docs/decisions/0100-cancelling-a-plan.md. The host calls the plan off:
+-- status cancelled, with an optional message (trimmed; '' is none; at most
+-- 500 characters, contract/dates-requests.ts CANCEL_MESSAGE_MAX) and when.
+-- The date, time, place and every vote and answer stay as they are, so the
+-- calendars can show the very event as cancelled (its SEQUENCE rises with
+-- the status: the calendar file) and unlocking can reopen it. Everyone is
+-- told through the plan's notice budget (the reminders file, kind
+-- plan_cancelled). Cancelling a cancelled plan is HP409 PLAN_CANCELLED.
+create function app.cancel_plan(p_plan_id uuid, p_message text)
+returns void
+language plpgsql
+volatile
+set search_path = ''
+as $$
+declare
+  v_message text := nullif(btrim(p_message), '');
+begin
+  perform private.plan_for_host(p_plan_id, 'Only the host can cancel the plan');
+  perform private.refuse_cancelled_plan(p_plan_id);
+  if char_length(v_message) > 500 then
+    raise exception using errcode = 'HP400', message = 'Message must be at most 500 characters';
+  end if;
+  update app.plans p
+     set status = 'cancelled',
+         cancel_message = v_message,
+         cancelled_at = now()
+   where p.id = p_plan_id;
+end;
+$$;
+comment on function app.cancel_plan(uuid, text) is
+  'Host: cancels the plan (status cancelled, optional message); everything else stays. HP404/HP403, HP409 already cancelled, HP400 message over 500 characters.';
+revoke all on function app.cancel_plan(uuid, text) from public;
+grant execute on function app.cancel_plan(uuid, text) to anon, authenticated;
 
 -- When the locked slot changes or is cleared, the previous one may be empty.
 create function private.remove_previous_locked_slot()

@@ -121,7 +121,9 @@ create table app.notification_events (
     'idea_picked', 'date_locked', 'decided', 'time_set', 'time_changed', 'place_changed',
     'unlocked', 'plan_deleted', 'digest', 'reminder', 'deadline_soon', 'deadline_reached',
     -- The rsvps file's: a waitlisted person promoted (private.promote_waitlist).
-    'spot_opened'))
+    'spot_opened',
+    -- docs/decisions/0100-cancelling-a-plan.md, 0102-event-reminders.md
+    'plan_cancelled', 'event_reminder', 'rsvp_reminder'))
 );
 comment on table app.notification_events is
   'What happened to a plan that its people are told of (the outbox); deleted once every delivery is done.';
@@ -190,7 +192,10 @@ create index idea_comments_created_at_idx on app.idea_comments using brin (creat
 -- p_to: 'everyone' (the plan's participants but p_caused_by, the member who
 -- caused it; null: nobody is left out), 'host', or 'unanswered' (who has not
 -- voted on anything yet; never the host), or 'participant:<id>' (that one
--- participant: the rsvps file's spot_opened). Push goes to every device of each
+-- participant: the rsvps file's spot_opened), 'attending' (who answered
+-- Going or Maybe; each one's answer in its detail: the event reminders) or
+-- 'unanswered_rsvp' (who has not answered since the date was set; never the
+-- host: the host's reminder after the lock). Push goes to every device of each
 -- recipient; with p_email, members also get an e-mail, unless they turned
 -- e-mails about this plan off (the time's e-mail goes to every member,
 -- whoever set it). A digest
@@ -235,8 +240,11 @@ begin
                              and c.created_at <= (p_detail ->> 'until')::timestamptz
                              and (pa.user_id is null or c.user_id is distinct from pa.user_id)
                              and (pa.guest_id is null or c.guest_id is distinct from pa.guest_id)))
+             when p_kind = 'event_reminder' then jsonb_build_object('answer', r.answer)
            end as detail
       from app.participants pa
+      -- Who's coming (the rsvps file), for 'attending' and 'unanswered_rsvp'.
+      left join app.rsvps r on r.participant_id = pa.id and r.plan_id = pa.plan_id
      where pa.plan_id = p_plan_id
        and case p_to
              when 'everyone' then p_caused_by is null or pa.user_id is distinct from p_caused_by
@@ -244,11 +252,13 @@ begin
              when 'unanswered' then pa.user_id is distinct from v_plan.host_id
                                     and not private.has_responded(p_plan_id, pa.user_id, pa.guest_id)
              -- One person (the rsvps file's promotion): 'participant:<participants.id>'.
+             when 'attending' then r.answer in ('going', 'maybe')
+             when 'unanswered_rsvp' then pa.user_id is distinct from v_plan.host_id and r.answer is null
              else p_to = 'participant:' || pa.id::text
            end
   ), recipients as (
     select * from chosen c
-     where c.detail is null or (c.detail ->> 'ideas')::integer + (c.detail ->> 'comments')::integer > 0
+     where p_kind <> 'digest' or (c.detail ->> 'ideas')::integer + (c.detail ->> 'comments')::integer > 0
   ), pushes as (
     insert into app.notification_deliveries
       (event_id, channel, user_id, guest_id, subscription_id, endpoint, p256dh, auth, detail)
@@ -262,13 +272,15 @@ begin
      order by s.endpoint, s.created_at desc
     returning user_id, guest_id
   ), emails as (
-    insert into app.notification_deliveries (event_id, channel, user_id)
-    select v_event, 'email', m.user_id
-      from (select r.user_id from recipients r
+    -- With the recipient's own part of the detail, as the push has it (an
+    -- event reminder's answer).
+    insert into app.notification_deliveries (event_id, channel, user_id, detail)
+    select v_event, 'email', m.user_id, m.detail
+      from (select r.user_id, r.detail from recipients r
             union
             -- The time's e-mail carries the calendar invite: every member
             -- gets it, the host who set it too (docs/api.md set-event-time).
-            select pa.user_id from app.participants pa
+            select pa.user_id, null::jsonb from app.participants pa
              where p_kind in ('time_set', 'time_changed') and pa.plan_id = p_plan_id) m
      where p_email
        and m.user_id is not null

@@ -45,6 +45,8 @@ as $$
     'timeZone', p_plan.time_zone,
     'period', (select ts.period from app.time_slots ts where ts.id = p_plan.locked_time_slot_id),
     'location', p_plan.location,
+    -- The host's words when cancelling (docs/decisions/0100-cancelling-a-plan.md).
+    'cancelMessage', p_plan.cancel_message,
     -- The .ics of the time's e-mail carries it (the calendar feed's domain).
     'calendarSequence', p_plan.calendar_sequence,
     -- A new date reset answers (the rsvps file): the notice asks again.
@@ -113,14 +115,17 @@ revoke all on function private.plan_notice_state(app.plans) from public;
 
 -- What the people who were told p_told must hear to know p_now: the most
 -- telling kind, or null when nothing they were told is out of date (an idea
--- un-picked alone is not news).
+-- un-picked alone is not news). A cancelled plan is told that alone, once
+-- (docs/decisions/0100-cancelling-a-plan.md); reopened, it is 'unlocked'.
 create function private.plan_notice_kind(p_told app.plan_notices, p_now app.plan_notices)
 returns text
 language sql
 immutable
 set search_path = ''
 as $$
-  select coalesce(
+  select case when p_now.told_status = 'cancelled' then
+    case when p_told.told_status <> 'cancelled' then 'plan_cancelled' end
+  else coalesce(
     case
       when p_now.told_status = 'planning' then
         case when p_told.told_status <> 'planning' then 'unlocked' end
@@ -136,6 +141,7 @@ as $$
     end,
     case when p_now.told_idea_id is not null and p_now.told_idea_id is distinct from p_told.told_idea_id then 'idea_picked' end,
     case when p_now.told_location is distinct from p_told.told_location then 'place_changed' end)
+  end
 $$;
 revoke all on function private.plan_notice_kind(app.plan_notices, app.plan_notices) from public;
 
@@ -227,7 +233,7 @@ begin
     select * into v_plan from app.plans p where p.id = v_told.plan_id;
     v_now := private.plan_notice_state(v_plan);
     continue when v_told.caused_by is not null
-              and v_now.told_status not in ('planning', 'completed')
+              and v_now.told_status not in ('planning', 'completed', 'cancelled')
               and v_told.pending_since > now() - make_interval(secs => p_window_seconds);
 
     v_kind := private.plan_notice_kind(v_told, v_now);
@@ -240,7 +246,8 @@ begin
          private.plan_notice_detail(v_plan)
            || jsonb_build_object('placeChanged', v_now.told_location is distinct from v_told.told_location),
          'everyone',
-         v_kind in ('time_set', 'time_changed', 'decided') or 'completed' in (v_told.told_status, v_now.told_status),
+         v_kind in ('time_set', 'time_changed', 'decided', 'plan_cancelled')
+           or 'completed' in (v_told.told_status, v_now.told_status),
          v_told.caused_by) > 0 then
       v_now.quiet_until := now() + make_interval(secs => p_window_seconds);
       v_sent := v_sent + 1;
@@ -265,7 +272,9 @@ grant execute on function private.send_plan_notices(uuid, integer) to authentica
 -- -----------------------------------------------------------------------------
 -- The request role cannot call private.enqueue_notification (it would let any
 -- caller notify any plan); this definer can only remind, and only for the
--- plan's host or a co-host (private.is_plan_manager).
+-- plan's host or a co-host (private.is_plan_manager). While voting is open it
+-- reminds who has not voted; once a date is locked, who has not answered
+-- whether they are coming (rsvp_reminder; docs/decisions/0102-event-reminders.md).
 create function private.send_reminder(p_plan_id uuid)
 returns integer
 language plpgsql
@@ -273,11 +282,18 @@ volatile
 security definer
 set search_path = ''
 as $$
+declare
+  v_status text;
 begin
-  if not private.is_plan_manager(p_plan_id) then
+  select p.status into v_status from app.plans p where p.id = p_plan_id and private.is_plan_manager(p.id);
+  if not found then
     raise exception using errcode = 'HP403', message = 'Only the host can send reminders';
   end if;
-  return private.enqueue_notification(p_plan_id, 'reminder', '{}', 'unanswered', true, null);
+  perform private.refuse_cancelled_plan(p_plan_id);
+  if v_status = 'planning' then
+    return private.enqueue_notification(p_plan_id, 'reminder', '{}', 'unanswered', true, null);
+  end if;
+  return private.enqueue_notification(p_plan_id, 'rsvp_reminder', '{}', 'unanswered_rsvp', true, null);
 end;
 $$;
 revoke all on function private.send_reminder(uuid) from public;
@@ -287,9 +303,11 @@ grant execute on function private.send_reminder(uuid) to authenticated;
 -- app.remind_unanswered: the host's "Remind them".
 -- -----------------------------------------------------------------------------
 -- Who has not voted on any idea or date gets a reminder (push; members also
--- e-mail). Once per window per plan (HP429, DETAIL = seconds to wait), the
--- deadline's automatic reminder included (private.run_deadlines); a
--- reminder that reaches nobody does not count. Only while voting is open.
+-- e-mail); once a date is locked, who has not answered Going, Maybe or
+-- Can't go (private.send_reminder). Once per window per plan (HP429,
+-- DETAIL = seconds to wait), the deadline's automatic reminder included
+-- (private.run_deadlines); a reminder that reaches nobody does not count.
+-- Not on a cancelled plan (HP409).
 create function app.remind_unanswered(p_plan_id uuid, p_window_seconds integer, p_message text)
 returns integer
 language plpgsql
@@ -300,9 +318,7 @@ declare
   v_plan    app.plans := private.plan_for_host(p_plan_id, 'Only the host can send reminders');
   v_reached integer;
 begin
-  if v_plan.status <> 'planning' then
-    raise exception using errcode = 'HP409', message = 'The date is locked: there is nothing left to vote on';
-  end if;
+  perform private.refuse_cancelled_plan(p_plan_id);
   perform private.refuse_within_window(v_plan.reminded_at, p_window_seconds, p_message);
   v_reached := private.send_reminder(p_plan_id);
   if v_reached > 0 then
@@ -312,7 +328,7 @@ begin
 end;
 $$;
 comment on function app.remind_unanswered(uuid, integer, text) is
-  'Host: reminds who has not voted yet; returns how many were reached. HP404/HP403, HP409 locked, HP429 within the window.';
+  'Host: reminds who has not voted yet (after the lock: not answered); returns how many were reached. HP404/HP403, HP409 cancelled, HP429 within the window.';
 revoke all on function app.remind_unanswered(uuid, integer, text) from public;
 grant execute on function app.remind_unanswered(uuid, integer, text) to authenticated;
 
@@ -330,6 +346,7 @@ as $$
 declare
   v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can set the deadline');
 begin
+  perform private.refuse_cancelled_plan(p_plan_id);
   if p_deadline is not null then
     if p_deadline <= now() then
       raise exception using errcode = 'HP400', message = 'The deadline must be in the future';
@@ -472,3 +489,126 @@ alter table app.plan_notices enable row level security;
 
 create policy plan_notices_no_direct_access on app.plan_notices
   as restrictive for all to anon, authenticated using (false) with check (false);
+
+-- -----------------------------------------------------------------------------
+-- Event reminders: the day before and about two hours before
+-- -----------------------------------------------------------------------------
+-- docs/decisions/0102-event-reminders.md, docs/notifications.md "Event
+-- reminders". A plan whose time is set (status completed) reminds who
+-- answered Going or Maybe (never Can't go, the waitlist or who has not
+-- answered) by push, and members by one e-mail unless they turned e-mails
+-- about the plan off: "Tomorrow 7:30 PM at Kenji: you're going" from
+-- p_day_seconds before the start, "In 2 hours at Kenji: ..." from
+-- p_soon_seconds before it. The start is the locked date at the event time
+-- in the plan's zone (a floating time: UTC). Marks on the plan's row
+-- (event_day_reminded_at, event_soon_reminded_at) say each went, or that
+-- its moment passed while the scheduler was not running (a day-before
+-- reminder is not sent once the two-hour one is due; nothing after the
+-- start); rows are taken FOR UPDATE SKIP LOCKED, so any number of
+-- schedulers send each once, and a restart loses none that is still due.
+-- A new date or time clears the marks (the trigger below): the new time is
+-- reminded afresh.
+
+-- The clearing, BEFORE UPDATE so the row is written once.
+create function private.clear_event_reminders()
+returns trigger
+language plpgsql
+volatile
+set search_path = ''
+as $$
+begin
+  new.event_day_reminded_at := null;
+  new.event_soon_reminded_at := null;
+  return new;
+end;
+$$;
+comment on function private.clear_event_reminders() is
+  'Trigger: the event''s date or time changed; its reminders are to come again.';
+revoke all on function private.clear_event_reminders() from public;
+
+create trigger plans_clear_event_reminders
+  before update on app.plans
+  for each row
+  when ((old.locked_time_slot_date, old.event_time, old.time_zone)
+        is distinct from (new.locked_time_slot_date, new.event_time, new.time_zone))
+  execute function private.clear_event_reminders();
+
+-- The plans the scheduler looks at: timed, with a reminder still to come,
+-- by date (it reads the dates around today).
+create index plans_event_reminders_due_idx on app.plans (locked_time_slot_date)
+  where status = 'completed' and event_soon_reminded_at is null;
+
+-- When the plan's event starts: the date at the time, in the zone (null: a
+-- floating time, read as UTC; a zone this server does not know: UTC too,
+-- rather than one plan stopping the scheduler).
+create function private.event_starts_at(p_date date, p_event_time text, p_time_zone text)
+returns timestamptz
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  return (p_date + p_event_time::time) at time zone coalesce(p_time_zone, 'UTC');
+exception when others then
+  return (p_date + p_event_time::time) at time zone 'UTC';
+end;
+$$;
+comment on function private.event_starts_at(date, text, text) is
+  'The instant a plan''s event starts: the date at the time in its zone (floating or unknown: UTC).';
+revoke all on function private.event_starts_at(date, text, text) from public;
+
+create function private.run_event_reminders(p_day_seconds integer, p_soon_seconds integer)
+returns integer
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_plan  record;
+  v_left  interval;
+  v_done  integer := 0;
+begin
+  for v_plan in
+    select p.id, p.event_time, p.location, p.locked_time_slot_date, p.event_day_reminded_at,
+           private.event_starts_at(p.locked_time_slot_date, p.event_time, p.time_zone) as starts_at
+      from app.plans p
+     -- Every zone's today is within a day of UTC's.
+     where p.status = 'completed' and p.event_soon_reminded_at is null
+       and p.locked_time_slot_date between current_date - 1 and current_date + 2
+       and private.event_starts_at(p.locked_time_slot_date, p.event_time, p.time_zone)
+           <= now() + make_interval(secs => p_day_seconds)
+     for update of p skip locked
+  loop
+    v_left := v_plan.starts_at - now();
+    if v_left > make_interval(secs => p_soon_seconds) then
+      continue when v_plan.event_day_reminded_at is not null;
+      perform private.enqueue_notification(v_plan.id, 'event_reminder', jsonb_build_object(
+        'reminder', 'day',
+        -- The local clock now is the local start less what is left.
+        'today', ((v_plan.locked_time_slot_date + v_plan.event_time::time) - v_left)::date
+                 = v_plan.locked_time_slot_date,
+        'date', v_plan.locked_time_slot_date, 'eventTime', v_plan.event_time, 'location', v_plan.location),
+        'attending', true, null);
+      update app.plans p set event_day_reminded_at = now() where p.id = v_plan.id;
+    else
+      if v_left > interval '0' then
+        perform private.enqueue_notification(v_plan.id, 'event_reminder', jsonb_build_object(
+          'reminder', 'soon',
+          'hours', greatest(1, round(extract(epoch from v_left) / 3600))::integer,
+          'date', v_plan.locked_time_slot_date, 'eventTime', v_plan.event_time, 'location', v_plan.location),
+          'attending', true, null);
+      end if;
+      update app.plans p
+         set event_day_reminded_at = coalesce(p.event_day_reminded_at, now()), event_soon_reminded_at = now()
+       where p.id = v_plan.id;
+    end if;
+    v_done := v_done + 1;
+  end loop;
+  return v_done;
+end;
+$$;
+comment on function private.run_event_reminders(integer, integer) is
+  'Scheduler: the day-before and the about-two-hours-before reminders of timed plans to who answered Going or Maybe, each once (marks on the plan). Returns how many plans it handled.';
+revoke all on function private.run_event_reminders(integer, integer) from public;
+grant execute on function private.run_event_reminders(integer, integer) to service_role;

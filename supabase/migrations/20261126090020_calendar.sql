@@ -276,14 +276,20 @@ begin
   -- The member's plans with a date (participants by user_id, plans by key).
   -- The link each event carries is in the tag too: a reset link or the
   -- member's becoming host changes it without a new calendar revision.
+  -- The member's answer too (docs/decisions/0101-calendars-follow-the-answer.md):
+  -- a plan answered Can't go is not in the feed, Maybe is TENTATIVE; an
+  -- answer changes the feed without a new calendar revision.
   select md5(coalesce(p_salt, '') || '|' ||
              coalesce(string_agg(p.id::text || '.' || p.calendar_sequence || '.' ||
-                                 coalesce(private.plan_link_for(p.slug, p.is_open_invite, p.host_id, v_user), ''),
+                                 coalesce(private.plan_link_for(p.slug, p.is_open_invite, p.host_id, v_user), '') || '.' ||
+                                 coalesce(r.answer, ''),
                                  ',' order by p.id), ''))
     into v_tag
     from app.participants pa
     join app.plans p on p.id = pa.plan_id
-   where pa.user_id = v_user and p.locked_time_slot_date is not null;
+    left join app.rsvps r on r.participant_id = pa.id and r.plan_id = pa.plan_id
+   where pa.user_id = v_user and p.locked_time_slot_date is not null
+     and r.answer is distinct from 'no';
   if v_tag = any(coalesce(p_known, '{}')) then
     return jsonb_build_object('tag', v_tag);
   end if;
@@ -307,13 +313,21 @@ begin
                  'eventTime', p.event_time,
                  'timeZone', p.time_zone,
                  'period', ts.period,
+                 -- docs/decisions/0101-calendars-follow-the-answer.md: a
+                 -- cancelled plan is CANCELLED; Maybe (and the waitlist, not
+                 -- yet going) TENTATIVE.
+                 'status', case when p.status = 'cancelled' then 'CANCELLED'
+                                when r.answer in ('maybe', 'waitlist') then 'TENTATIVE'
+                                else 'CONFIRMED' end,
                  'sequence', p.calendar_sequence,
                  'changedAt', extract(epoch from date_trunc('second', p.calendar_changed_at))::bigint) as event
           from app.participants pa
           join app.plans p on p.id = pa.plan_id
           left join app.ideas i on i.id = p.locked_idea_id
           left join app.time_slots ts on ts.id = p.locked_time_slot_id
+          left join app.rsvps r on r.participant_id = pa.id and r.plan_id = pa.plan_id
          where pa.user_id = v_user and p.locked_time_slot_date is not null
+           and r.answer is distinct from 'no'
          order by p.locked_time_slot_date desc, p.id
          limit 500
       ) x));

@@ -110,6 +110,7 @@ const ROUTES: Route[] = [
     request: (w, who) => ['POST', `/api/plans/${w.planA.id}/set-event-time`, withGuest(who, { time: '19:30' })],
   },
   { name: 'POST /api/plans/{id}/unlock', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/unlock`, withGuest(who)] },
+  { name: 'POST /api/plans/{id}/cancel', freshWorldForHost: true, request: (w, who) => ['POST', `/api/plans/${w.planA.id}/cancel`, withGuest(who, { message: 'Rain' })] },
   { name: 'POST /api/plans/{id}/location', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/location`, withGuest(who, { location: 'The park' })] },
   { name: 'POST /api/plans/{id}/remind', freshWorldForHost: true, request: (w, who) => ['POST', `/api/plans/${w.planA.id}/remind`, withGuest(who)] },
   { name: 'POST /api/plans/{id}/rotate-link', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/rotate-link`, withGuest(who)] },

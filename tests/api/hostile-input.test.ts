@@ -151,6 +151,12 @@ function textTargets(): TextTarget[] {
     { field: 'First name', multiline: false, max: 80, build: (firstName) => ({ method: 'PATCH', path: '/api/auth/profile', opts: { body: { firstName }, token: w.member.token } }) },
     { field: 'Last name', multiline: false, max: 80, build: (lastName) => ({ method: 'PATCH', path: '/api/auth/profile', opts: { body: { lastName }, token: w.member.token } }) },
     {
+      field: 'Message',
+      multiline: true,
+      max: 500,
+      build: (message) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/cancel`, opts: { body: { message }, token: w.host.token } }),
+    },
+    {
       field: 'Interest',
       multiline: false,
       max: 80,
@@ -297,6 +303,7 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['POST', `/api/plans/${id}/cohosts`, { body: { participantId: w.memberParticipantId }, token: w.host.token }],
     ['DELETE', `/api/plans/${w.planA.id}/cohosts/${id}`, { token: w.host.token }],
     ['DELETE', `/api/plans/${id}/cohosts/${w.cohostParticipantId}`, { token: w.host.token }],
+    ['POST', `/api/plans/${id}/cancel`, { body: {}, token: w.host.token }],
     ['GET', `/api/unsubscribe/${id}`, {}],
     ['POST', `/api/unsubscribe/${id}`, { rawBody: 'List-Unsubscribe=One-Click' }],
     ['DELETE', `/api/unsubscribe/${id}`, {}],
@@ -346,6 +353,7 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['POST', `/api/plans/${w.planA.id}/rotate-link`, {}],
     ['POST', `/api/plans/${w.planA.id}/cohosts`, { body: { participantId: w.memberParticipantId } }],
     ['DELETE', `/api/plans/${w.planA.id}/cohosts/${w.cohostParticipantId}`, {}],
+    ['POST', `/api/plans/${w.planA.id}/cancel`, { body: {} }],
     ['POST', '/api/push/subscriptions', { body: { subscription: { endpoint: pushEndpoint(), keys: pushKeys() } } }],
     ['DELETE', '/api/push/subscriptions', { body: { endpoint: pushEndpoint() } }],
     ['GET', '/api/calendar/feed', {}],

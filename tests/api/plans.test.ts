@@ -150,6 +150,8 @@ describe('POST /api/plans', () => {
       capacity: null,
       maxPlusOnes: 2,
       answers: null,
+      cancelMessage: null,
+      cancelledAt: null,
     });
 
     const [plan] = await owner`select title, host_id, slug from app.plans where id = ${res.json.id}`;

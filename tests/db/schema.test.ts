@@ -93,6 +93,7 @@ describe('schema hygiene', () => {
     expect(rows.map((r) => r.sig)).toEqual([
       'app.add_idea(p_plan_id uuid, p_text text) -> app.ideas',
       'app.add_idea_comment(p_idea_id uuid, p_text text) -> app.idea_comments',
+      'app.cancel_plan(p_plan_id uuid, p_message text) -> void',
       'app.delete_idea(p_idea_id uuid) -> void',
       'app.delete_idea_comment(p_idea_id uuid, p_comment_id uuid) -> void',
       'app.leave_plan(p_plan_id uuid) -> boolean',

@@ -133,6 +133,8 @@ export const PLAN_KEYS = [
   'capacity',
   'maxPlusOnes',
   'answers',
+  'cancelMessage',
+  'cancelledAt',
 ].sort();
 
 /**
@@ -172,7 +174,7 @@ export const startApiWithDeadSmtp = () => startSecondApi();
  */
 export async function runScheduler(
   baseUrl?: string,
-): Promise<{ deadlines: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number; sent: number; retrying: number; dropped: number }> {
+): Promise<{ deadlines: number; eventReminders: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number; sent: number; retrying: number; dropped: number }> {
   const res = await api('POST', '/api/scheduler/run', {
     headers: { authorization: `Bearer ${inject('notificationEnv').SCHEDULER_SECRET}` },
     baseUrl,

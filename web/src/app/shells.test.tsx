@@ -25,16 +25,18 @@ describe('static shells', () => {
 
   it('join with its plan: one shell per phase badge, together for every plan status', () => {
     const planShells = Object.entries(shells).filter(([, shell]) => shell.planStatuses);
-    expect(planShells.map(([name]) => name).sort()).toEqual(['join-active', 'join-planning-phase']);
+    expect(planShells.map(([name]) => name).sort()).toEqual(['join-active', 'join-cancelled', 'join-planning-phase']);
     expect(planShells.flatMap(([, shell]) => shell.planStatuses).sort()).toEqual([...PLAN_STATUSES].sort());
     expect(shells['join-planning-phase']!.planStatuses).toEqual(['planning']);
     expect(shells['join-planning-phase']!.markup).toContain('>Planning phase<');
     expect(shells['join-active']!.markup).toContain('>Active<');
     expect(shells['join-active']!.markup).not.toContain('Planning phase');
+    expect(shells['join-cancelled']!.planStatuses).toEqual(['cancelled']);
+    expect(shells['join-cancelled']!.markup).toContain('>Cancelled<');
   });
 
   it("join with its plan: the signed-out join page of spec §2, the plan's texts as slots, its links on the shell's slug", () => {
-    for (const name of ['join-planning-phase', 'join-active']) {
+    for (const name of ['join-planning-phase', 'join-active', 'join-cancelled']) {
       const { markup, planSlug } = shells[name]!;
       for (const text of ['Join the Plan', 'What&#x27;s your name?', 'Your friends will see this name next to your votes.', 'Continue', 'Sign In Instead']) {
         expect(markup).toContain(text);

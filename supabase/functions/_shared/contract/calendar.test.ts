@@ -269,3 +269,26 @@ describe("the host's time zone (docs/decisions/0074)", () => {
     expect(new URL(googleCalendarUrl(event)).searchParams.get('dates')).toBe('20260314T180000Z/20260314T200000Z');
   });
 });
+
+describe('a cancelled plan and the answer (docs/decisions/0101-calendars-follow-the-answer.md)', () => {
+  const read = (ics: string) => {
+    const { lines, event } = parseIcs(ics);
+    return { method: lines.find((l) => l.startsWith('METHOD:')), event };
+  };
+
+  it('CONFIRMED and BUSY by default; TENTATIVE for a maybe; CANCELLED and free for a cancelled plan', () => {
+    const plain = read(toIcs(buildCalendarEvent(input({ eventTime: '7:00 PM' }))));
+    expect([plain.method, plain.event.STATUS.value, plain.event['X-MICROSOFT-CDO-BUSYSTATUS']?.value]).toEqual(['METHOD:PUBLISH', 'CONFIRMED', 'BUSY']);
+    const maybe = read(toIcs(buildCalendarEvent(input({ eventTime: '7:00 PM', status: 'TENTATIVE' }))));
+    expect(maybe.event.STATUS.value).toBe('TENTATIVE');
+    const cancelled = read(toIcs(buildCalendarEvent(input({ eventTime: '7:00 PM', status: 'CANCELLED' }))));
+    expect([cancelled.event.STATUS.value, cancelled.event.TRANSP.value]).toEqual(['CANCELLED', 'TRANSPARENT']);
+  });
+
+  it('the cancel notice is METHOD:CANCEL with the same UID and the given (higher) SEQUENCE', () => {
+    const event = buildCalendarEvent(input({ eventTime: '7:00 PM', status: 'CANCELLED' }));
+    const { method, event: props } = read(toIcs(event, { uid: planEventUid('p1'), sequence: 5, method: 'CANCEL' }));
+    expect(method).toBe('METHOD:CANCEL');
+    expect([props.UID.value, props.SEQUENCE.value, props.STATUS.value]).toEqual(['plan-p1@hangplan', '5', 'CANCELLED']);
+  });
+});

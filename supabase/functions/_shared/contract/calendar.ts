@@ -51,7 +51,15 @@ export interface CalendarEvent {
   end: LocalDateTime;
   /** The IANA zone `start` and `end` are wall-clock times in, or null: floating times. */
   timeZone: string | null;
+  /**
+   * STATUS: CONFIRMED, TENTATIVE (the feed's plan the member answered Maybe)
+   * or CANCELLED (a cancelled plan; docs/decisions/0101-calendars-follow-the-answer.md).
+   */
+  status: CalendarEventStatus;
 }
+
+/** An event's STATUS (RFC 5545 3.8.1.11). */
+export type CalendarEventStatus = 'CONFIRMED' | 'TENTATIVE' | 'CANCELLED';
 
 export interface CalendarEventInput {
   planTitle: string;
@@ -83,6 +91,8 @@ export interface CalendarEventInput {
    * feed, docs/calendars.md) instead of spec §9's default 9-12.
    */
   allDayWithoutTime?: boolean;
+  /** The event's STATUS (default CONFIRMED). */
+  status?: CalendarEventStatus;
 }
 
 /** Minutes from 00:00 of `date` (may be >= 24 h) → a date and time, the day moved as needed. */
@@ -123,6 +133,7 @@ export function buildCalendarEvent(input: CalendarEventInput): CalendarEvent {
     start: allDay ? { date, time: midnight } : at(date, hours.start),
     end: allDay ? { date: addDays(date, 1), time: midnight } : at(date, hours.end),
     timeZone: !allDay && input.timeZone && isKnownTimeZone(input.timeZone) ? input.timeZone : null,
+    status: input.status ?? 'CONFIRMED',
   };
 }
 
@@ -168,6 +179,12 @@ interface IcsOptions {
   sequence?: number;
   /** LAST-MODIFIED, ms since the epoch (the feed: when the event last changed). */
   lastModified?: number;
+  /**
+   * The file's METHOD: PUBLISH (default), or CANCEL for the e-mailed notice
+   * that a plan was cancelled, which a calendar applies to the event of the
+   * same UID (RFC 5546 3.2.5).
+   */
+  method?: 'PUBLISH' | 'CANCEL';
 }
 
 const PRODUCT_ID = 'hangplan/calendar';
@@ -190,19 +207,25 @@ function eventAttributes(event: CalendarEvent, options: IcsOptions): EventAttrib
     // `ics` writes a date's three parts as VALUE=DATE (an all-day event).
     start: event.allDay ? day(event.start) : icsEventTime(event, event.start),
     end: event.allDay ? day(event.end) : icsEventTime(event, event.end),
-    status: 'CONFIRMED',
-    // A day with a plan but no time yet does not block the day's hours.
-    ...(event.allDay ? { transp: 'TRANSPARENT' as const, busyStatus: 'FREE' as const } : { busyStatus: 'BUSY' as const }),
+    status: event.status,
+    // A day with a plan but no time yet, and a cancelled plan, do not block
+    // the day's hours; a maybe shows as tentative.
+    ...(event.allDay || event.status === 'CANCELLED'
+      ? { transp: 'TRANSPARENT' as const, busyStatus: 'FREE' as const }
+      : { busyStatus: event.status === 'TENTATIVE' ? ('TENTATIVE' as const) : ('BUSY' as const) }),
   } as EventAttributes;
 }
 
 /**
- * The event as an iCalendar file (text/calendar, METHOD:PUBLISH). Start and
+ * The event as an iCalendar file (text/calendar, METHOD:PUBLISH, or CANCEL). Start and
  * end are handed to `ics` as ready-made strings, which it writes verbatim: the
  * runtime's own time zone can never shift them.
  */
 export function toIcs(event: CalendarEvent, options: IcsOptions = {}): string {
-  const { error, value } = createEvents([eventAttributes(event, options)]);
+  const { error, value } = createEvents([eventAttributes(event, options)], {
+    productId: PRODUCT_ID,
+    method: options.method ?? 'PUBLISH',
+  });
   if (error || !value) throw error ?? new Error('The calendar file could not be built');
   return value;
 }

@@ -33,8 +33,8 @@ export const PLAN_CANCELLED = 'This plan was cancelled.';
 /** A request body that is not a JSON object (an array, a string, null). */
 export const NOT_AN_OBJECT = 'Request body must be a JSON object';
 
-/** Spec §3 Plan status, in the order a plan goes through them. */
-export const PLAN_STATUSES = ['planning', 'time_range_locked', 'date_locked', 'completed'] as const;
+/** Spec §3 Plan status, in the order a plan goes through them; any of them may end `cancelled` (docs/decisions/0100). */
+export const PLAN_STATUSES = ['planning', 'time_range_locked', 'date_locked', 'completed', 'cancelled'] as const;
 export const planStatusSchema = z.enum(PLAN_STATUSES);
 export type PlanStatus = z.infer<typeof planStatusSchema>;
 

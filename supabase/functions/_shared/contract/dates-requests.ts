@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { LOCATION_MAX } from './common.ts';
 import { DATE_INVALID, GUEST_ID_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_ZONE_INVALID } from './dates.ts';
-import { body, cleaner, optionalGuestId } from './fields.ts';
+import { body, cleaner, optionalGuestId, optionalText } from './fields.ts';
 import { isCalendarDate, normalizePeriod, parse24HourTime, toPeriodTime } from './periods.ts';
 import { isTimeZoneName } from './zoned-time.ts';
 
@@ -87,4 +87,15 @@ export const setLocationBody = body({
     })
     .transform((value, ctx) => cleanLocation(value ?? '', ctx))
     .refine((value) => value.length <= LOCATION_MAX, `Location must be at most ${LOCATION_MAX} characters`),
+});
+
+/** The longest message a host may give when cancelling (app.cancel_plan checks it too). */
+export const CANCEL_MESSAGE_MAX = 500;
+
+/**
+ * POST cancel: an optional message to everyone (several lines allowed;
+ * blank, null or absent: none; docs/decisions/0100-cancelling-a-plan.md).
+ */
+export const cancelPlanBody = body({
+  message: optionalText('Message', { max: CANCEL_MESSAGE_MAX, kind: 'multiline' }),
 });

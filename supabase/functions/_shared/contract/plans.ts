@@ -82,6 +82,10 @@ const planShape = () => ({
   maxPlusOnes: z.optional(z.number()),
   /** The answers at a glance, null before a date is locked (the home card, the Plan Status card). */
   answers: z.nullish(z.object({ going: z.number(), maybe: z.number(), headcount: z.number() })),
+  /** A cancelled plan (status 'cancelled'): the host's message, or null (docs/decisions/0100). */
+  cancelMessage: z.nullish(z.string()),
+  /** When it was cancelled (ISO 8601), or null. */
+  cancelledAt: z.nullish(z.string()),
 });
 
 /** GET /api/plans/{id}, /slug/{slug}, POST /api/plans and the host's writes. */

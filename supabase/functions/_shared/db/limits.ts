@@ -132,6 +132,13 @@ export const NOTIFICATION_LIMITS = {
   digestSettleSeconds: 60,
   /** The automatic reminder comes this long before a deadline. */
   deadlineReminderSeconds: 86_400,
+  /**
+   * Event reminders (docs/decisions/0102-event-reminders.md): the day-before
+   * one from this long before a timed event's start...
+   */
+  eventDayReminderSeconds: 86_400,
+  /** ...and the "in 2 hours" one from this long before it. */
+  eventSoonReminderSeconds: 7_200,
   /** A claimed delivery is another instance's to take again after this. */
   leaseSeconds: 120,
   /** Deliveries taken per claim. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Delivery, type EventTimeDetails, eventTimeSetMail, icsAttachment, noticeLine, noticeMail, planUrl, pushPayload } from './notify.ts';
+import { type EventTimeDetails, eventTimeSetMail, icsAttachment } from './event-mail.ts';
+import { type Delivery, noticeLine, noticeMail, planUrl, pushPayload } from './notify.ts';
 
 const ORIGIN = 'https://hangplan.example';
 const details = (extra: Partial<EventTimeDetails> = {}): EventTimeDetails => ({
@@ -121,6 +122,13 @@ describe('noticeLine: one line per kind', () => {
     ['time_changed', { ...d, eventTime: '8:00 PM', askAgain: true, placeChanged: true },
       "New time: Saturday, March 14, 2026 at 8:00 PM. New place: Joe's Lanes. New date: are you still coming?"],
     ['unlocked', { askAgain: true }, 'Voting is open again: vote for a new date'],
+    ['plan_cancelled', { cancelMessage: 'Rain all\nweekend' }, 'The host cancelled the plan: Rain all weekend'],
+    ['plan_cancelled', { cancelMessage: null }, 'The host cancelled the plan'],
+    ['event_reminder', { reminder: 'day', eventTime: '7:30 PM', location: 'Kenji', answer: 'going' }, "Tomorrow 7:30 PM at Kenji: you're going"],
+    ['event_reminder', { reminder: 'day', today: true, eventTime: '7:30 PM', location: null, answer: 'maybe' }, 'Today 7:30 PM: you said maybe'],
+    ['event_reminder', { reminder: 'soon', hours: 2, eventTime: '7:30 PM', location: 'Kenji', answer: 'going' }, "In 2 hours at Kenji: you're going"],
+    ['event_reminder', { reminder: 'soon', hours: 1, eventTime: '7:30 PM', answer: 'going' }, "In 1 hour: you're going"],
+    ['rsvp_reminder', {}, "Are you coming? Answer Going, Maybe or Can't go"],
   ] as const)('%s', (kind, detail, line) => {
     expect(noticeLine(kind, detail, 'Friday hangout')).toBe(line);
   });
@@ -183,6 +191,18 @@ describe('noticeMail', () => {
     expect(ics).toContain('SEQUENCE:5\r\n');
     // An outbox row written before the sequence existed: no SEQUENCE, still the UID.
     expect(noticeMail(member({ kind: 'time_set' }), ORIGIN, links).attachments?.[0].content).not.toContain('SEQUENCE');
+  });
+
+  it('a cancelled plan with a date: the invite\'s event as METHOD:CANCEL, STATUS:CANCELLED, the same UID, the new SEQUENCE', () => {
+    const mail = noticeMail(member({ kind: 'plan_cancelled', detail: { ...member().detail, cancelMessage: 'Rain', calendarSequence: 6 } }), ORIGIN, links);
+    expect(mail.subject).toBe('Friday hangout: The host cancelled the plan: Rain');
+    const [ics] = mail.attachments ?? [];
+    expect(ics.contentType).toBe('text/calendar; charset=utf-8; method=CANCEL');
+    for (const line of ['METHOD:CANCEL', 'STATUS:CANCELLED', `UID:plan-${details().planId}@hangplan`, 'SEQUENCE:6']) {
+      expect(ics.content).toContain(`${line}\r\n`);
+    }
+    // Without a date there was no invite to cancel.
+    expect(noticeMail(member({ kind: 'plan_cancelled', detail: {} }), ORIGIN, links).attachments).toBeUndefined();
   });
 
   it('other kinds: the plan, the line, the link to the plan (home when it is gone)', () => {

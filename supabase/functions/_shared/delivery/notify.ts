@@ -5,38 +5,13 @@
 //
 // The "time is set" e-mail keeps its own full form (what / when / where, with
 // an .ics attached: docs/api.md "Time slots and the lock flow").
-import { buildCalendarEvent, type CalendarEvent, icsFileName, planEventUid, toIcs } from '../contract/calendar.ts';
-import { readEnv } from '../config/env.ts';
-import { escapeHtml, type MailAttachment, type MailMessage } from './mail.ts';
+import { type EventTimeDetails, eventTimeSetMail, icsAttachment, planUrl } from './event-mail.ts';
+import { escapeHtml, type MailMessage } from './mail.ts';
 import { formatLongDate, formatPeriod } from '../contract/periods.ts';
 import { plainText } from '../contract/text.ts';
+import { readEnv } from '../config/env.ts';
 import type { PushMessage } from '../contract/notifications.ts';
 import { ASK_AGAIN } from '../contract/rsvps.ts';
-
-/** What the e-mail says, read in the transaction that set the time. */
-export interface EventTimeDetails {
-  planId: string;
-  planTitle: string;
-  /** The picked idea's text, or null. */
-  ideaText: string | null;
-  location: string | null;
-  /** The locked date 'YYYY-MM-DD'. */
-  date: string;
-  /** The plan's eventTime, '7:00 PM'. */
-  eventTime: string | null;
-  /** The locked slot's period ('19:00'), used only when eventTime is missing. */
-  period: string | null;
-  /** The plan's timeZone, in which eventTime is the wall clock (absent or null: floating). */
-  timeZone?: string | null;
-  /** The plan's calendar sequence when the time was set: the .ics's SEQUENCE (absent in older outbox rows). */
-  calendarSequence?: number | null;
-}
-
-export interface Recipient {
-  email: string;
-  /** Display name (participants.name), for the greeting. */
-  name: string | null;
-}
 
 /** The web app's origin for links (APP_ORIGIN, else the first allowed origin). */
 export function appOrigin(): string {
@@ -45,9 +20,7 @@ export function appOrigin(): string {
   return origin.replace(/\/+$/, '');
 }
 
-export function planUrl(origin: string, planId: string): string {
-  return `${origin.replace(/\/+$/, '')}/plan/${planId}`;
-}
+export { planUrl };
 
 
 /**
@@ -57,92 +30,6 @@ export function planUrl(origin: string, planId: string): string {
  */
 function oneLine(value: string): string {
   return plainText(value);
-}
-
-/** The calendar event the e-mail describes and attaches. */
-function eventOf(details: EventTimeDetails, origin: string): CalendarEvent {
-  return buildCalendarEvent({
-    planTitle: details.planTitle,
-    ideaText: details.ideaText,
-    location: details.location,
-    planUrl: planUrl(origin, details.planId),
-    date: details.date,
-    eventTime: details.eventTime,
-    period: details.period,
-    timeZone: details.timeZone,
-  });
-}
-
-/** The .ics attachment, or null (logged) if it cannot be built: the e-mail goes out anyway. */
-export function icsAttachment(details: EventTimeDetails, origin: string, timestamp = Date.now()): MailAttachment | null {
-  try {
-    const event = eventOf(details, origin);
-    return {
-      filename: icsFileName(event),
-      // The plan's one UID and its revision: the feed and a later e-mail update this event.
-      content: toIcs(event, {
-        uid: planEventUid(details.planId),
-        timestamp,
-        ...(typeof details.calendarSequence === 'number' ? { sequence: details.calendarSequence } : {}),
-      }),
-      contentType: 'text/calendar; charset=utf-8; method=PUBLISH',
-    };
-  } catch (error) {
-    console.error(`Building the .ics of plan ${details.planId} failed:`, error);
-    return null;
-  }
-}
-
-/**
- * The e-mail to one member: subject 'Time set: Bowling on Saturday, March 14,
- * 2026 at 7:00 PM', a text and an HTML body with what / when / where and the
- * plan's link. Pure (no sending), so it is unit-tested.
- */
-export function eventTimeSetMail(
-  details: EventTimeDetails,
-  recipient: Recipient,
-  origin: string,
-): Pick<MailMessage, 'subject' | 'text' | 'html'> {
-  const title = oneLine(details.planTitle);
-  const what = (details.ideaText ? oneLine(details.ideaText) : '') || title;
-  const time = (details.eventTime ? oneLine(details.eventTime) : '') || formatPeriod(details.period);
-  const when = time ? `${formatLongDate(details.date)} at ${time}` : formatLongDate(details.date);
-  const where = details.location ? oneLine(details.location) || null : null;
-  const link = planUrl(origin, details.planId);
-  const name = recipient.name ? oneLine(recipient.name) : '';
-  const greeting = name ? `Hi ${name},` : 'Hi,';
-
-  const text = [
-    greeting,
-    '',
-    `The time is set for ${title}.`,
-    '',
-    `What: ${what}`,
-    `When: ${when}`,
-    ...(where ? [`Where: ${where}`] : []),
-    '',
-    `See the plan: ${link}`,
-    '',
-    'Add it to your calendar with the attached invite.',
-  ].join('\n');
-
-  const row = (label: string, value: string) =>
-    `<tr><td style="padding: 2px 12px 2px 0; color: #555">${label}</td><td style="padding: 2px 0"><strong>${escapeHtml(value)}</strong></td></tr>`;
-  const html = [
-    '<div style="font-family: sans-serif; line-height: 1.5">',
-    `<p>${escapeHtml(greeting)}</p>`,
-    `<p>The time is set for <strong>${escapeHtml(title)}</strong>.</p>`,
-    '<table style="border-collapse: collapse">',
-    row('What', what),
-    row('When', when),
-    ...(where ? [row('Where', where)] : []),
-    '</table>',
-    `<p><a href="${escapeHtml(link)}">See the plan on Hangplan</a></p>`,
-    '<p style="color: #555">Add it to your calendar with the attached invite.</p>',
-    '</div>',
-  ].join('\n');
-
-  return { subject: `Time set: ${what} on ${when}`, text, html };
 }
 
 /** The kinds of events in the outbox (app.notification_events.kind). */
@@ -159,7 +46,11 @@ export type NoticeKind =
   | 'reminder'
   | 'deadline_soon'
   | 'deadline_reached'
-  | 'spot_opened';
+  | 'spot_opened'
+  // docs/decisions/0100-cancelling-a-plan.md, 0102-event-reminders.md
+  | 'plan_cancelled'
+  | 'event_reminder'
+  | 'rsvp_reminder';
 
 /** One claimed delivery (private.claim_deliveries), as the deliverer reads it. */
 export interface Delivery {
@@ -205,6 +96,14 @@ export interface NoticeDetail {
   placeChanged?: boolean;
   /** A new date or time reset answers (docs/decisions/0097): the notice asks again. */
   askAgain?: boolean;
+  /** plan_cancelled: the host's message, or null. */
+  cancelMessage?: string | null;
+  /** event_reminder: the day before ('day', with `today` when the event is later the same day) or about two hours before ('soon', with `hours`). */
+  reminder?: 'day' | 'soon';
+  today?: boolean;
+  hours?: number;
+  /** event_reminder: the recipient's own answer (going or maybe). */
+  answer?: string | null;
 }
 
 function count(n: number, one: string): string {
@@ -226,6 +125,15 @@ function whenOf(detail: NoticeDetail): string {
 function placeLine(detail: NoticeDetail): string {
   const where = detail.location ? oneLine(detail.location) : '';
   return where ? `New place: ${where}` : 'The place was removed';
+}
+
+/** 'Tomorrow 7:30 PM at Kenji: you're going' (docs/notifications.md "Event reminders"). */
+function eventReminderLine(detail: NoticeDetail): string {
+  const time = detail.eventTime ? oneLine(detail.eventTime) : '';
+  const where = detail.location ? ` at ${oneLine(detail.location)}` : '';
+  const hours = Math.max(1, detail.hours ?? 2);
+  const when = detail.reminder === 'soon' ? `In ${hours} hour${hours === 1 ? '' : 's'}` : `${detail.today ? 'Today' : 'Tomorrow'} ${time}`.trim();
+  return `${when}${where}: ${detail.answer === 'maybe' ? 'you said maybe' : "you're going"}`;
 }
 
 /**
@@ -274,6 +182,14 @@ function kindLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): st
       return 'Your friends are waiting for your votes on ideas and dates';
     case 'deadline_soon':
       return 'Less than a day left to vote: add yours before the deadline';
+    case 'plan_cancelled': {
+      const message = detail.cancelMessage ? oneLine(detail.cancelMessage) : '';
+      return message ? `The host cancelled the plan: ${message}` : 'The host cancelled the plan';
+    }
+    case 'event_reminder':
+      return eventReminderLine(detail);
+    case 'rsvp_reminder':
+      return "Are you coming? Answer Going, Maybe or Can't go";
     case 'deadline_reached': {
       if (!idea && !detail.date) return 'Voting has closed, with no votes yet';
       const leaders = [
@@ -296,7 +212,7 @@ export function noticePath(delivery: Pick<Delivery, 'kind' | 'userId' | 'planId'
 
 /** Decisions are worth waking a phone for; news and reminders are not. */
 export function noticeUrgency(kind: NoticeKind): 'high' | 'normal' {
-  return kind === 'digest' || kind === 'reminder' || kind === 'deadline_soon' ? 'normal' : 'high';
+  return kind === 'digest' || kind === 'reminder' || kind === 'deadline_soon' || kind === 'rsvp_reminder' ? 'normal' : 'high';
 }
 
 /** The Web Push message of a delivery (the service worker shows it as is). */
@@ -336,8 +252,7 @@ export function noticeMail(
   const footerHtml = `<p style="color: #555; font-size: 12px">Don't want these? <a href="${escapeHtml(unsubscribe.page)}">Stop e-mails about this plan</a>.</p>`;
   const title = oneLine(delivery.planTitle);
 
-  if ((delivery.kind === 'time_set' || delivery.kind === 'time_changed') && delivery.detail.date) {
-    const details: EventTimeDetails = {
+  const details: EventTimeDetails | null = delivery.detail.date ? {
       planId: delivery.planId,
       planTitle: delivery.planTitle,
       ideaText: delivery.detail.ideaText ?? null,
@@ -347,7 +262,8 @@ export function noticeMail(
       period: delivery.detail.period ?? null,
       timeZone: delivery.detail.timeZone ?? null,
       calendarSequence: delivery.detail.calendarSequence ?? null,
-    };
+    } : null;
+  if ((delivery.kind === 'time_set' || delivery.kind === 'time_changed') && details) {
     const mail = eventTimeSetMail(details, { email: delivery.email ?? '', name: delivery.name }, origin);
     const attachment = icsAttachment(details, origin, timestamp);
     return {
@@ -364,7 +280,10 @@ export function noticeMail(
   const greeting = name ? `Hi ${name},` : 'Hi,';
   const link = `${origin.replace(/\/+$/, '')}${noticePath({ ...delivery, userId: delivery.userId ?? 'member' })}`;
   const linkLabel = delivery.kind === 'plan_deleted' ? 'Open Hangplan' : 'See the plan';
+  // A cancelled plan with a date: the invite's event, cancelled (docs/decisions/0101).
+  const attachment = delivery.kind === 'plan_cancelled' && details ? icsAttachment(details, origin, timestamp, true) : null;
   return {
+    ...(attachment ? { attachments: [attachment] } : {}),
     subject: `${title}: ${line}`,
     text: [greeting, '', `${title}: ${line}`, '', `${linkLabel}: ${link}`, ...footerText].join('\n'),
     html: [

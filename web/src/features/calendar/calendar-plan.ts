@@ -20,4 +20,6 @@ export interface CalendarPlan {
   lockedTimeSlot?: { date: string; period?: string | null } | null;
   /** The calendar event's revision: the .ics's SEQUENCE. */
   calendarSequence?: number;
+  /** 'cancelled': the download says STATUS:CANCELLED (docs/decisions/0101-calendars-follow-the-answer.md). */
+  status?: string;
 }

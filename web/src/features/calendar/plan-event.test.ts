@@ -106,6 +106,14 @@ describe('the calendar event of a plan (spec §3, §9)', () => {
     expect(lines).toContain('SEQUENCE:7');
   });
 
+  it('a cancelled plan downloads as the same event, STATUS:CANCELLED (docs/decisions/0101-calendars-follow-the-answer.md)', () => {
+    const on = locked('19:30', { eventTime: '7:30 PM', calendarSequence: 7 });
+    expect(icsLines(planIcs(on, planCalendarEvent(on, ORIGIN)!))).toContain('STATUS:CONFIRMED');
+    const off = locked('19:30', { eventTime: '7:30 PM', calendarSequence: 8, status: 'cancelled', cancelledAt: '2026-03-10T12:00:00.000Z' });
+    const lines = icsLines(planIcs(off, planCalendarEvent(off, ORIGIN)!));
+    for (const line of ['UID:plan-p1@hangplan', 'SEQUENCE:8', 'STATUS:CANCELLED']) expect(lines).toContain(line);
+  });
+
   it('links to Google Calendar with the same floating times', () => {
     const event = planCalendarEvent(locked('Evening', { location: 'Home' }), ORIGIN)!;
     const url = new URL(googleCalendarUrl(event));

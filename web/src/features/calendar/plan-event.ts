@@ -31,6 +31,8 @@ export function planCalendarEvent(plan: CalendarPlan, origin: string): CalendarE
     eventTime: plan.eventTime,
     period: plan.lockedTimeSlot?.period ?? null,
     timeZone: plan.timeZone,
+    // A cancelled plan's file cancels the event a calendar already has (same UID, higher SEQUENCE).
+    status: plan.status === 'cancelled' ? 'CANCELLED' : 'CONFIRMED',
   });
 }
 

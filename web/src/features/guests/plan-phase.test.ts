@@ -7,6 +7,7 @@ describe('planPhaseLabel', () => {
     ['time_range_locked', 'Active'],
     ['date_locked', 'Active'],
     ['completed', 'Active'],
+    ['cancelled', 'Cancelled'],
   ])('%s -> %s', (status, label) => expect(planPhaseLabel(status)).toBe(label));
 });
 

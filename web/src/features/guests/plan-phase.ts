@@ -2,9 +2,11 @@
  * The join page's phase badge (spec §2: 'Planning phase' / 'Active'). While the
  * group still votes (status `planning`) the plan is in its planning phase; once
  * the host has locked a date (`time_range_locked`, the never-written
- * `date_locked`) or set the time (`completed`) it is on: 'Active'.
+ * `date_locked`) or set the time (`completed`) it is on: 'Active'. A plan
+ * the host called off says 'Cancelled' (docs/decisions/0100-cancelling-a-plan.md).
  */
-export function planPhaseLabel(status: string): 'Planning phase' | 'Active' {
+export function planPhaseLabel(status: string): 'Planning phase' | 'Active' | 'Cancelled' {
+  if (status === 'cancelled') return 'Cancelled';
   return status === 'planning' ? 'Planning phase' : 'Active';
 }
 

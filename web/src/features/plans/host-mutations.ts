@@ -92,11 +92,22 @@ export function useSetEventTime(planId: string | undefined, onDone?: (plan: Plan
   );
 }
 
-/** POST unlock: back to planning; votes, the picked idea and the location stay. */
+/** POST unlock: back to planning (a cancelled plan reopens); votes, the picked idea and the location stay. */
 export function useUnlockPlan(planId: string | undefined) {
   return useHostAction<void>(planId, 'unlock', () => ({}), 'Failed to unlock the plan', () =>
     showSuccessToast('Plan unlocked', 'Everyone can vote on dates again'),
   );
+}
+
+/**
+ * POST cancel {message?} (docs/decisions/0100-cancelling-a-plan.md): status
+ * cancelled; everyone with notifications on is told, with the message.
+ */
+export function useCancelPlan(planId: string | undefined, onDone?: (plan: Plan) => void) {
+  return useHostAction(planId, 'cancel', (message: string) => ({ message: message.trim() || null }), 'Failed to cancel the plan', (plan) => {
+    showSuccessToast('Plan cancelled', 'Everyone will be told');
+    onDone?.(plan);
+  });
 }
 
 /**

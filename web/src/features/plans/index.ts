@@ -5,7 +5,7 @@ export { ParticipantsList } from './components/participants-list';
 export { PlanLoadState, isPlanGone } from './components/plan-load-state';
 export { PlanStatusCard } from './components/plan-status-card';
 export { requirePlanId, showPlanActionError, useLockDate, useUnlockPlan } from './host-mutations';
-export { isPlanHost } from './plan-access';
+export { isPlanCancelled, isPlanHost } from './plan-access';
 export { usePlanRole } from './use-plan-role';
 export {
   planBySlugQueryOptions,

@@ -25,3 +25,8 @@ export function planRoleOf(
 export function canInvite(plan: Pick<Plan, 'hostId' | 'isOpenInvite'>, userId: string | undefined): boolean {
   return plan.isOpenInvite || isPlanHost(plan, userId);
 }
+
+/** A cancelled plan (docs/decisions/0100-cancelling-a-plan.md): nothing to vote, suggest or answer until the host reopens it. */
+export function isPlanCancelled(plan: Pick<Plan, 'status'>): boolean {
+  return plan.status === 'cancelled';
+}

@@ -10,7 +10,7 @@
 // is: no other secret to configure, and a different key for a different
 // purpose.
 import { toBase64url } from '../../../_shared/http/bytes.ts';
-import { buildCalendarEvent, type FeedEntry, planEventUid, toIcsFeed } from '../../../_shared/contract/calendar.ts';
+import { buildCalendarEvent, type CalendarEventStatus, type FeedEntry, planEventUid, toIcsFeed } from '../../../_shared/contract/calendar.ts';
 import { sha256Hex, type Tx } from '../../../_shared/db/client.ts';
 import { jwtSecret } from '../../../_shared/config/env.ts';
 import { limitEntry } from '../../../_shared/db/limits.ts';
@@ -89,6 +89,8 @@ interface FeedEvent {
   /** The plan's timeZone: the events' times are instants in UTC when set. */
   timeZone: string | null;
   period: string | null;
+  /** CANCELLED (a cancelled plan), TENTATIVE (answered Maybe) or CONFIRMED (docs/decisions/0101-calendars-follow-the-answer.md). */
+  status?: CalendarEventStatus;
   sequence: number;
   /** Seconds since the epoch. */
   changedAt: number;
@@ -156,6 +158,7 @@ export function feedBody(events: FeedEvent[]): string {
           timeZone: e.timeZone,
           title: 'plan-and-idea',
           allDayWithoutTime: true,
+          status: e.status ?? 'CONFIRMED',
         }),
         uid: planEventUid(e.planId),
         sequence: e.sequence,

@@ -1,7 +1,7 @@
 // The host's decisions, /api/plans/{id}/...: pick an idea (spec §7; docs/api.md
 // "Ideas, comments, votes") and the lock flow ("Time slots and the lock
-// flow"): lock a date, set the time (and tell everyone), unlock, and the
-// location.
+// flow"): lock a date, set the time (and tell everyone), unlock, the
+// location, and cancelling the plan.
 //
 // Every body is validated before the database is touched; each request is ONE
 // transaction; the rules (host only, the status flow, the date window) are the
@@ -12,7 +12,7 @@
 // budget"). The change itself is never refused for the budget.
 import { Hono } from 'hono';
 import { requireUserId } from '../../../_shared/auth/tokens.ts';
-import { lockDateBody, setEventTimeBody, setLocationBody, unlockBody } from '../../../_shared/contract/dates-requests.ts';
+import { cancelPlanBody, lockDateBody, setEventTimeBody, setLocationBody, unlockBody } from '../../../_shared/contract/dates-requests.ts';
 import { pickIdeaBody } from '../../../_shared/contract/ideas-requests.ts';
 import type { PickIdeaResult } from '../../../_shared/contract/ideas.ts';
 import { type Plan, PLAN_NOT_FOUND } from '../../../_shared/contract/plans.ts';
@@ -87,7 +87,18 @@ export const lockRoutes = new Hono()
     return c.json(plan);
   })
 
-  // Host: back to planning; the picked idea, the location and all votes stay.
+  // Host: call the plan off, with an optional message (docs/decisions/0100-
+  // cancelling-a-plan.md): status cancelled, everything else stays; everyone
+  // is told within the plan's notice budget; 409 when it already is.
+  .post('/plans/:id/cancel', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const userId = await requireUserId(c);
+    const { message } = await parseBody(c, cancelPlanBody);
+    const plan = await hostAction(userId, planId, (tx) => tx`select app.cancel_plan(${planId}::uuid, ${message ?? null})`);
+    return c.json(plan);
+  })
+
+  // Host: back to planning (a cancelled plan reopens); the picked idea, the location and all votes stay.
   .post('/plans/:id/unlock', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);

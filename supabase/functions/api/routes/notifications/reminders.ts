@@ -14,7 +14,9 @@ import { pathId } from '../../../_shared/http/params.ts';
 import { parseBody } from '../../../_shared/http/validation.ts';
 
 export const reminderRoutes = new Hono()
-  // 200 {reminded}; 429 with Retry-After within the window; 409 once locked.
+  // 200 {reminded}; 429 with Retry-After within the window; 409 on a cancelled
+  // plan. Once a date is locked it reminds who has not answered whether they
+  // are coming (docs/decisions/0102-event-reminders.md).
   .post('/plans/:id/remind', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await requireUserId(c);

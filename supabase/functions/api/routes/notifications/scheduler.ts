@@ -1,5 +1,6 @@
 // POST /api/scheduler/run: the scheduled work (docs/notifications.md
 // "Scheduling"): deadlines (the reminder a day before, the auto-lock), the
+// event reminders (the day before and about two hours before a timed plan), the
 // plans' notices whose window is over, digests, expired Idempotency-Keys
 // (docs/offline.md "Idempotency keys"), expired sessions and credentials
 // nobody uses (docs/security-and-limits.md "Housekeeping"), then every
@@ -41,9 +42,13 @@ export const schedulerRoutes = new Hono().post('/scheduler/run', async (c) => {
   }
   // In this order (a select list is evaluated in order): an auto-lock at the
   // deadline is announced by the same run.
-  const { deadlines, notices, digests, expiredKeys, endedCredentials } = await withWorker(async (tx) => {
-    const [row] = await tx<{ deadlines: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number }[]>`
+  const { deadlines, eventReminders, notices, digests, expiredKeys, endedCredentials } = await withWorker(async (tx) => {
+    const [row] = await tx<
+      { deadlines: number; eventReminders: number; notices: number; digests: number; expiredKeys: number; endedCredentials: number }[]
+    >`
       select private.run_deadlines(${NOTIFICATION_LIMITS.deadlineReminderSeconds}, ${rateLimits().remind.windowSeconds}) as deadlines,
+             private.run_event_reminders(${NOTIFICATION_LIMITS.eventDayReminderSeconds}, ${NOTIFICATION_LIMITS.eventSoonReminderSeconds})
+               as "eventReminders",
              private.send_plan_notices(null, ${NOTIFICATION_LIMITS.noticeWindowSeconds}) as notices,
              private.run_digests(${NOTIFICATION_LIMITS.digestWindowSeconds}, ${NOTIFICATION_LIMITS.digestSettleSeconds}) as digests,
              private.expire_idempotency_keys(${EXPIRED_KEYS_PER_RUN}) as "expiredKeys",
@@ -51,5 +56,5 @@ export const schedulerRoutes = new Hono().post('/scheduler/run', async (c) => {
     return row;
   });
   const deliveries = await deliverDue();
-  return c.json({ deadlines, notices, digests, expiredKeys, endedCredentials, ...deliveries });
+  return c.json({ deadlines, eventReminders, notices, digests, expiredKeys, endedCredentials, ...deliveries });
 });

@@ -74,7 +74,9 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       -- (private.plan_answers: null before a date is locked).
       'capacity', ${p}.capacity,
       'maxPlusOnes', ${p}.max_plus_ones,
-      'answers', private.plan_answers(${p}.id)
+      'answers', private.plan_answers(${p}.id),
+      'cancelMessage', ${p}.cancel_message,
+      'cancelledAt', ${p}.cancelled_at
     )`;
 }
 

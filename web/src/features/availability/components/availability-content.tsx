@@ -3,7 +3,7 @@ import { Alert, Button, Card, Skeleton, Stack, Text, Title } from '@mantine/core
 import { useQuery } from '@tanstack/react-query';
 import { formatLongDate } from '../../../lib/local-date';
 import { showSuccessToast } from '../../../lib/toast';
-import { useLockDate } from '../../plans';
+import { isPlanCancelled, useLockDate } from '../../plans';
 import type { Plan } from '../../plans';
 import { localToday, nextTwoWeeks } from '../date-window';
 import { useMyVotedSlotIds } from '../my-votes';
@@ -97,6 +97,8 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
       onSuccess: () => showSuccessToast('Date picked!', `${formatLongDate(date)}. Now set the event time.`),
     });
   const locked = isDateLocked(plan) ? plan.lockedTimeSlotDate : null;
+  // A cancelled plan: the dates people chose stay in view, nothing to vote on (docs/decisions/0100-cancelling-a-plan.md).
+  const frozen = isPlanCancelled(plan);
   const busyDays = calendarImport.calendar?.days;
   const busyOn = (date: string) => busyDays?.[date];
 
@@ -115,19 +117,28 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
           {formatLongDate(locked)}. The time is coming soon.
         </Alert>
       )}
-      <NextTwoWeeks
-        days={days}
-        slotsByDate={wholeDays}
-        votedSlotIds={votedSlotIds}
-        pendingVote={(date) => pendingVote({ kind: 'date', date })}
-        onToggle={(date) => void voteDate(date)}
-        waiting={waiting}
-        lockedDate={locked}
-        busyOn={busyOn}
-        showBusy={Boolean(busyDays)}
-      />
-      <CalendarImportControl state={calendarImport} today={today} />
-      <DatePickerPanel today={today} votedDates={votedDates} voteDate={voteDate} busyOn={busyOn} />
+      {frozen && (
+        <Alert color="red" variant="light" title="Cancelled">
+          This plan was cancelled.
+        </Alert>
+      )}
+      {!frozen && (
+        <>
+          <NextTwoWeeks
+            days={days}
+            slotsByDate={wholeDays}
+            votedSlotIds={votedSlotIds}
+            pendingVote={(date) => pendingVote({ kind: 'date', date })}
+            onToggle={(date) => void voteDate(date)}
+            waiting={waiting}
+            lockedDate={locked}
+            busyOn={busyOn}
+            showBusy={Boolean(busyDays)}
+          />
+          <CalendarImportControl state={calendarImport} today={today} />
+          <DatePickerPanel today={today} votedDates={votedDates} voteDate={voteDate} busyOn={busyOn} />
+        </>
+      )}
       <DateList
         planId={plan.id}
         slots={listed}
@@ -136,10 +147,11 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
           pendingVote(slot.period ? { kind: 'slot', slotId: slot.id, date: slot.date } : { kind: 'date', date: slot.date })
         }
         onToggle={toggleSlot}
-        canPickDate={isHost && !LOCKED_STATUSES.has(plan.status)}
+        canPickDate={isHost && !LOCKED_STATUSES.has(plan.status) && !frozen}
         onPickDate={pickDate}
         pickingDate={lockDate.isPending ? (lockDate.variables ?? null) : null}
         lockedDate={locked}
+        frozen={frozen}
       />
     </Stack>
   );

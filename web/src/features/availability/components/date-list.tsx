@@ -22,6 +22,8 @@ interface DateListProps {
   onPickDate: (date: string) => void;
   pickingDate: string | null;
   lockedDate: string | null | undefined;
+  /** A cancelled plan (docs/decisions/0100-cancelling-a-plan.md): the votes show, "I'm free" is off. */
+  frozen?: boolean;
 }
 
 /** Spec §9: voter avatars show 4 in the date list, then '+N'. */
@@ -32,7 +34,7 @@ const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
   return period ? `${formatShortDate(slot.date)} · ${period}` : formatShortDate(slot.date);
 };
 
-function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onPickDate, picking, pickDisabled, picked }: {
+function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onPickDate, picking, pickDisabled, picked, frozen }: {
   planId: string;
   slot: TimeSlot;
   mine: boolean;
@@ -44,6 +46,7 @@ function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onP
   picking: boolean;
   pickDisabled: boolean;
   picked: boolean;
+  frozen: boolean;
 }) {
   const labelId = useId();
   return (
@@ -77,6 +80,7 @@ function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onP
               aria-pressed={mine}
               aria-describedby={labelId}
               onClick={onToggle}
+              disabled={frozen}
               // The vote shows at once; a second tap waits for the first.
               aria-busy={busy || undefined}
               leftSection={mine ? <IconCheck size={14} /> : undefined}
@@ -108,7 +112,7 @@ function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onP
  * visitor can toggle their own vote here too (the only place for dates beyond
  * two weeks or for a set time), and the host picks a date with votes.
  */
-export function DateList({ planId, slots, votedSlotIds, pendingVote, onToggle, canPickDate, onPickDate, pickingDate, lockedDate }: DateListProps) {
+export function DateList({ planId, slots, votedSlotIds, pendingVote, onToggle, canPickDate, onPickDate, pickingDate, lockedDate, frozen = false }: DateListProps) {
   if (slots.length === 0) {
     return (
       <Text c="dimmed" fz="sm" ta="center" py="sm">
@@ -136,6 +140,7 @@ export function DateList({ planId, slots, votedSlotIds, pendingVote, onToggle, c
             picking={pickingDate === slot.date}
             pickDisabled={pickingDate !== null}
             picked={!slot.period && lockedDate === slot.date}
+            frozen={frozen}
           />
         ))}
       </Stack>

@@ -105,6 +105,7 @@ describe('guest dashboard', () => {
     expect(status.getByText("When we're meeting")).toBeInTheDocument();
     expect(status.queryByText("Where we're meeting")).not.toBeInTheDocument();
     expect(status.getByText('3 people joined')).toBeInTheDocument();
+    expect(screen.getByText('Vote Now')).toBeInTheDocument();
 
     const banner = within(screen.getByRole('complementary', { name: 'Save Your Votes & Get Updates' }));
     expect(banner.getByRole('link', { name: 'Create Account' })).toHaveAttribute('href', `/auth?returnTo=${DASHBOARD}`);
@@ -123,6 +124,23 @@ describe('guest dashboard', () => {
     expect(status.getByText('Board games')).toBeInTheDocument();
     expect(status.getByText("Where we're meeting")).toBeInTheDocument();
     expect(status.getByText('Central Park')).toBeInTheDocument();
+  });
+
+  it('a cancelled plan says so with the message, asks nobody to vote, and its ideas cannot be voted on', async () => {
+    setGuestSession(sam);
+    openDashboard({
+      routes: {
+        'GET /api/plans/slug/abcDEF12': () =>
+          json(planJson({ status: 'cancelled', cancelMessage: 'Rain all weekend.', cancelledAt: '2026-03-10T12:00:00.000Z' })),
+      },
+    });
+    const status = within(await screen.findByRole('region', { name: 'Plan Status' }));
+    expect(status.getByText('Cancelled')).toBeInTheDocument();
+    expect(status.getByText('Rain all weekend.')).toBeInTheDocument();
+    // Only the host reopens it.
+    expect(status.queryByRole('button', { name: 'Reopen Plan' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Vote Now')).not.toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /^Vote for Board games/ })).toBeDisabled();
   });
 
   it('asks a signed-in visitor to sign in for notifications, without the guest welcome', async () => {

@@ -5,7 +5,7 @@ import { InstallHint } from '../../../components/install-hint';
 import { useHasVotedOnDates } from '../../availability';
 import { useHasVotedOnIdeas } from '../../ideas';
 import { NotificationsCard } from '../../notifications';
-import { PlanStatusCard } from '../../plans';
+import { isPlanCancelled, PlanStatusCard } from '../../plans';
 import type { LinkedPlan } from '../../plans';
 import { parseDashboardTab, type DashboardTab } from '../dashboard-tab';
 import type { PlanVisitor } from '../../guests';
@@ -62,7 +62,8 @@ export function GuestDashboard({ plan, visitor }: { plan: LinkedPlan; visitor: P
       </div>
       <DashboardShortcuts onOpen={openTab} />
       <PlanStatusCard plan={plan} />
-      <DashboardProgress onOpen={openTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />
+      {/* Nothing to vote on once cancelled (docs/decisions/0100-cancelling-a-plan.md). */}
+      {!isPlanCancelled(plan) && <DashboardProgress onOpen={openTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />}
       {/* Clear of the fixed header when scrolled to. */}
       <Box ref={tabsRef} style={{ scrollMarginTop: 76 }}>
         <DashboardTabs plan={plan} tab={tab} onTabChange={selectTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />

@@ -6,7 +6,7 @@ import { colors } from '../../../lib/colors';
 /** Spec §2 Join: 'Join the Plan', the plan's title, its description and phase. */
 export function JoinPlanSummary({ plan }: { plan: Plan }) {
   const phase = planPhaseLabel(plan.status);
-  const color = phase === 'Active' ? 'teal' : 'violet';
+  const color = phase === 'Active' ? 'teal' : phase === 'Cancelled' ? 'red' : 'violet';
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="join-plan-title">
       <Stack gap="xs">

@@ -28,6 +28,8 @@ interface IdeaCardProps {
   isHostsPick?: boolean;
   /** Host only: the 'Pick' / 'Picked' button. */
   pick?: { picked: boolean; pending: boolean; onPick: () => void };
+  /** A cancelled plan (docs/decisions/0100-cancelling-a-plan.md): no voting, picking or commenting. */
+  frozen?: boolean;
 }
 
 /** Delete (trash) for the idea's author and the host, asking first (docs/decisions/0065-moderation.md). */
@@ -58,7 +60,7 @@ function DeleteIdea({ plan, idea, visitor }: Pick<IdeaCardProps, 'plan' | 'idea'
  * the comments, for the host 'Pick' / 'Picked', and for its author and the
  * host a delete.
  */
-export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = false, pick }: IdeaCardProps) {
+export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = false, pick, frozen = false }: IdeaCardProps) {
   const titleId = useId();
   const threadId = useId();
   const [commentsOpen, setCommentsOpen] = useState(false);
@@ -101,7 +103,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
               aria-pressed={voted}
               aria-label={`Vote for ${idea.text} (${votesLabel(idea.voteCount)})`}
               onClick={vote}
-              disabled={visitor === undefined}
+              disabled={visitor === undefined || frozen}
               aria-busy={voting || undefined}
             >
               {idea.voteCount}
@@ -120,7 +122,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
               onToggle={() => setCommentsOpen((open) => !open)}
             />
             {mayDelete(idea, runsPlan, visitor) && <DeleteIdea plan={plan} idea={idea} visitor={visitor} />}
-            {pick && (
+            {pick && !frozen && (
               <Button
                 size="compact-sm"
                 radius="xl"
@@ -138,7 +140,7 @@ export function IdeaCard({ plan, idea, visitor, isTop = false, isHostsPick = fal
         </Group>
         {commentsOpen && (
           <Box id={threadId}>
-            <CommentThread plan={plan} ideaId={idea.id} ideaText={idea.text} visitor={visitor} />
+            <CommentThread plan={plan} ideaId={idea.id} ideaText={idea.text} visitor={visitor} frozen={frozen} />
           </Box>
         )}
       </Stack>

@@ -19,10 +19,12 @@ interface CommentsProps {
   ideaId: string;
   ideaText: string;
   visitor: PlanVisitor | null | undefined;
+  /** A cancelled plan: the thread is read only. */
+  frozen?: boolean;
 }
 
 /** The open thread: comments oldest first (cached 5 minutes, spec §7) and a one-line form posted with Enter. */
-export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps) {
+export function CommentThread({ plan, ideaId, ideaText, visitor, frozen = false }: CommentsProps) {
   const planId = plan.id;
   const comments = useQuery(ideaCommentsQueryOptions(planId, ideaId));
   const { runsPlan } = usePlanRole(plan, visitor?.userId);
@@ -118,31 +120,33 @@ export function CommentThread({ plan, ideaId, ideaText, visitor }: CommentsProps
         pendingLabel="Deleting..."
         pending={deleteComment.isPending}
       />
-      <form onSubmit={submit} noValidate>
-        <Group gap="xs" wrap="nowrap" align="flex-start">
-          <TextInput
-            flex={1}
-            size="sm"
-            placeholder="Add a comment..."
-            aria-label={`Add a comment on ${ideaText}`}
-            value={text}
-            maxLength={COMMENT_TEXT_MAX}
-            enterKeyHint="send"
-            onChange={(event) => setText(event.currentTarget.value)}
-            readOnly={addComment.isPending}
-          />
-          <ActionIcon
-            type="submit"
-            size={36}
-            radius="md"
-            aria-label="Post comment"
-            disabled={blank || addComment.isPending}
-            loading={addComment.isPending}
-          >
-            <IconSend />
-          </ActionIcon>
-        </Group>
-      </form>
+      {!frozen && (
+        <form onSubmit={submit} noValidate>
+          <Group gap="xs" wrap="nowrap" align="flex-start">
+            <TextInput
+              flex={1}
+              size="sm"
+              placeholder="Add a comment..."
+              aria-label={`Add a comment on ${ideaText}`}
+              value={text}
+              maxLength={COMMENT_TEXT_MAX}
+              enterKeyHint="send"
+              onChange={(event) => setText(event.currentTarget.value)}
+              readOnly={addComment.isPending}
+            />
+            <ActionIcon
+              type="submit"
+              size={36}
+              radius="md"
+              aria-label="Post comment"
+              disabled={blank || addComment.isPending}
+              loading={addComment.isPending}
+            >
+              <IconSend />
+            </ActionIcon>
+          </Group>
+        </form>
+      )}
     </Stack>
   );
 }

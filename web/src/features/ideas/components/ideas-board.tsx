@@ -3,7 +3,7 @@ import { Alert, Button, Card, Skeleton, Stack, Text, ThemeIcon } from '@mantine/
 import { useQuery } from '@tanstack/react-query';
 import { IconBulb } from '../../../components/icons';
 import { usePlanVisitor, type PlanVisitor } from '../../guests';
-import type { Plan } from '../../plans';
+import { isPlanCancelled, type Plan } from '../../plans';
 import { sortIdeasByVotes, topIdeaId } from '../ideas';
 import { usePickIdea } from '../mutations';
 import { ideaListQueryOptions } from '../queries';
@@ -67,6 +67,7 @@ function IdeaList({ plan, ideas, visitor, isHost = false, showTopIdea = false }:
   const sorted = sortIdeasByVotes(ideas);
   const top = showTopIdea ? topIdeaId(sorted) : null;
   const pickIdea = usePickIdea(plan);
+  const frozen = isPlanCancelled(plan);
   if (sorted.length === 0) return <NoIdeasYet />;
   return (
     <Stack gap="sm">
@@ -77,6 +78,7 @@ function IdeaList({ plan, ideas, visitor, isHost = false, showTopIdea = false }:
           idea={idea}
           visitor={visitor}
           isTop={idea.id === top}
+          frozen={frozen}
           // The host sees 'Picked' on the button instead.
           isHostsPick={!isHost && idea.id === plan.lockedIdeaId}
           pick={
@@ -110,11 +112,15 @@ export function IdeasBoard({ plan, isHost, showTopIdea, renderForm, formFirst = 
   const [panelOpen, setPanelOpen] = useState(false);
   const panelId = useId();
 
-  const form = renderForm({
-    visitor,
-    suggestButton: <SuggestIdeaButton open={panelOpen} panelId={panelId} onToggle={() => setPanelOpen((open) => !open)} />,
-  });
-  const panel = panelOpen && (
+  // A cancelled plan takes no new ideas (docs/decisions/0100-cancelling-a-plan.md).
+  const frozen = isPlanCancelled(plan);
+  const form =
+    !frozen &&
+    renderForm({
+      visitor,
+      suggestButton: <SuggestIdeaButton open={panelOpen} panelId={panelId} onToggle={() => setPanelOpen((open) => !open)} />,
+    });
+  const panel = !frozen && panelOpen && (
     <SuggestionsPanel id={panelId} plan={plan} ideas={ideas.data ?? []} visitor={visitor} onDone={() => setPanelOpen(false)} />
   );
   // Ideas already shown stay (open threads, typed comments) if a background refetch fails.

@@ -90,6 +90,21 @@ describe('home', () => {
     expect(screen.getByRole('link', { name: /Hike/ })).not.toHaveTextContent('Mar 14');
   });
 
+  it('says Cancelled on the card of a cancelled plan, and only there (docs/decisions/0100-cancelling-a-plan.md)', async () => {
+    mockFetch({
+      'GET /api/auth/me': meRoute(ada),
+      'GET /api/plans': () =>
+        json([
+          planSummaryJson({ id: 'p1', title: 'Dinner', status: 'cancelled', cancelMessage: 'Rain', cancelledAt: '2026-03-10T12:00:00.000Z' }),
+          planSummaryJson({ id: 'p2', title: 'Hike' }),
+        ]),
+    });
+    renderWithProviders(<AppRoutes />, { route: '/home' });
+    const dinner = await screen.findByRole('link', { name: /Dinner/ });
+    expect(within(dinner).getByText('Cancelled')).toBeInTheDocument();
+    expect(within(screen.getByRole('link', { name: /Hike/ })).queryByText('Cancelled')).not.toBeInTheDocument();
+  });
+
   it("shows up to 6 participant names, then '+N', with every name in the title", async () => {
     const names = ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'];
     mockFetch({

@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Badge, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { IconBulb, IconCalendar, IconUsers } from '../../../components/icons';
 import { summarizeNames } from '../../../lib/overflow';
+import { isPlanCancelled } from '../plan-access';
 import { formatCardTime } from '../plan-time';
 import type { PlanSummary } from '../../../../../supabase/functions/_shared/contract/plans';
 
@@ -29,9 +30,17 @@ export function PlanCard({ plan }: { plan: PlanSummary }) {
     <UnstyledButton component={Link} to={paths.plan.getHref(plan.id)} display="block" w="100%" style={{ borderRadius: 'var(--mantine-radius-lg)' }}>
       <Card withBorder radius="lg" padding="md">
         <Stack gap={6}>
-          <Text fw={700} fz="lg" lineClamp={2}>
-            {plan.title}
-          </Text>
+          <Group gap="xs" justify="space-between" wrap="nowrap" align="flex-start">
+            <Text fw={700} fz="lg" lineClamp={2}>
+              {plan.title}
+            </Text>
+            {/* docs/decisions/0100-cancelling-a-plan.md */}
+            {isPlanCancelled(plan) && (
+              <Badge color="red" variant="light" tt="none" style={{ flexShrink: 0 }}>
+                Cancelled
+              </Badge>
+            )}
+          </Group>
           <Line icon={<IconBulb size={16} />}>
             <Text fz="sm" c="var(--mantine-color-text)" lineClamp={1}>
               {plan.lockedIdeaText ?? 'TBD'}

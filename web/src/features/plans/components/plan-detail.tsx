@@ -33,7 +33,7 @@ export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
       {runsPlan && isVotingOpen(plan) && <WaitingOn plan={plan} />}
       {shouldShowSetEventTime(plan, runsPlan) && <SetEventTimePanel key={plan.lockedTimeSlotDate} plan={plan} />}
       <PlanTabs planId={plan.id} isHost={runsPlan} tabs={tabs} />
-      <QuickActions plan={plan} isHost={isHost} canInvite={canInvite(plan, userId)} />
+      <QuickActions plan={plan} isHost={isHost} runsPlan={runsPlan} canInvite={canInvite(plan, userId)} />
       {userId && <NotificationsCard identity={{ kind: 'member', userId }} />}
     </Stack>
   );

@@ -8,6 +8,8 @@ import { isVotingOpen } from '../deadline';
 import { formatMeetingTime } from '../plan-time';
 import { planListQueryOptions } from '../queries';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import { isPlanCancelled } from '../plan-access';
+import { CancelledNotice } from './cancelled-notice';
 import { DeadlineEditor } from './deadline-editor';
 import { DeadlineStatus } from './deadline-status';
 import { LocationEditor } from './location-editor';
@@ -74,7 +76,7 @@ const peopleJoined = (count: number) => `${count} ${count === 1 ? 'person' : 'pe
 export function PlanStatusCard({ plan, isHost = false }: { plan: Plan; isHost?: boolean }) {
   const when = formatMeetingTime(plan);
   const location = plan.location?.trim();
-  const canEditLocation = isHost && Boolean(plan.lockedIdeaId);
+  const canEditLocation = isHost && Boolean(plan.lockedIdeaId) && !isPlanCancelled(plan);
   const showDeadline = isVotingOpen(plan) && (isHost || Boolean(plan.deadline));
 
   return (
@@ -82,6 +84,7 @@ export function PlanStatusCard({ plan, isHost = false }: { plan: Plan; isHost?: 
       <Title id="plan-status-title" order={2} fz="h4" mb="md">
         Plan Status
       </Title>
+      <CancelledNotice plan={plan} isHost={isHost} />
       <Stack component="dl" gap="md" m={0}>
         <StatusRow icon={<IconBulb size={18} />} label="What we're doing">
           {plan.lockedIdeaId ? <PickedIdea plan={plan} /> : <Undecided hint="Still deciding" />}

@@ -5,17 +5,22 @@ import { paths } from '../../../config/paths';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { IconLogOut, IconTrash, IconUserPlus } from '../../../components/icons';
 import { useDeletePlan, useLeavePlan } from '../mutations';
+import { isPlanCancelled } from '../plan-access';
+import { CancelPlan } from './cancel-plan';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 
 type Dialog = 'leave' | 'delete' | null;
 
 interface QuickActionsProps {
   plan: Plan;
+  /** The host alone deletes the plan (docs/decisions/0099-what-stays-the-hosts.md). */
   isHost: boolean;
+  /** The host or a co-host cancels it (docs/decisions/0098-cohosts.md). */
+  runsPlan: boolean;
   canInvite: boolean;
 }
 
-export function QuickActions({ plan, isHost, canInvite }: QuickActionsProps) {
+export function QuickActions({ plan, isHost, runsPlan, canInvite }: QuickActionsProps) {
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
@@ -43,6 +48,7 @@ export function QuickActions({ plan, isHost, canInvite }: QuickActionsProps) {
         <Button variant="default" justify="flex-start" leftSection={<IconLogOut size={18} />} onClick={() => setDialog('leave')}>
           Leave Plan
         </Button>
+        {runsPlan && !isPlanCancelled(plan) && <CancelPlan plan={plan} />}
         {isHost && (
           <Button
             variant="outline"
