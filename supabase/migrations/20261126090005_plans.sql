@@ -59,7 +59,7 @@ create table app.plans (
   -- the event's title, idea, date, time or place changes; never by a client.
   calendar_sequence     integer not null default 0,
   calendar_changed_at   timestamptz not null default now(),
-  -- Spots (the rsvps file; docs/api.md "Who's coming"): how many people may
+  -- Spots (the rsvps file; docs/api-after-the-date.md "Who's coming"): how many people may
   -- come, counting the friends they bring (null: no limit), and how many
   -- friends one person may bring. Written only by private.set_capacity.
   capacity              integer,

@@ -3,7 +3,7 @@
 -- answer (going, maybe, can't go) with the friends they bring, the spots
 -- (plans.capacity, plans.max_plus_ones, the plans file) and the waitlist,
 -- the host answering for someone, and the answers asked again when the date
--- changes (docs/api.md "Who's coming", docs/decisions/0095-0097).
+-- changes (docs/api-after-the-date.md "Who's coming", docs/decisions/0095-0097).
 -- =============================================================================
 --
 -- Every change that can move a spot (an answer, the host's answer for

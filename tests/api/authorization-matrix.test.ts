@@ -230,7 +230,7 @@ const ROUTES: Route[] = [
     freshWorldPerCaller: true,
     request: (w, who) => ['POST', '/api/auth/transfer-guest-votes', { body: { guestId: w.guest.id }, token: who.token }],
   },
-  // Who's coming (docs/api.md "Who's coming"): answers open once the date is locked.
+  // Who's coming (docs/api-after-the-date.md "Who's coming"): answers open once the date is locked.
   { name: 'PUT /api/plans/{id}/rsvp', arrange: lockTheDate, request: (w, who) => ['PUT', `/api/plans/${w.planA.id}/rsvp`, withGuest(who, { answer: 'going' })] },
   {
     name: 'PUT /api/plans/{id}/rsvps/{participantId} (the guest)',

@@ -1,4 +1,4 @@
-// Cancelling a plan over HTTP (docs/api.md "Cancelling a plan";
+// Cancelling a plan over HTTP (docs/api-after-the-date.md "Cancelling a plan";
 // docs/decisions/0100-cancelling-a-plan.md, 0101-calendars-follow-the-answer.md):
 // POST /api/plans/{id}/cancel {message?}, the plan JSON it answers, who may,
 // the freeze (votes, ideas, comments, date votes: 409 with one sentence),

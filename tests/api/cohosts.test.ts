@@ -1,4 +1,4 @@
-// Co-hosts over HTTP (docs/api.md "Co-hosts", docs/decisions/0098-cohosts.md,
+// Co-hosts over HTTP (docs/api-after-the-date.md "Co-hosts", docs/decisions/0098-cohosts.md,
 // 0099-what-stays-the-hosts.md): the host makes a member a co-host and takes
 // it back, the participant JSON carries `role` in the participants list and
 // the plans list, a co-host runs the plan (sets the place, locks the date,

@@ -251,10 +251,10 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
       ),
       build: (keys) => ({ method: 'POST', path: '/api/push/subscriptions', opts: { body: { subscription: { endpoint: pushEndpoint(), keys } }, token: w.member.token } }),
     },
-    // Co-hosts (docs/api.md "Co-hosts"): the participant is named by its id.
+    // Co-hosts (docs/api-after-the-date.md "Co-hosts"): the participant is named by its id.
     { name: 'cohosts participantId', bad: badId, build: (participantId) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/cohosts`, opts: { body: { participantId }, token: w.host.token } }) },
     { name: 'interest catalogId', bad: fc.oneof(fc.string({ maxLength: 10 }), fc.uuid(), wrongType), build: (catalogId) => ({ method: 'POST', path: '/api/users/me/interests', opts: { body: { catalogId }, token: w.member.token } }) },
-    // Who's coming (docs/api.md "Who's coming").
+    // Who's coming (docs/api-after-the-date.md "Who's coming").
     { name: 'rsvp answer', bad: badAnswer, build: (answer) => ({ method: 'PUT', path: `/api/plans/${w.planA.id}/rsvp`, opts: { body: { answer, guestId: w.guest.id }, ...guest } }) },
     { name: 'rsvp plusOnes', bad: badFriends, build: (plusOnes) => ({ method: 'PUT', path: `/api/plans/${w.planA.id}/rsvp`, opts: { body: { answer: 'going', plusOnes }, token: w.member.token } }) },
     { name: 'rsvp for answer', bad: badAnswer, build: (answer) => ({ method: 'PUT', path: `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, opts: { body: { answer }, token: w.host.token } }) },

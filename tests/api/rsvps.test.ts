@@ -1,4 +1,4 @@
-// Who's coming over HTTP (docs/api.md "Who's coming"): PUT /api/plans/{id}/rsvp,
+// Who's coming over HTTP (docs/api-after-the-date.md "Who's coming"): PUT /api/plans/{id}/rsvp,
 // GET /api/plans/{id}/rsvps, PUT /api/plans/{id}/rsvps/{participantId},
 // POST /api/plans/{id}/capacity, and the plan JSON's capacity, maxPlusOnes
 // and answers. Each kind of caller (member, guest, a guest's restored device,

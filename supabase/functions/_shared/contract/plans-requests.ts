@@ -26,5 +26,5 @@ export const guestDeleteBody = body({
   guestId: z.union([guestIdSchema, z.null()], { error: 'guestId must be a valid id' }).optional(),
 });
 
-/** POST /api/plans/{id}/cohosts: the participant the host makes a co-host (docs/api.md "Co-hosts"). */
+/** POST /api/plans/{id}/cohosts: the participant the host makes a co-host (docs/api-after-the-date.md "Co-hosts"). */
 export const cohostBody = body({ participantId: uuid('participantId') });

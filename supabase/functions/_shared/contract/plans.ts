@@ -11,7 +11,7 @@ export { REMOVED_FROM_PLAN } from './guest-secret.ts';
 /** DELETE /api/plans/{id}/removals/{removalId} of a removal that is not the plan's (or was undone, or a malformed id). */
 export const REMOVAL_NOT_FOUND = 'This person was not removed from the plan';
 
-// Co-hosts (docs/api.md "Co-hosts", docs/decisions/0098-cohosts.md): the
+// Co-hosts (docs/api-after-the-date.md "Co-hosts", docs/decisions/0098-cohosts.md): the
 // database's sentences (private.set_cohost, private.remove_participant).
 /** POST/DELETE /api/plans/{id}/cohosts... by anyone but the host. */
 export const ONLY_HOST_CAN_CHOOSE_COHOSTS = 'Only the host can choose co-hosts';
@@ -110,7 +110,7 @@ const participantShape = () => ({
   isGuest: z.boolean(),
   /** Voted on at least one idea or date. */
   hasResponded: z.optional(z.boolean()),
-  /** 'host', 'cohost' or null (docs/api.md "Co-hosts"). */
+  /** 'host', 'cohost' or null (docs/api-after-the-date.md "Co-hosts"). */
   role: roleSchema(),
 });
 export const participantListSchema = z.lazy(() => z.array(z.object(participantShape())));

@@ -1,4 +1,4 @@
-// Who's coming: the requests (docs/api.md "Who's coming").
+// Who's coming: the requests (docs/api-after-the-date.md "Who's coming").
 import { z } from 'zod';
 import { body, optionalGuestId } from './fields.ts';
 import {

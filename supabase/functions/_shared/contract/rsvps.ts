@@ -1,4 +1,4 @@
-// Who's coming (docs/api.md "Who's coming"): the answers once the date is
+// Who's coming (docs/api-after-the-date.md "Who's coming"): the answers once the date is
 // set, the headcount, the spots and the waitlist, the host answering for
 // someone. The answers' shapes, limits and sentences.
 import { z } from 'zod/mini';

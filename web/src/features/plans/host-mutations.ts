@@ -227,7 +227,7 @@ export function useAllowBack(planId: string) {
 }
 
 /**
- * The host makes a member a co-host, or ends it (docs/api.md "Co-hosts",
+ * The host makes a member a co-host, or ends it (docs/api-after-the-date.md "Co-hosts",
  * docs/decisions/0098-cohosts.md): POST /api/plans/{id}/cohosts or DELETE
  * /api/plans/{id}/cohosts/{participantId}. The answered participant goes into
  * the list at once.

@@ -2,7 +2,7 @@ import type { Participant, ParticipantRole, Plan } from '../../../../supabase/fu
 
 // Spec §6 and docs/api.md "Plans": the host is the user whose id is the
 // plan's hostId; invite controls are for the host, or everyone when the plan
-// has open invitations. A co-host (docs/api.md "Co-hosts",
+// has open invitations. A co-host (docs/api-after-the-date.md "Co-hosts",
 // docs/decisions/0098-cohosts.md) is a member the participants list marks
 // 'cohost': the host's controls are theirs too, but for what stays the
 // host's (deleting the plan, its link, choosing co-hosts; 0099).

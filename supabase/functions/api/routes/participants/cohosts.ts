@@ -1,4 +1,4 @@
-// Co-hosts (docs/api.md "Co-hosts", docs/decisions/0098-cohosts.md): the host
+// Co-hosts (docs/api-after-the-date.md "Co-hosts", docs/decisions/0098-cohosts.md): the host
 // makes a member of the plan a co-host, who then runs the plan with the host,
 // or an ordinary participant again. private.set_cohost makes every check
 // (404 unknown plan, 403 not the host, 404 not a participant of it, 409 a

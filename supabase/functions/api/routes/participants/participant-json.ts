@@ -1,4 +1,5 @@
-// A participant's JSON (spec §3 Participant; docs/api.md "Plans", "Co-hosts"),
+// A participant's JSON (spec §3 Participant; docs/api.md "Plans";
+// docs/api-after-the-date.md "Co-hosts"),
 // built in SQL so the participants list, the plans list and the co-host
 // routes answer the same shape.
 import type { Tx } from '../../../_shared/db/client.ts';

@@ -69,7 +69,7 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       'autoLock', ${p}.auto_lock,
       'remindedAt', ${p}.reminded_at,
       'calendarSequence', ${p}.calendar_sequence,
-      -- Who's coming (docs/api.md "Who's coming"): the spots, and the answers
+      -- Who's coming (docs/api-after-the-date.md "Who's coming"): the spots, and the answers
       -- at a glance for the home card and the Plan Status card
       -- (private.plan_answers: null before a date is locked).
       'capacity', ${p}.capacity,

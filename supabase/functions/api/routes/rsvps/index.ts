@@ -1,4 +1,4 @@
-// Who's coming (docs/api.md "Who's coming"): the caller's answer
+// Who's coming (docs/api-after-the-date.md "Who's coming"): the caller's answer
 // (PUT /api/plans/{id}/rsvp), the headcount (GET /api/plans/{id}/rsvps), the
 // host answering for someone (PUT /api/plans/{id}/rsvps/{participantId}) and
 // the spots (POST /api/plans/{id}/capacity).

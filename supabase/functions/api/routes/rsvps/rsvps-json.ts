@@ -1,5 +1,5 @@
 // The headcount JSON of GET /api/plans/{id}/rsvps and POST capacity
-// (contract/rsvps.ts rsvpsSchema; docs/api.md "Who's coming"), built in SQL
+// (contract/rsvps.ts rsvpsSchema; docs/api-after-the-date.md "Who's coming"), built in SQL
 // in the request's one statement, under the caller's row security (the
 // plan's link holders and participants read every answer, as they read the
 // votes). Before a date is locked every answer reads as not given: answers
