@@ -1,5 +1,7 @@
+import { Suspense } from 'react';
 import { Stack, Text, Title } from '@mantine/core';
 import { NotificationsCard } from '../../notifications';
+import { answersOpen, AreYouComingSkeleton, LazyAreYouComing } from '../../rsvps';
 import { isVotingOpen } from '../deadline';
 import { canInvite, isPlanHost } from '../plan-access';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
@@ -13,10 +15,12 @@ import { WhosComing } from './whos-coming';
 interface PlanDetailProps {
   plan: Plan;
   userId: string | undefined;
+  /** The signed-in user's name (their answer is made as them). */
+  userName?: string;
   tabs: PlanTabComponents;
 }
 
-export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
+export function PlanDetail({ plan, userId, userName = '', tabs }: PlanDetailProps) {
   const isHost = isPlanHost(plan, userId);
   return (
     <Stack gap="lg">
@@ -26,6 +30,12 @@ export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
         </Title>
         {plan.description && <Text c="dimmed">{plan.description}</Text>}
       </div>
+      {/* Once a date is locked, the first question (docs/decisions/0103-whos-coming-on-the-screens.md). */}
+      {userId && answersOpen(plan) && (
+        <Suspense fallback={<AreYouComingSkeleton />}>
+          <LazyAreYouComing planId={plan.id} who={{ kind: 'member', userId, name: userName }} canHost={isHost} />
+        </Suspense>
+      )}
       <PlanStatusCard plan={plan} isHost={isHost} />
       <WhosComing plan={plan} isHost={isHost} />
       {isHost && isVotingOpen(plan) && <WaitingOn plan={plan} />}
