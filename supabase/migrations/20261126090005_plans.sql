@@ -59,6 +59,11 @@ create table app.plans (
   -- the event's title, idea, date, time or place changes; never by a client.
   calendar_sequence     integer not null default 0,
   calendar_changed_at   timestamptz not null default now(),
+  -- Spots (the rsvps file; docs/api.md "Who's coming"): how many people may
+  -- come, counting the friends they bring (null: no limit), and how many
+  -- friends one person may bring. Written only by private.set_capacity.
+  capacity              integer,
+  max_plus_ones         integer not null default 2,
   created_at            timestamptz not null default now(),
   updated_at            timestamptz not null default now(),
 
@@ -83,7 +88,10 @@ create table app.plans (
     status = 'planning' or locked_time_slot_date is not null),
   constraint plans_completed_has_time check (
     status <> 'completed' or (locked_time_slot_id is not null and event_time is not null)),
-  constraint plans_calendar_sequence_not_negative check (calendar_sequence >= 0)
+  constraint plans_calendar_sequence_not_negative check (calendar_sequence >= 0),
+  -- contract/rsvps.ts CAPACITY_MAX and PLUS_ONES_MAX (docs/decisions/0096).
+  constraint plans_capacity_range check (capacity is null or capacity between 1 and 1000),
+  constraint plans_max_plus_ones_range check (max_plus_ones between 0 and 10)
 );
 comment on table app.plans is
   'A gathering. Readable by link holders (claim plan_id/plan_slug) and participants; written by its host.';

@@ -26,7 +26,9 @@ create table app.participants (
   constraint participants_name_length check (char_length(name) between 1 and 254),
   -- No double joins (the API inserts with `on conflict do nothing`).
   constraint participants_plan_id_user_id_key unique (plan_id, user_id),
-  constraint participants_guest_id_plan_id_key unique (guest_id, plan_id)
+  constraint participants_guest_id_plan_id_key unique (guest_id, plan_id),
+  -- Target of the composite FK from app.rsvps (an answer cannot point into another plan).
+  constraint participants_id_plan_id_key unique (id, plan_id)
 );
 comment on table app.participants is
   'Who takes part in a plan: members (user_id) and guests (guest_id). The host is always one of them.';

@@ -34,7 +34,8 @@
 --         "ideaIds": [uuid, ...] | null, "slotIds": [uuid, ...] | null}
 --      parts: plan (the plan row), participants (people joining or leaving,
 --      names, a device continuing as a guest, removals), ideas (ideas and idea votes), comments, dates (time slots and
---      their votes), deleted (the plan is gone). ideaIds / slotIds name the
+--      their votes), rsvps (answers, the headcount and the waitlist),
+--      deleted (the plan is gone). ideaIds / slotIds name the
 --      ideas whose votes or comments changed and the slots whose votes
 --      changed: absent when none, null when more than 20 (read: "all").
 --
@@ -356,5 +357,12 @@ create trigger time_slot_votes_note_plan_change
   for each row execute function private.note_plan_change('dates');
 create constraint trigger time_slot_votes_publish_plan_changes
   after insert or update or delete on app.time_slot_votes
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
+create trigger rsvps_note_plan_change
+  after insert or update or delete on app.rsvps
+  for each row execute function private.note_plan_change('rsvps');
+create constraint trigger rsvps_publish_plan_changes
+  after insert or update or delete on app.rsvps
   deferrable initially deferred
   for each row execute function private.publish_plan_changes();

@@ -119,7 +119,9 @@ create table app.notification_events (
 
   constraint notification_events_kind check (kind in (
     'idea_picked', 'date_locked', 'decided', 'time_set', 'time_changed', 'place_changed',
-    'unlocked', 'plan_deleted', 'digest', 'reminder', 'deadline_soon', 'deadline_reached'))
+    'unlocked', 'plan_deleted', 'digest', 'reminder', 'deadline_soon', 'deadline_reached',
+    -- The rsvps file's: a waitlisted person promoted (private.promote_waitlist).
+    'spot_opened'))
 );
 comment on table app.notification_events is
   'What happened to a plan that its people are told of (the outbox); deleted once every delivery is done.';
@@ -187,7 +189,8 @@ create index idea_comments_created_at_idx on app.idea_comments using brin (creat
 -- -----------------------------------------------------------------------------
 -- p_to: 'everyone' (the plan's participants but p_caused_by, the member who
 -- caused it; null: nobody is left out), 'host', or 'unanswered' (who has not
--- voted on anything yet; never the host). Push goes to every device of each
+-- voted on anything yet; never the host), or 'participant:<id>' (that one
+-- participant: the rsvps file's spot_opened). Push goes to every device of each
 -- recipient; with p_email, members also get an e-mail, unless they turned
 -- e-mails about this plan off (the time's e-mail goes to every member,
 -- whoever set it). A digest
@@ -240,7 +243,8 @@ begin
              when 'host' then pa.user_id = v_plan.host_id
              when 'unanswered' then pa.user_id is distinct from v_plan.host_id
                                     and not private.has_responded(p_plan_id, pa.user_id, pa.guest_id)
-             else false
+             -- One person (the rsvps file's promotion): 'participant:<participants.id>'.
+             else p_to = 'participant:' || pa.id::text
            end
   ), recipients as (
     select * from chosen c

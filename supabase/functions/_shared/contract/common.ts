@@ -27,6 +27,9 @@ export const SLUG_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 /** Spec §8: voting before joining. The app says it before asking; the vote rules answer it too. */
 export const JOIN_TO_VOTE = 'Please join the plan first to vote';
 
+/** A cancelled plan's answers, votes, comments and ideas are frozen (409). */
+export const PLAN_CANCELLED = 'This plan was cancelled.';
+
 /** A request body that is not a JSON object (an array, a string, null). */
 export const NOT_AN_OBJECT = 'Request body must be a JSON object';
 

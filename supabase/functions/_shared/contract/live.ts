@@ -3,7 +3,7 @@
 // Realtime): pure TypeScript, no runtime APIs, so both sides import it.
 
 /** The parts of a plan a change can touch; `deleted` ends the plan. */
-export const PLAN_PARTS = ['plan', 'participants', 'ideas', 'comments', 'dates'] as const;
+export const PLAN_PARTS = ['plan', 'participants', 'ideas', 'comments', 'dates', 'rsvps'] as const;
 export type PlanPart = (typeof PLAN_PARTS)[number] | 'deleted';
 
 /** One committed change of a plan, as the database announces it. It names no person. */

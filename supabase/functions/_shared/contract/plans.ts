@@ -62,6 +62,12 @@ const planShape = () => ({
    * a copy kept from before it existed still reads.
    */
   calendarSequence: z.optional(z.number()),
+  /** Who's coming (./rsvps.ts): the spots, counting friends (null: no limit). Optional: older copies still read. */
+  capacity: z.nullish(z.number()),
+  /** The friends one person may bring (0-10, default 2). */
+  maxPlusOnes: z.optional(z.number()),
+  /** The answers at a glance, null before a date is locked (the home card, the Plan Status card). */
+  answers: z.nullish(z.object({ going: z.number(), maybe: z.number(), headcount: z.number() })),
 });
 
 /** GET /api/plans/{id}, /slug/{slug}, POST /api/plans and the host's writes. */

@@ -157,7 +157,8 @@ export type NoticeKind =
   | 'digest'
   | 'reminder'
   | 'deadline_soon'
-  | 'deadline_reached';
+  | 'deadline_reached'
+  | 'spot_opened';
 
 /** One claimed delivery (private.claim_deliveries), as the deliverer reads it. */
 export interface Delivery {
@@ -274,6 +275,8 @@ function kindLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): st
       const reason = detail.autoLock && !detail.date ? ' No date has votes, so nothing was locked.' : ' Time to decide.';
       return `Voting has closed. Leading: ${leaders}.${reason}`;
     }
+    case 'spot_opened':
+      return `A spot opened: you're going to ${oneLine(planTitle)}`;
   }
 }
 

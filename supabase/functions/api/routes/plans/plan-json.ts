@@ -67,7 +67,13 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       'deadline', ${p}.deadline,
       'autoLock', ${p}.auto_lock,
       'remindedAt', ${p}.reminded_at,
-      'calendarSequence', ${p}.calendar_sequence
+      'calendarSequence', ${p}.calendar_sequence,
+      -- Who's coming (docs/api.md "Who's coming"): the spots, and the answers
+      -- at a glance for the home card and the Plan Status card
+      -- (private.plan_answers: null before a date is locked).
+      'capacity', ${p}.capacity,
+      'maxPlusOnes', ${p}.max_plus_ones,
+      'answers', private.plan_answers(${p}.id)
     )`;
 }
 
