@@ -17,7 +17,7 @@ import {
 } from '../../lib/offline-actions';
 import { planKeys, rsvpKeys } from '../../lib/query-keys';
 import { showErrorToast } from '../../lib/toast';
-import { type RsvpAnswer, rsvpResultSchema, type Rsvps, rsvpsSchema } from './contract-shim';
+import { type RsvpAnswer, rsvpResultSchema, type Rsvps, rsvpsSchema } from '../../../../supabase/functions/_shared/contract/rsvps';
 
 /** Who answers: a member by the token, a guest by its id (the plan page's user, the dashboard's visitor). */
 export type Answerer = { kind: 'member'; userId: string; name: string } | { kind: 'guest'; guestId: string; name: string };

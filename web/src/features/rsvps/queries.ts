@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { rsvpKeys } from '../../lib/query-keys';
-import { rsvpsSchema } from './contract-shim';
+import { rsvpsSchema } from '../../../../supabase/functions/_shared/contract/rsvps';
 
 export { rsvpKeys };
 

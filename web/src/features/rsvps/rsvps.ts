@@ -1,7 +1,7 @@
 // Who's coming, as the screens say it (docs/api.md "Who's coming",
 // docs/decisions/0103-whos-coming-on-the-screens.md): pure rules and texts.
 import type { Plan } from '../../../../supabase/functions/_shared/contract/plans';
-import type { RsvpState, Rsvps } from './contract-shim';
+import type { RsvpState, Rsvps } from '../../../../supabase/functions/_shared/contract/rsvps';
 
 /**
  * The statuses with a locked date, where answers are open (a date locked,

@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { IconBulb, IconCalendar, IconUsers } from '../../../components/icons';
+import { IconBulb, IconCalendar, IconCheck, IconUsers } from '../../../components/icons';
+import { goingLine } from '../../rsvps';
 import { summarizeNames } from '../../../lib/overflow';
 import { formatCardTime } from '../plan-time';
 import type { PlanSummary } from '../../../../../supabase/functions/_shared/contract/plans';
@@ -41,6 +42,13 @@ export function PlanCard({ plan }: { plan: PlanSummary }) {
             <Line icon={<IconCalendar size={16} />}>
               <Text fz="sm" c="var(--mantine-color-text)">
                 {time}
+              </Text>
+            </Line>
+          )}
+          {plan.answers && (
+            <Line icon={<IconCheck size={16} />}>
+              <Text fz="sm" c="var(--mantine-color-text)">
+                {goingLine(plan.answers)}
               </Text>
             </Line>
           )}

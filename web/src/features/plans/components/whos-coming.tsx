@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Avatar, Button, Card, Group, List, Popover, Skeleton, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { nameInitials } from '../../../lib/initials';
 import { splitOverflow } from '../../../lib/overflow';
+import { answerLabel, answersOpen, goingFirst, LazyAnswerForDialog, rsvpsQueryOptions, type AnswerForPerson } from '../../rsvps';
 import { useAllowBack, useRemoveParticipant } from '../host-mutations';
 import { planParticipantsQueryOptions, planRemovalsQueryOptions } from '../queries';
 import type { Participant, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
@@ -14,27 +15,56 @@ const PLAN_PAGE_MAX_AVATARS = 6;
 export const withGuestMark = (participant: Pick<Participant, 'name' | 'isGuest'>) =>
   participant.isGuest ? `${participant.name} (Guest)` : participant.name;
 
-/** A name in the full list, with the host's Remove where there is one. */
-function ParticipantRow({ participant, remove, close }: { participant: Participant; remove?: () => void; close: () => void }) {
-  if (!remove) return <List.Item>{withGuestMark(participant)}</List.Item>;
+/** Someone's answer (GET rsvps), beside their name in the list. */
+type PersonAnswer = Pick<AnswerForPerson, 'answer' | 'plusOnes'> & { position: number | null };
+
+/** A name in the full list, with their answer once a date is locked, and the host's Answer and Remove where there are. */
+function ParticipantRow({
+  participant,
+  answer,
+  answerFor,
+  remove,
+  close,
+}: {
+  participant: Participant;
+  answer?: PersonAnswer;
+  answerFor?: () => void;
+  remove?: () => void;
+  close: () => void;
+}) {
+  const said = answer && answerLabel(answer);
+  const name = (
+    <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
+      {withGuestMark(participant)}
+      {said && (
+        <Text component="span" fz="xs" c="dimmed">
+          {' · '}
+          {said}
+        </Text>
+      )}
+    </Text>
+  );
+  if (!remove && !answerFor) return <List.Item>{name}</List.Item>;
+  const act = (action: () => void) => () => {
+    close();
+    action();
+  };
   return (
     <List.Item>
       <Group gap="xs" justify="space-between" wrap="nowrap">
-        <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
-          {withGuestMark(participant)}
-        </Text>
-        <Button
-          size="compact-xs"
-          variant="subtle"
-          color="red"
-          aria-label={`Remove ${participant.name}`}
-          onClick={() => {
-            close();
-            remove();
-          }}
-        >
-          Remove
-        </Button>
+        {name}
+        <Group gap={4} wrap="nowrap">
+          {answerFor && (
+            <Button size="compact-xs" variant="subtle" aria-label={`Answer for ${participant.name}`} onClick={act(answerFor)}>
+              Answer
+            </Button>
+          )}
+          {remove && (
+            <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${participant.name}`} onClick={act(remove)}>
+              Remove
+            </Button>
+          )}
+        </Group>
       </Group>
     </List.Item>
   );
@@ -85,10 +115,16 @@ function RemovedPeople({ planId }: { planId: string }) {
  */
 function ParticipantStack({
   participants,
+  answers,
+  onAnswerFor,
   onRemove,
   removedOf,
 }: {
   participants: Participant[];
+  /** Each person's answer by participant id, once a date is locked. */
+  answers?: ReadonlyMap<string, PersonAnswer>;
+  /** The host answers for someone; undefined: no Answer. */
+  onAnswerFor?: (participant: Participant) => (() => void) | undefined;
   /** The host's Remove, for everyone but the host (docs/decisions/0065-moderation.md); undefined: no Remove. */
   onRemove?: (participant: Participant) => (() => void) | undefined;
   /** The host's plan: the list also shows who was removed from it. */
@@ -133,7 +169,14 @@ function ParticipantStack({
       <Popover.Dropdown maw={280}>
         <List listStyleType="none" spacing={4} fz="sm" aria-label="Everyone coming">
           {participants.map((participant) => (
-            <ParticipantRow key={participant.id} participant={participant} remove={onRemove?.(participant)} close={close} />
+            <ParticipantRow
+              key={participant.id}
+              participant={participant}
+              answer={answers?.get(participant.id)}
+              answerFor={onAnswerFor?.(participant)}
+              remove={onRemove?.(participant)}
+              close={close}
+            />
           ))}
         </List>
         {removedOf && <RemovedPeople planId={removedOf} />}
@@ -166,7 +209,7 @@ function useRemoval(plan: Pick<Plan, 'id' | 'slug' | 'hostId'>) {
 }
 
 interface WhosComingProps {
-  plan: Pick<Plan, 'id' | 'slug' | 'hostId'>;
+  plan: Pick<Plan, 'id' | 'slug' | 'hostId' | 'status'>;
   /** The host sees a Remove on everyone else. */
   isHost?: boolean;
 }
@@ -178,6 +221,19 @@ export function WhosComing({ plan, isHost = false }: WhosComingProps) {
   const onRemove = isHost
     ? (participant: Participant) => (participant.userId === plan.hostId ? undefined : () => removal.ask(participant))
     : undefined;
+  // Once a date is locked: who is going first, everyone's answer, and the host's Answer for someone.
+  const open = answersOpen(plan);
+  const { data: rsvps } = useQuery({ ...rsvpsQueryOptions(planId, null), enabled: open });
+  const [answering, setAnswering] = useState<AnswerForPerson | null>(null);
+  const shown = open ? rsvps : undefined;
+  const answers = shown && new Map(shown.people.map((person) => [person.participantId, person]));
+  const onAnswerFor =
+    isHost && answers
+      ? (participant: Participant) => {
+          const person = answers.get(participant.id);
+          return person && participant.userId !== plan.hostId ? () => setAnswering(person) : undefined;
+        }
+      : undefined;
 
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="whos-coming-title">
@@ -206,9 +262,21 @@ export function WhosComing({ plan, isHost = false }: WhosComingProps) {
           No one has joined yet.
         </Text>
       ) : (
-        <ParticipantStack participants={participants} onRemove={onRemove} removedOf={isHost ? planId : undefined} />
+        <ParticipantStack
+          participants={goingFirst(participants, shown?.people)}
+          answers={answers}
+          onAnswerFor={onAnswerFor}
+          onRemove={onRemove}
+          removedOf={isHost ? planId : undefined}
+        />
       )}
       {isHost && removal.dialog}
+      {answering && shown && (
+        // Loaded the first time the host answers for someone.
+        <Suspense fallback={null}>
+          <LazyAnswerForDialog planId={planId} person={answering} maxPlusOnes={shown.maxPlusOnes} onClose={() => setAnswering(null)} />
+        </Suspense>
+      )}
     </Card>
   );
 }

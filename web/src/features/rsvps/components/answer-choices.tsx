@@ -1,6 +1,6 @@
 import { ActionIcon, Button, Group, SimpleGrid, Text } from '@mantine/core';
 import { IconMinus, IconPlus } from '../../../components/icons';
-import type { RsvpAnswer, RsvpState } from '../contract-shim';
+import type { RsvpAnswer, RsvpState } from '../../../../../supabase/functions/_shared/contract/rsvps';
 
 const CHOICES: ReadonlyArray<{ answer: RsvpAnswer; label: string }> = [
   { answer: 'going', label: 'Going' },

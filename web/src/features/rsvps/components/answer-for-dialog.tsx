@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import type { RsvpAnswer, RsvpState } from '../contract-shim';
+import type { RsvpAnswer, RsvpState } from '../../../../../supabase/functions/_shared/contract/rsvps';
 import { useAnswerFor } from '../mutations';
 import { friendsHint } from '../rsvps';
 import { AnswerChoices, FriendsStepper } from './answer-choices';

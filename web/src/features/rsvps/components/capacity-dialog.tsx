@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Checkbox, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { CAPACITY_MAX, MAX_PLUS_ONES_MAX, type Rsvps } from '../contract-shim';
+import { CAPACITY_MAX, PLUS_ONES_MAX, type Rsvps } from '../../../../../supabase/functions/_shared/contract/rsvps';
 import { useSetCapacity } from '../mutations';
 import { parseSpots } from '../rsvps';
 import { FriendsStepper } from './answer-choices';
@@ -62,7 +62,7 @@ function CapacityForm({ planId, rsvps, onClose }: Omit<CapacityDialogProps, 'ope
             Everyone already going keeps their spot.
           </Text>
         )}
-        <FriendsStepper value={maxPlusOnes} max={MAX_PLUS_ONES_MAX} onChange={setMaxPlusOnes} label="Friends each may bring" zero="None" />
+        <FriendsStepper value={maxPlusOnes} max={PLUS_ONES_MAX} onChange={setMaxPlusOnes} label="Friends each may bring" zero="None" />
         <Group justify="flex-end" gap="sm">
           <Button variant="default" onClick={onClose} disabled={save.isPending}>
             Cancel
