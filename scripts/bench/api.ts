@@ -65,6 +65,8 @@ function loads(f: Fixture, etag: string, feedEtag: string): Load[] {
     { name: 'GET /api/ideas/{id}/comments', kind: 'read', path: `/ideas/${ideaId}/comments` },
     { name: 'GET /api/timeslots/{id}/voters', kind: 'read', path: `/timeslots/${f.slotId}/voters` },
     { name: 'GET /api/plans (home list, 10 plans)', kind: 'read', path: '/plans', headers: member },
+    // Who's coming: the headcount of 61 people (a member's view, with `mine`).
+    { name: 'GET /api/plans/{id}/rsvps (member)', kind: 'read', path: `/plans/${f.plan.id}/rsvps`, headers: member },
     { name: 'GET ideas, 500 ideas (growth)', kind: 'extra', path: `/plans/${f.bigPlan.id}/ideas`, headers: member },
     { name: 'GET ideas again, unchanged (304)', kind: 'extra', path: `/plans/${f.plan.id}/ideas`, headers: { ...member, 'if-none-match': etag }, expect: 304 },
     // A calendar app's poll of a member's feed (docs/calendars.md "Calendar feed"),
@@ -82,6 +84,14 @@ function loads(f: Fixture, etag: string, feedEtag: string): Load[] {
       method: 'POST',
       path: `/timeslots/${f.slotId}/vote`,
       body: () => ({ body: {}, headers: { authorization: `Bearer ${f.memberTokens[turn++ % f.memberTokens.length]}` } }),
+    },
+    // Each request is another guest's answer, going, maybe and can't go in turn.
+    {
+      name: 'PUT /api/plans/{id}/rsvp (guest)',
+      kind: 'write',
+      method: 'PUT',
+      path: `/plans/${f.plan.id}/rsvp`,
+      body: asGuest((n) => ({ answer: (['going', 'maybe', 'no'] as const)[n % 3] })),
     },
     // Spread over the plan's ideas: an idea holds at most 500 comments (a cap).
     {

@@ -130,6 +130,8 @@ export async function buildFixture(stack: BenchStack): Promise<Fixture> {
     memberTokens.push(token);
   }
   await call('POST', `/ideas/${main.ideaIds[0]}/comments`, { text: 'Count me in' }, { token: hostToken });
+  // Who's coming: the date is locked, so the answers open (docs/api.md "Who's coming").
+  await call('POST', `/plans/${main.plan.id}/lock-date`, { date: dates[0] }, { token: hostToken });
   log('... a plan with 500 ideas (growth), and 8 more small plans for the home list...');
   const big = await planWith(stack, hostToken, { title: 'Bench growth', guests: 40, ideas: 500, ideaVotes: 42 });
   for (let i = 0; i < 8; i++) {

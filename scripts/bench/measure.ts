@@ -7,7 +7,7 @@ import { CONNECTIONS, SECONDS, SLICES, WARMUP_SECONDS } from './options.ts';
 export interface Load {
   name: string;
   kind: 'read' | 'write' | 'extra';
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PUT';
   path: string;
   headers?: Record<string, string>;
   /** A body (and its guest's secret header, and maybe another path) per request, rotating through voters. */

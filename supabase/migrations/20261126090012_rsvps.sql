@@ -160,11 +160,12 @@ revoke all on function private.promote_waitlist(uuid, uuid) from public;
 --     someone going keeps their place but cannot add friends past the spots
 --     (HP409), someone waitlisted keeps their place in the queue;
 --   * then the waitlist is promoted into whatever this answer opened.
--- Answers (answer, plus_ones, position): position is the place in the
--- waitlist (1, 2, ...), null unless waitlisted.
+-- Answers (answer, plus_ones, position, promoted): position is the place in
+-- the waitlist (1, 2, ...), null unless waitlisted; promoted, how many others
+-- were let in (the API then delivers their notices at once).
 create function private.answer_rsvp(
   p_plan_id uuid, p_participant_id uuid, p_answer text, p_plus_ones integer, p_by_host boolean)
-returns table (answer text, plus_ones integer, "position" integer)
+returns table (answer text, plus_ones integer, "position" integer, promoted integer)
 language plpgsql
 volatile
 security definer
@@ -176,6 +177,7 @@ declare
   v_plus   integer := case when p_answer = 'going' then coalesce(p_plus_ones, 0) else 0 end;
   v_count  integer;
   v_answer text := p_answer;
+  v_promoted integer;
 begin
   if p_answer is null or p_answer not in ('going', 'maybe', 'no') then
     raise exception using errcode = 'HP400', message = 'Answer must be going, maybe or no';
@@ -231,14 +233,15 @@ begin
          for_time = excluded.for_time,
          answered_at = excluded.answered_at;
 
-  perform private.promote_waitlist(p_plan_id, case when not p_by_host then p_participant_id end);
+  v_promoted := private.promote_waitlist(p_plan_id, case when not p_by_host then p_participant_id end);
 
   return query
   select r.answer, r.plus_ones,
          case when r.answer = 'waitlist' then (
            select count(*)::integer from app.rsvps w
             where w.plan_id = p_plan_id and w.answer = 'waitlist'
-              and (w.queued_at, w.participant_id) <= (r.queued_at, r.participant_id)) end
+              and (w.queued_at, w.participant_id) <= (r.queued_at, r.participant_id)) end,
+         v_promoted
     from app.rsvps r
    where r.participant_id = p_participant_id and r.plan_id = p_plan_id;
 end;
@@ -254,7 +257,7 @@ revoke all on function private.answer_rsvp(uuid, uuid, text, integer, boolean) f
 -- guest of the plan answers from any of its devices (a restored one too),
 -- a guest of another plan is HP403, no identity HP401.
 create function private.rsvp(p_plan_id uuid, p_answer text, p_plus_ones integer)
-returns table (answer text, plus_ones integer, "position" integer)
+returns table (answer text, plus_ones integer, "position" integer, promoted integer)
 language plpgsql
 volatile
 security definer
@@ -275,7 +278,7 @@ begin
     select pa.id into v_me from app.participants pa
      where pa.guest_id = (select private.claimed_guest_id()) and pa.plan_id = p_plan_id;
   end if;
-  return query select a.answer, a.plus_ones, a."position"
+  return query select a.answer, a.plus_ones, a."position", a.promoted
                  from private.answer_rsvp(p_plan_id, v_me, p_answer, p_plus_ones, false) a;
 end;
 $$;
@@ -285,12 +288,12 @@ revoke all on function private.rsvp(uuid, text, integer) from public;
 grant execute on function private.rsvp(uuid, text, integer) to anon, authenticated;
 
 create function app.rsvp(p_plan_id uuid, p_answer text, p_plus_ones integer default 0)
-returns table (answer text, plus_ones integer, "position" integer)
+returns table (answer text, plus_ones integer, "position" integer, promoted integer)
 language sql
 volatile
 set search_path = ''
 as $$
-  select r.answer, r.plus_ones, r."position" from private.rsvp(p_plan_id, p_answer, p_plus_ones) r
+  select r.answer, r.plus_ones, r."position", r.promoted from private.rsvp(p_plan_id, p_answer, p_plus_ones) r
 $$;
 comment on function app.rsvp(uuid, text, integer) is
   'The caller answers going, maybe or no (private.rsvp): going or waitlist, plus_ones, and the waitlist position.';
@@ -305,7 +308,7 @@ grant execute on function app.rsvp(uuid, text, integer) to anon, authenticated;
 -- check of the plans file (private.require_plan_host); who else counts as
 -- the host is docs/authorization.md's.
 create function private.rsvp_for(p_plan_id uuid, p_participant_id uuid, p_answer text, p_plus_ones integer)
-returns table (answer text, plus_ones integer, "position" integer)
+returns table (answer text, plus_ones integer, "position" integer, promoted integer)
 language plpgsql
 volatile
 security definer
@@ -316,7 +319,7 @@ begin
   if not exists (select 1 from app.participants pa where pa.id = p_participant_id and pa.plan_id = p_plan_id) then
     raise exception using errcode = 'HP404', message = 'This person is not in the plan';
   end if;
-  return query select a.answer, a.plus_ones, a."position"
+  return query select a.answer, a.plus_ones, a."position", a.promoted
                  from private.answer_rsvp(p_plan_id, p_participant_id, p_answer, p_plus_ones, true) a;
 end;
 $$;
@@ -326,12 +329,12 @@ revoke all on function private.rsvp_for(uuid, uuid, text, integer) from public;
 grant execute on function private.rsvp_for(uuid, uuid, text, integer) to authenticated;
 
 create function app.rsvp_for(p_plan_id uuid, p_participant_id uuid, p_answer text, p_plus_ones integer default 0)
-returns table (answer text, plus_ones integer, "position" integer)
+returns table (answer text, plus_ones integer, "position" integer, promoted integer)
 language sql
 volatile
 set search_path = ''
 as $$
-  select r.answer, r.plus_ones, r."position" from private.rsvp_for(p_plan_id, p_participant_id, p_answer, p_plus_ones) r
+  select r.answer, r.plus_ones, r."position", r.promoted from private.rsvp_for(p_plan_id, p_participant_id, p_answer, p_plus_ones) r
 $$;
 comment on function app.rsvp_for(uuid, uuid, text, integer) is
   'The host answers for a participant (private.rsvp_for).';
@@ -348,7 +351,7 @@ grant execute on function app.rsvp_for(uuid, uuid, text, integer) to authenticat
 -- the waitlist. The plan's row first (the host's lock order), then the
 -- rsvps lock.
 create function private.set_capacity(p_plan_id uuid, p_capacity integer, p_max_plus_ones integer)
-returns void
+returns integer
 language plpgsql
 volatile
 security definer
@@ -357,26 +360,26 @@ as $$
 begin
   perform private.require_plan_host(p_plan_id, 'Only the host can set the spots');
   if p_capacity is not null and p_capacity not between 1 and 1000 then
-    raise exception using errcode = 'HP400', message = 'Spots must be between 1 and 1000';
+    raise exception using errcode = 'HP400', message = 'Spots must be a whole number from 1 to 1000';
   end if;
   if p_max_plus_ones is not null and p_max_plus_ones not between 0 and 10 then
-    raise exception using errcode = 'HP400', message = 'Friends per person must be between 0 and 10';
+    raise exception using errcode = 'HP400', message = 'Friends per person must be a whole number from 0 to 10';
   end if;
   update app.plans p
      set capacity = p_capacity,
          max_plus_ones = coalesce(p_max_plus_ones, p.max_plus_ones)
    where p.id = p_plan_id;
   perform private.lock_rsvps(p_plan_id);
-  perform private.promote_waitlist(p_plan_id, null);
+  return private.promote_waitlist(p_plan_id, null);
 end;
 $$;
 comment on function private.set_capacity(uuid, integer, integer) is
-  'app.set_capacity''s rule: HP404 unreadable plan, HP403 not the host, HP400 out of range; sets the spots (null: none) and the friends per person, then promotes who now fits.';
+  'app.set_capacity''s rule: HP404 unreadable plan, HP403 not the host, HP400 out of range; sets the spots (null: none) and the friends per person, then promotes who now fits (returns how many).';
 revoke all on function private.set_capacity(uuid, integer, integer) from public;
 grant execute on function private.set_capacity(uuid, integer, integer) to authenticated;
 
 create function app.set_capacity(p_plan_id uuid, p_capacity integer, p_max_plus_ones integer default null)
-returns void
+returns integer
 language sql
 volatile
 set search_path = ''

@@ -46,7 +46,10 @@ as $$
     'period', (select ts.period from app.time_slots ts where ts.id = p_plan.locked_time_slot_id),
     'location', p_plan.location,
     -- The .ics of the time's e-mail carries it (the calendar feed's domain).
-    'calendarSequence', p_plan.calendar_sequence)
+    'calendarSequence', p_plan.calendar_sequence,
+    -- A new date reset answers (the rsvps file): the notice asks again.
+    'askAgain', exists (select 1 from app.rsvps r
+                         where r.plan_id = p_plan.id and r.answer is null and r.ask_again))
 $$;
 revoke all on function private.plan_notice_detail(app.plans) from public;
 

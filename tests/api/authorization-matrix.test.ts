@@ -73,6 +73,9 @@ const pushSubscriptions = new WeakMap<World, unknown>();
 /** Gus's removal in a world, for the route that undoes it. */
 const removals = new WeakMap<World, string>();
 
+/** The host locks the world's date (what the answers wait for). */
+const lockTheDate = async (w: World) => void (await w.call('POST', `/api/plans/${w.planA.id}/lock-date`, { body: { date: w.date }, token: w.host.token }));
+
 const ROUTES: Route[] = [
   { name: 'POST /api/plans/{id}/ideas', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/ideas`, withGuest(who, { text: 'An idea' })] },
   { name: 'POST /api/ideas/{id}/comments', request: (w, who) => ['POST', `/api/ideas/${w.ideaA}/comments`, withGuest(who, { text: 'A comment' })] },
@@ -203,7 +206,14 @@ const ROUTES: Route[] = [
     name: "POST /api/auth/transfer-guest-votes (without the guest's secret)",
     freshWorldPerCaller: true,
     request: (w, who) => ['POST', '/api/auth/transfer-guest-votes', { body: { guestId: w.guest.id }, token: who.token }],
+  },  // Who's coming (docs/api.md "Who's coming"): answers open once the date is locked.
+  { name: 'PUT /api/plans/{id}/rsvp', arrange: lockTheDate, request: (w, who) => ['PUT', `/api/plans/${w.planA.id}/rsvp`, withGuest(who, { answer: 'going' })] },
+  {
+    name: 'PUT /api/plans/{id}/rsvps/{participantId} (the guest)',
+    arrange: lockTheDate,
+    request: (w, who) => ['PUT', `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, withGuest(who, { answer: 'maybe' })],
   },
+  { name: 'POST /api/plans/{id}/capacity', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/capacity`, withGuest(who, { capacity: 10 })] },
 ];
 
 /** The rows of docs/authorization.md: the matrix (a status per caller) and the routes open to anyone. */

@@ -190,6 +190,8 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
     wrongType,
   );
   const guest = { headers: guestHeader(w.guest.secret) };
+  const badAnswer = fc.oneof(fc.string({ maxLength: 12 }).filter((a) => !['going', 'maybe', 'no'].includes(a)), fc.constantFrom('waitlist', 'Going', 'yes', ' going'), wrongType);
+  const badFriends = fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 11 }), fc.double({ min: 0.1, max: 9.9, noInteger: true }), fc.string({ maxLength: 3 }), fc.boolean(), fc.constant(null));
   return [
     { name: 'vote-date date', bad: badDate, build: (date) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/vote-date`, opts: { body: { date, guestId: w.guest.id }, ...guest } }) },
     { name: 'vote-date period', bad: fc.oneof(fc.constantFrom('Midnight', '25:00', 'morning!', '7:5'), wrongType), build: (period) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/vote-date`, opts: { body: { date: w.date, period, guestId: w.guest.id }, ...guest } }) },
@@ -244,6 +246,16 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
       build: (keys) => ({ method: 'POST', path: '/api/push/subscriptions', opts: { body: { subscription: { endpoint: pushEndpoint(), keys } }, token: w.member.token } }),
     },
     { name: 'interest catalogId', bad: fc.oneof(fc.string({ maxLength: 10 }), fc.uuid(), wrongType), build: (catalogId) => ({ method: 'POST', path: '/api/users/me/interests', opts: { body: { catalogId }, token: w.member.token } }) },
+    // Who's coming (docs/api.md "Who's coming").
+    { name: 'rsvp answer', bad: badAnswer, build: (answer) => ({ method: 'PUT', path: `/api/plans/${w.planA.id}/rsvp`, opts: { body: { answer, guestId: w.guest.id }, ...guest } }) },
+    { name: 'rsvp plusOnes', bad: badFriends, build: (plusOnes) => ({ method: 'PUT', path: `/api/plans/${w.planA.id}/rsvp`, opts: { body: { answer: 'going', plusOnes }, token: w.member.token } }) },
+    { name: 'rsvp for answer', bad: badAnswer, build: (answer) => ({ method: 'PUT', path: `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, opts: { body: { answer }, token: w.host.token } }) },
+    {
+      name: 'capacity',
+      bad: fc.oneof(fc.integer({ max: 0 }), fc.integer({ min: 1001 }), fc.double({ min: 1.1, max: 999.9, noInteger: true }), fc.string({ maxLength: 5 }), fc.boolean(), fc.constantFrom(1e309, -0.5)),
+      build: (capacity) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/capacity`, opts: { body: { capacity }, token: w.host.token } }),
+    },
+    { name: 'capacity maxPlusOnes', bad: badFriends, build: (maxPlusOnes) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/capacity`, opts: { body: { capacity: 8, maxPlusOnes }, token: w.host.token } }) },
   ];
 }
 
@@ -285,6 +297,11 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['DELETE', `/api/unsubscribe/${id}`, {}],
     ['GET', `/api/calendar/feed/${id}.ics`, {}],
     ['GET', `/api/calendar/feed/${id}`, {}],
+    ['PUT', `/api/plans/${id}/rsvp`, { body: { answer: 'going', guestId: w.guest.id }, ...guest }],
+    ['GET', `/api/plans/${id}/rsvps`, {}],
+    ['PUT', `/api/plans/${id}/rsvps/${w.guestParticipantId}`, { body: { answer: 'maybe' }, token: w.host.token }],
+    ['PUT', `/api/plans/${w.planA.id}/rsvps/${id}`, { body: { answer: 'maybe' }, token: w.host.token }],
+    ['POST', `/api/plans/${id}/capacity`, { body: { capacity: 5 }, token: w.host.token }],
   ];
 }
 
@@ -326,6 +343,9 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['DELETE', '/api/push/subscriptions', { body: { endpoint: pushEndpoint() } }],
     ['GET', '/api/calendar/feed', {}],
     ['POST', '/api/calendar/feed/rotate', {}],
+    ['PUT', `/api/plans/${w.planA.id}/rsvp`, { body: { answer: 'going' } }],
+    ['PUT', `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, { body: { answer: 'going' } }],
+    ['POST', `/api/plans/${w.planA.id}/capacity`, { body: { capacity: 5 } }],
   ];
 }
 
@@ -345,6 +365,7 @@ function guestWrites(guestId: string): Array<[string, string, ApiOptions]> {
     ['GET', `/api/guest-session/${guestId}`, {}],
     ['DELETE', `/api/guest-session/${guestId}/other-devices`, {}],
     ['POST', '/api/push/subscriptions', { body: { subscription: { endpoint: pushEndpoint(), keys: pushKeys() }, guestId } }],
+    ['PUT', `/api/plans/${w.planA.id}/rsvp`, { body: { answer: 'going', guestId } }],
   ];
 }
 
@@ -357,6 +378,8 @@ function idempotentRoutes(): Array<[string, string, ApiOptions]> {
     ['POST', `/api/plans/${w.planA.id}/vote-date`, { body: { date: w.date, guestId: w.guest.id }, ...guest }],
     ['POST', `/api/timeslots/${w.slotA}/vote`, { body: {}, token: w.member.token }],
     ['POST', `/api/ideas/${w.ideaA}/comments`, { body: { text: 'Fine comment' }, token: w.member.token }],
+    ['PUT', `/api/plans/${w.planA.id}/rsvp`, { body: { answer: 'going', guestId: w.guest.id }, ...guest }],
+    ['PUT', `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, { body: { answer: 'maybe' }, token: w.host.token }],
   ];
 }
 

@@ -130,6 +130,9 @@ export const PLAN_KEYS = [
   'remindedAt',
   'calendarSequence',
   'timeZone',
+  'capacity',
+  'maxPlusOnes',
+  'answers',
 ].sort();
 
 /**

@@ -24,6 +24,7 @@ import { lockRoutes } from './routes/lock/index.ts';
 import { notificationRoutes } from './routes/notifications/index.ts';
 import { participantRoutes } from './routes/participants/index.ts';
 import { planRoutes } from './routes/plans/index.ts';
+import { rsvpRoutes } from './routes/rsvps/index.ts';
 
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -54,7 +55,7 @@ app.use(
     // Only listed origins get CORS headers; others are refused by the browser.
     origin: (origin) => (allowedOrigins().includes(origin) ? origin : null),
     credentials: true,
-    allowMethods: ['GET', 'POST', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     allowHeaders: ['Authorization', 'Content-Type', GUEST_SECRET_HEADER, IDEMPOTENCY_KEY_HEADER],
     // Readable by the web app: a vote or comment sent again was answered from its first time.
     exposeHeaders: [IDEMPOTENT_REPLAYED_HEADER],
@@ -92,6 +93,7 @@ app.route('/', participantRoutes);
 app.route('/', ideaRoutes);
 app.route('/', lockRoutes);
 app.route('/', dateRoutes);
+app.route('/', rsvpRoutes);
 app.route('/', interestRoutes);
 app.route('/', notificationRoutes);
 app.route('/', calendarRoutes);

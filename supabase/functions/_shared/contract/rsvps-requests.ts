@@ -32,7 +32,7 @@ export const rsvpForBody = body({ answer, plusOnes });
 
 /** POST /api/plans/{id}/capacity: spots 1..CAPACITY_MAX or null (no limit); maxPlusOnes absent = unchanged. */
 export const capacityBody = body({
-  capacity: z.union([z.number().int().min(1).max(CAPACITY_MAX), z.null()], {
+  capacity: z.union([z.number().int(CAPACITY_INVALID).min(1, CAPACITY_INVALID).max(CAPACITY_MAX, CAPACITY_INVALID), z.null()], {
     error: (issue) => (issue.input === undefined ? 'Capacity is required' : CAPACITY_INVALID),
   }),
   maxPlusOnes: z

@@ -20,6 +20,8 @@ export const PLUS_ONES_MAX = 10;
 /** The friends one may bring until the host says otherwise. */
 export const DEFAULT_MAX_PLUS_ONES = 2;
 
+/** A new date reset one's answer (GET rsvps askAgain; added to the new date's notice). */
+export const ASK_AGAIN = 'New date: are you still coming?';
 /** 409 before a date is locked. */
 export const ANSWERS_NOT_OPEN = 'Answers open once the date is set.';
 /** 400: more friends than the plan allows (N = the plan's maxPlusOnes). */
@@ -32,7 +34,7 @@ export const ONLY_HOST_SETS_SPOTS = 'Only the host can set the spots';
 export const JOIN_TO_ANSWER = 'Join the plan first to answer';
 export const ANSWER_INVALID = 'Answer must be going, maybe or no';
 export const PLUS_ONES_INVALID = `Friends must be a whole number from 0 to ${PLUS_ONES_MAX}`;
-export const CAPACITY_INVALID = `Spots must be a whole number from 1 to ${CAPACITY_MAX}, or null for no limit`;
+export const CAPACITY_INVALID = `Spots must be a whole number from 1 to ${CAPACITY_MAX}`;
 export const MAX_PLUS_ONES_INVALID = `Friends per person must be a whole number from 0 to ${PLUS_ONES_MAX}`;
 
 /** PUT rsvp / PUT rsvps/{participantId}: the answer as it now stands; `position` in the waitlist (1, 2, ...), else null. */

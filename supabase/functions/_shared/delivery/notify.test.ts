@@ -116,6 +116,11 @@ describe('noticeLine: one line per kind', () => {
     ['deadline_reached', { ideaText: 'Bowling', ideaVotes: 1, date: null, autoLock: true },
       'Voting has closed. Leading: Bowling (1 vote). No date has votes, so nothing was locked.'],
     ['deadline_reached', { ideaText: null, date: null, autoLock: false }, 'Voting has closed, with no votes yet'],
+    ['spot_opened', {}, "A spot opened: you're going to Friday hangout"],
+    ['date_locked', { date: '2026-03-14', askAgain: true }, 'The date is locked: Saturday, March 14, 2026. The time comes next. New date: are you still coming?'],
+    ['time_changed', { ...d, eventTime: '8:00 PM', askAgain: true, placeChanged: true },
+      "New time: Saturday, March 14, 2026 at 8:00 PM. New place: Joe's Lanes. New date: are you still coming?"],
+    ['unlocked', { askAgain: true }, 'Voting is open again: vote for a new date'],
   ] as const)('%s', (kind, detail, line) => {
     expect(noticeLine(kind, detail, 'Friday hangout')).toBe(line);
   });

@@ -11,6 +11,7 @@ import { escapeHtml, type MailAttachment, type MailMessage } from './mail.ts';
 import { formatLongDate, formatPeriod } from '../contract/periods.ts';
 import { plainText } from '../contract/text.ts';
 import type { PushMessage } from '../contract/notifications.ts';
+import { ASK_AGAIN } from '../contract/rsvps.ts';
 
 /** What the e-mail says, read in the transaction that set the time. */
 export interface EventTimeDetails {
@@ -202,6 +203,8 @@ export interface NoticeDetail {
    * when the place changed too, which its kind alone does not say.
    */
   placeChanged?: boolean;
+  /** A new date or time reset answers (docs/decisions/0097): the notice asks again. */
+  askAgain?: boolean;
 }
 
 function count(n: number, one: string): string {
@@ -230,10 +233,15 @@ function placeLine(detail: NoticeDetail): string {
  * plan's title); a new place that came with another change is added to it.
  */
 export function noticeLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): string {
-  const line = kindLine(kind, detail, planTitle);
-  if (!detail.placeChanged || kind === 'place_changed') return line;
-  return `${line}${line.endsWith('.') ? '' : '.'} ${placeLine(detail)}`;
+  let line = kindLine(kind, detail, planTitle);
+  const stop = (text: string) => `${text}${text.endsWith('.') ? '' : '.'}`;
+  if (detail.placeChanged && kind !== 'place_changed') line = `${stop(line)} ${placeLine(detail)}`;
+  if (detail.askAgain && ASKING_AGAIN.has(kind)) line = `${stop(line)} ${ASK_AGAIN}`;
+  return line;
 }
+
+/** The notices of a new date or time, which ask again when answers were reset. */
+const ASKING_AGAIN: ReadonlySet<NoticeKind> = new Set(['date_locked', 'decided', 'time_set', 'time_changed']);
 
 function kindLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): string {
   const idea = detail.ideaText ? oneLine(detail.ideaText) : '';
