@@ -8,15 +8,17 @@
 --
 -- Every change that can move a spot (an answer, the host's answer for
 -- someone, the spots changing, someone leaving or being removed, a new date)
--- runs under ONE lock per plan (private.lock_rsvps), so the headcount never
--- goes over the spots and a waitlisted party is promoted once. Promotion
+-- runs under the plan's rsvps lock (private.lock_rsvps: alone, or for an
+-- answer shared and then one at a time when the plan has spots), so the
+-- headcount never goes over the spots and a waitlisted party is promoted once. Promotion
 -- happens in the same transaction as what opened the spot, and the promoted
 -- person is told through the outbox (private.enqueue_notification, kind
 -- spot_opened) in that transaction too.
 --
 -- Lock order, everywhere: the plan's row (a host action holds it) before the
--- rsvps lock, the rsvps lock before any rsvps row. An answer never locks the
--- plan's row, so it never waits on a host action that waits on it.
+-- rsvps lock, the rsvps lock before the spots lock, both before any rsvps
+-- row. An answer never locks the plan's row, so it never waits on a host
+-- action that waits on it.
 
 -- -----------------------------------------------------------------------------
 -- app.rsvps
@@ -79,22 +81,35 @@ create policy rsvps_select_authenticated on app.rsvps
 -- -----------------------------------------------------------------------------
 -- private.lock_rsvps: the one lock per plan
 -- -----------------------------------------------------------------------------
-create function private.lock_rsvps(p_plan_id uuid)
+-- Transaction-scoped advisory locks. Whatever moves spots for others (the
+-- spots changing, someone leaving, a new date) takes the plan's rsvps lock
+-- alone (p_mode 'all'). An answer takes it shared ('answer'): answers do not
+-- wait for each other on a plan without spots, where an answer moves nobody
+-- else; on a plan with spots they then take the spots lock ('spots') and go
+-- one at a time, in tap order (docs/decisions/0096).
+create function private.lock_rsvps(p_plan_id uuid, p_mode text)
 returns void
-language sql
+language plpgsql
 volatile
 set search_path = ''
 as $$
-  select pg_advisory_xact_lock(hashtextextended('hangplan.rsvps:' || p_plan_id::text, 0))
+begin
+  case p_mode
+    when 'all' then perform pg_advisory_xact_lock(hashtextextended('hangplan.rsvps:' || p_plan_id::text, 0));
+    when 'answer' then perform pg_advisory_xact_lock_shared(hashtextextended('hangplan.rsvps:' || p_plan_id::text, 0));
+    when 'spots' then perform pg_advisory_xact_lock(hashtextextended('hangplan.rsvps.spots:' || p_plan_id::text, 0));
+  end case;
+end;
 $$;
-comment on function private.lock_rsvps(uuid) is
-  'The plan''s rsvps lock (transaction-scoped): every change that can move a spot takes it first.';
-revoke all on function private.lock_rsvps(uuid) from public;
+comment on function private.lock_rsvps(uuid, text) is
+  'The plan''s rsvps locks (transaction-scoped): ''all'' for what moves spots for others, ''answer'' (shared) then ''spots'' for an answer on a plan with spots.';
+revoke all on function private.lock_rsvps(uuid, text) from public;
 
 -- -----------------------------------------------------------------------------
 -- private.promote_waitlist: fill the open spots, in tap order
 -- -----------------------------------------------------------------------------
--- Called under the plan's rsvps lock after anything that may open a spot.
+-- Called under the plan's rsvps lock (alone, or an answer's spots lock)
+-- after anything that may open a spot.
 -- Each waitlisted party (the person and their friends), first answered first,
 -- is promoted when it fits in what is left; a party too big for what is left
 -- waits and a smaller one behind it may go (docs/decisions/0096). Each
@@ -182,8 +197,14 @@ begin
   if p_answer is null or p_answer not in ('going', 'maybe', 'no') then
     raise exception using errcode = 'HP400', message = 'Answer must be going, maybe or no';
   end if;
-  perform private.lock_rsvps(p_plan_id);
+  perform private.lock_rsvps(p_plan_id, 'answer');
   select * into v_plan from app.plans p where p.id = p_plan_id;
+  -- Spots: the answers go one at a time. The spots cannot change meanwhile
+  -- (private.set_capacity takes the lock alone); if they did just before,
+  -- this answer counts as given before them.
+  if v_plan.capacity is not null then
+    perform private.lock_rsvps(p_plan_id, 'spots');
+  end if;
   if v_plan.status = 'cancelled' then
     raise exception using errcode = 'HP409', message = 'This plan was cancelled.';
   end if;
@@ -233,7 +254,9 @@ begin
          for_time = excluded.for_time,
          answered_at = excluded.answered_at;
 
-  v_promoted := private.promote_waitlist(p_plan_id, case when not p_by_host then p_participant_id end);
+  -- Without spots nobody waits (no spots promotes everyone), so nothing to promote.
+  v_promoted := case when v_plan.capacity is null then 0
+                     else private.promote_waitlist(p_plan_id, case when not p_by_host then p_participant_id end) end;
 
   return query
   select r.answer, r.plus_ones,
@@ -369,7 +392,7 @@ begin
      set capacity = p_capacity,
          max_plus_ones = coalesce(p_max_plus_ones, p.max_plus_ones)
    where p.id = p_plan_id;
-  perform private.lock_rsvps(p_plan_id);
+  perform private.lock_rsvps(p_plan_id, 'all');
   return private.promote_waitlist(p_plan_id, null);
 end;
 $$;
@@ -442,7 +465,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.lock_rsvps(new.id);
+  perform private.lock_rsvps(new.id, 'all');
   update app.rsvps r
      set answer = null, plus_ones = 0, set_by_host = false, ask_again = true,
          for_date = new.locked_time_slot_date, for_time = new.event_time
@@ -488,7 +511,7 @@ set search_path = ''
 as $$
 begin
   if exists (select 1 from app.rsvps r where r.participant_id = old.id and r.plan_id = old.plan_id) then
-    perform private.lock_rsvps(old.plan_id);
+    perform private.lock_rsvps(old.plan_id, 'all');
   end if;
   return old;
 end;
@@ -509,7 +532,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  perform private.lock_rsvps(old.plan_id);
+  perform private.lock_rsvps(old.plan_id, 'all');
   perform private.promote_waitlist(old.plan_id, null);
   return null;
 end;

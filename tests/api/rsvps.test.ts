@@ -146,6 +146,20 @@ describe('GET /api/plans/{id}/rsvps', () => {
   });
 });
 
+describe('a new date asks again', () => {
+  it('another time resets the answer (askAgain) until it is given again; with no date locked nobody is asked', async () => {
+    const { host, member, planId } = await lockedPlan();
+    const setTime = (time: string) => api('POST', `/api/plans/${planId}/set-event-time`, { body: { time }, token: host.token });
+    await rsvp(planId, { answer: 'going', plusOnes: 1 }, { token: member.token });
+    await setTime('19:30');
+    expect((await rsvps(planId, { token: member.token })).json).toMatchObject({ askAgain: false, mine: { answer: 'going', plusOnes: 1 } });
+    await setTime('20:00');
+    expect((await rsvps(planId, { token: member.token })).json).toMatchObject({ askAgain: true, going: 0, unanswered: 2, mine: { answer: null } });
+    await api('POST', `/api/plans/${planId}/unlock`, { body: {}, token: host.token });
+    expect((await rsvps(planId, { token: member.token })).json).toMatchObject({ askAgain: false, mine: { answer: null } });
+  });
+});
+
 describe('the host: answering for someone, the spots', () => {
   it('answers for a participant (set by the host, theirs to change); others are refused', async () => {
     const { host, member, guest, planId } = await lockedPlan();

@@ -43,7 +43,8 @@ export function rsvpsJson(tx: Tx, viewer: RsvpsViewer): Fragment {
         cross join lateral (
           select case when p.locked_time_slot_date is not null then r.answer end as answer,
                  case when p.locked_time_slot_date is not null then r.plus_ones end as plus_ones,
-                 r.queued_at, r.set_by_host, r.ask_again
+                 r.queued_at, r.set_by_host,
+                 case when p.locked_time_slot_date is not null then r.ask_again end as ask_again
         ) a
        where pa.plan_id = p.id
     ),
