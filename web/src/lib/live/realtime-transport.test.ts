@@ -88,7 +88,7 @@ describe('Realtime transport', () => {
       { type: 'status', status: 'live' },
       {
         type: 'change',
-        change: { planId: 'p1', version: Infinity, parts: ['plan', 'participants', 'ideas', 'comments', 'dates'], ideaIds: null, slotIds: null },
+        change: { planId: 'p1', version: Infinity, parts: ['plan', 'participants', 'ideas', 'comments', 'dates', 'rsvps'], ideaIds: null, slotIds: null },
       },
     ]);
   });
