@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppRoutes } from '../../../app/app-routes';
 import { IDEMPOTENCY_KEY_HEADER } from '../../../../../supabase/functions/_shared/contract/idempotency';
@@ -228,6 +228,25 @@ describe('Are you coming? on the plan page', { timeout: 20_000 }, () => {
       'Sam (Guest) · MaybeAnswerRemove',
       'Ada Lovelace',
     ]);
+  });
+});
+
+describe('live', { timeout: 20_000 }, () => {
+  it("someone else's answer moves the counts and the list on every phone (the live part rsvps)", async () => {
+    const server = answersServer();
+    let plan = setPlan();
+    const { live } = openPlanPage({ routes: { ...server.routes, 'GET /api/plans/p1': () => json(plan) } });
+    const status = within(await screen.findByRole('region', { name: 'Plan Status' }));
+    expect(await status.findByText('0 going')).toBeInTheDocument();
+    await waitFor(() => expect(live.isOpen('p1')).toBe(true));
+
+    // Ben answers Going with a friend on his phone.
+    plan = setPlan({ answers: { going: 1, maybe: 0, headcount: 2 } });
+    Object.assign(server.read(), { going: 1, headcount: 2, people: [person('pp2', 'Ben', { answer: 'going', plusOnes: 1 }), person('pp0', 'Ada Lovelace'), person('pp1', 'Sam', { isGuest: true })] });
+    act(() => live.change({ planId: 'p1', version: 12, parts: ['rsvps'] }));
+    expect(await status.findByText('1 going · 2 with friends')).toBeInTheDocument();
+    const stack = screen.getByRole('button', { name: 'See everyone coming (3)' });
+    await waitFor(() => expect(within(stack).getAllByText(/^[A-Z]{1,2}$/).map((avatar) => avatar.textContent)).toEqual(['BE', 'AL', 'SA']));
   });
 });
 
