@@ -166,7 +166,7 @@ function ParticipantStack({
           </Group>
         </UnstyledButton>
       </Popover.Target>
-      <Popover.Dropdown maw={280}>
+      <Popover.Dropdown maw={320}>
         <List listStyleType="none" spacing={4} fz="sm" aria-label="Everyone coming">
           {participants.map((participant) => (
             <ParticipantRow

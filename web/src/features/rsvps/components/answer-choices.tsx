@@ -65,7 +65,9 @@ export function AnswerChoices({ current, onChoose, disabled = false, label = 'Yo
         <Button
           key={answer}
           size="lg"
-          px="xs"
+          // One line each at 360 px: "Can't go" at the body size.
+          fz="md"
+          px={4}
           radius="md"
           variant={chosen === answer ? 'filled' : 'default'}
           aria-pressed={chosen === answer}

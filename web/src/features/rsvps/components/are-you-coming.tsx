@@ -97,11 +97,11 @@ export function AreYouComing({ planId, who, canHost = false }: AreYouComingProps
           />
         )}
         {canHost && (
-          <Group justify="space-between" gap="sm" wrap="nowrap">
+          <Group justify="space-between" gap="xs">
             <Text fz="sm" c="dimmed">
               {spotsLine(rsvps)}
             </Text>
-            <Button variant="light" onClick={() => setSettingSpots(true)} style={{ flexShrink: 0 }}>
+            <Button variant="light" onClick={() => setSettingSpots(true)}>
               Spots and friends
             </Button>
           </Group>
