@@ -203,7 +203,7 @@ describe('resume', () => {
     expect(first.data).toEqual({
       planId,
       version,
-      parts: ['plan', 'participants', 'ideas', 'comments', 'dates'],
+      parts: ['plan', 'participants', 'ideas', 'comments', 'dates', 'rsvps'],
       ideaIds: null,
       slotIds: null,
     });
@@ -353,7 +353,7 @@ describe('a second instance behind a transaction pooler: polling, heartbeat, end
     const event = await changeAfter(stream, planId, () =>
       api('POST', `/api/plans/${planId}/location`, { body: { location: 'Park' }, token: host.token }),
     );
-    expect(event.data.parts).toEqual(['plan', 'participants', 'ideas', 'comments', 'dates']);
+    expect(event.data.parts).toEqual(['plan', 'participants', 'ideas', 'comments', 'dates', 'rsvps']);
     expect(Number(event.id)).toBe(await versionOf(planId));
     const deleted = await changeAfter(stream, planId, () => api('DELETE', `/api/plans/${planId}`, { token: host.token }));
     expect(deleted.data.parts).toEqual(['deleted']);

@@ -147,6 +147,9 @@ describe('POST /api/plans', () => {
       autoLock: false,
       remindedAt: null,
       calendarSequence: 0,
+      capacity: null,
+      maxPlusOnes: 2,
+      answers: null,
     });
 
     const [plan] = await owner`select title, host_id, slug from app.plans where id = ${res.json.id}`;
@@ -275,6 +278,8 @@ describe('GET /api/plans/{id} and /api/plans/slug/{slug}', () => {
         participantCount: 1,
         // The idea, the date and time, and the place: each raised the event's revision.
         calendarSequence: 3,
+        // A date is locked: answers are open, nobody has answered yet.
+        answers: { going: 0, maybe: 0, headcount: 0 },
       });
     }
   });

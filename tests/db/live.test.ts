@@ -170,6 +170,17 @@ describe('one notification per plan per transaction, for every kind of write', (
     await expectOneChange(w.planA, ['dates', 'plan'], () => call(w.actors.host, (sql) => sql`select app.unlock_plan(${w.planA})`));
   });
 
+  it('an answer is part rsvps; a new date that asks again is one event with the plan', async () => {
+    const plan = await createPlan(db.owner, w.users.host, 'Answers');
+    const host: Claims = { role: 'authenticated', sub: w.users.host, plan_id: plan.id };
+    const first = await today(3);
+    await call(host, (sql) => sql`select app.lock_date(${plan.id}, ${first}::date)`);
+    await expectOneChange(plan.id, ['rsvps'], () => call(host, (sql) => sql`select * from app.rsvp(${plan.id}, 'going', 1)`));
+    await call(host, (sql) => sql`select app.unlock_plan(${plan.id})`);
+    const date = await today(4);
+    await expectOneChange(plan.id, ['plan', 'rsvps'], () => call(host, (sql) => sql`select app.lock_date(${plan.id}, ${date}::date)`));
+  });
+
   it('joins and leaves (a leave also removes votes: one event with every part)', async () => {
     const friend = await createUser(db.owner, 'Fran', null);
     await expectOneChange(w.planA, ['participants'], () =>

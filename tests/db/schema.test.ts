@@ -27,7 +27,7 @@ describe('schema hygiene', () => {
     expect(rows.map((r) => r.relname)).toEqual([
       'calendar_feeds', 'email_change_undos', 'email_changes', 'email_unsubscribes', 'guest_credentials', 'guests',
       'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'notification_deliveries', 'notification_events',
-      'participants', 'plan_digests', 'plan_notices', 'plan_removals', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'sessions', 'sign_in_codes', 'sign_in_devices',
+      'participants', 'plan_digests', 'plan_notices', 'plan_removals', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'rsvps', 'sessions', 'sign_in_codes', 'sign_in_devices',
       'time_slot_votes', 'time_slots',
       'user_interests', 'users',
     ]);
@@ -100,6 +100,9 @@ describe('schema hygiene', () => {
       'app.pick_idea(p_plan_id uuid, p_idea_id uuid) -> void',
       'app.remind_unanswered(p_plan_id uuid, p_window_seconds integer, p_message text) -> integer',
       'app.remove_participant(p_plan_id uuid, p_participant_id uuid) -> void',
+      'app.rsvp(p_plan_id uuid, p_answer text, p_plus_ones integer) -> TABLE(answer text, plus_ones integer, "position" integer, promoted integer)',
+      'app.rsvp_for(p_plan_id uuid, p_participant_id uuid, p_answer text, p_plus_ones integer) -> TABLE(answer text, plus_ones integer, "position" integer, promoted integer)',
+      'app.set_capacity(p_plan_id uuid, p_capacity integer, p_max_plus_ones integer) -> integer',
       'app.set_deadline(p_plan_id uuid, p_deadline timestamp with time zone, p_auto_lock boolean) -> void',
       'app.set_event_time(p_plan_id uuid, p_time text, p_time_zone text) -> void',
       'app.set_location(p_plan_id uuid, p_location text) -> void',

@@ -113,7 +113,7 @@ describe('parseChange and fullChange', () => {
     expect(fullChange('p', 9)).toEqual({
       planId: 'p',
       version: 9,
-      parts: ['plan', 'participants', 'ideas', 'comments', 'dates'],
+      parts: ['plan', 'participants', 'ideas', 'comments', 'dates', 'rsvps'],
       ideaIds: null,
       slotIds: null,
     });
