@@ -17,6 +17,7 @@ import {
 } from '../../lib/offline-actions';
 import { planKeys, rsvpKeys } from '../../lib/query-keys';
 import { showErrorToast } from '../../lib/toast';
+import { isFull } from './rsvps';
 import { type RsvpAnswer, rsvpResultSchema, type Rsvps, rsvpsSchema } from '../../../../supabase/functions/_shared/contract/rsvps';
 
 /** Who answers: a member by the token, a guest by its id (the plan page's user, the dashboard's visitor). */
@@ -37,9 +38,18 @@ const guestIdOf = (as: ActionIdentity) => (as.kind === 'guest' ? as.guestId : nu
 const isRsvps = (data: unknown): data is Rsvps => typeof data === 'object' && data !== null && 'people' in data && 'mine' in data;
 
 /** The caller's read of the answers with `mine` replaced (the counts follow when the answer lands). */
-function withMine(key: QueryKey, data: unknown, action: OfflineAction<AnswerData>, mine: Mine | null, askAgain: boolean): unknown {
+function withMine(key: QueryKey, data: unknown, action: OfflineAction<AnswerData>, mine: (rsvps: Rsvps) => Mine | null, askAgain: boolean): unknown {
   if (!partialMatchKey(key, rsvpKeys.list(action.planId, guestIdOf(action.as))) || !isRsvps(data)) return data;
-  return { ...data, mine, askAgain };
+  return { ...data, mine: mine(data), askAgain };
+}
+
+/**
+ * The answer as shown before the server's: a new Going on a full plan shows
+ * as waiting (its place comes with the answer), anything else as tapped.
+ */
+function tapped({ answer, plusOnes }: AnswerData, rsvps: Rsvps): Mine {
+  const joining = answer === 'going' && rsvps.mine?.answer !== 'going' && isFull(rsvps);
+  return { answer: joining ? 'waitlist' : answer, plusOnes, position: null, setByHost: false };
 }
 
 /** The answers, the plan's counts (by id and by link) and the home list, read again. */
@@ -57,9 +67,8 @@ export function refreshAnswers(client: QueryClient, planId: string): Promise<unk
 
 /** Answers in the outbox: shown as the caller's at once, settled on the server's answer (going may come back waitlist). */
 const answers = defineOfflineActionKind<AnswerData>('answer-rsvp', {
-  show: (key, data, action) =>
-    withMine(key, data, action, { answer: action.data.answer, plusOnes: action.data.plusOnes, position: null, setByHost: false }, false),
-  unshow: (key, data, action) => withMine(key, data, action, action.data.before, action.data.askedAgain),
+  show: (key, data, action) => withMine(key, data, action, (rsvps) => tapped(action.data, rsvps), false),
+  unshow: (key, data, action) => withMine(key, data, action, () => action.data.before, action.data.askedAgain),
   sent: (client, action, answer) => {
     const result = rsvpResultSchema.parse(answer);
     client.setQueryData<Rsvps>(rsvpKeys.list(action.planId, guestIdOf(action.as)), (rsvps) =>

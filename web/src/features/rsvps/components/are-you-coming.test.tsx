@@ -334,6 +334,22 @@ describe("the guest's dashboard", { timeout: 20_000 }, () => {
     expect(calls('GET', '/api/plans/p1/rsvps')).toEqual([]);
   });
 
+  it('a Going made offline on a full plan shows as waiting for a spot, not as going', async () => {
+    const server = answersServer({ capacity: 2, headcount: 2, going: 2 }, { waitlistAt: 1 });
+    const { user } = openDashboard({ routes: server.routes });
+    const question = await card();
+    server.state.down = true;
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    window.dispatchEvent(new Event('offline'));
+    await user.click(question.getByRole('button', { name: 'Going' }));
+    expect(await question.findByText("You're on the waitlist")).toBeInTheDocument();
+    expect(question.queryByText("You're going")).not.toBeInTheDocument();
+    server.state.down = false;
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
+    expect(await question.findByText("You're on the waitlist: #1")).toBeInTheDocument();
+  });
+
   it('an answer with no network shows at once, waiting, and is sent when the network is back', async () => {
     const server = answersServer();
     const { user, calls } = openDashboard({ routes: server.routes });
