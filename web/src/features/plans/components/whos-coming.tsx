@@ -1,13 +1,13 @@
-import { Suspense, useState } from 'react';
+import { useState } from 'react';
 import { Avatar, Button, Card, Group, List, Popover, Skeleton, Text, Title, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { ConfirmDialog } from '../../../components/confirm-dialog';
 import { nameInitials } from '../../../lib/initials';
 import { splitOverflow } from '../../../lib/overflow';
-import { answerLabel, answersOpen, goingFirst, LazyAnswerForDialog, rsvpsQueryOptions, type AnswerForPerson } from '../../rsvps';
 import { useAllowBack, useRemoveParticipant } from '../host-mutations';
 import { planParticipantsQueryOptions, planRemovalsQueryOptions } from '../queries';
 import type { Participant, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import { AnswerForButton, AnswerNote, useWhosComingAnswers } from './whos-coming-answers';
 
 /** Spec §9: the plan page's avatar stack shows 6, then '+N more'. */
 const PLAN_PAGE_MAX_AVATARS = 6;
@@ -15,37 +15,28 @@ const PLAN_PAGE_MAX_AVATARS = 6;
 export const withGuestMark = (participant: Pick<Participant, 'name' | 'isGuest'>) =>
   participant.isGuest ? `${participant.name} (Guest)` : participant.name;
 
-/** Someone's answer (GET rsvps), beside their name in the list. */
-type PersonAnswer = Pick<AnswerForPerson, 'answer' | 'plusOnes'> & { position: number | null };
-
-/** A name in the full list, with their answer once a date is locked, and the host's Answer and Remove where there are. */
+/** A name in the full list with its answer once a date is locked, and the host's Answer and Remove where there are. */
 function ParticipantRow({
   participant,
-  answer,
+  said = null,
   answerFor,
   remove,
   close,
 }: {
   participant: Participant;
-  answer?: PersonAnswer;
+  said?: string | null;
   answerFor?: () => void;
   remove?: () => void;
   close: () => void;
 }) {
-  const said = answer && answerLabel(answer);
   const name = (
     <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
       {withGuestMark(participant)}
-      {said && (
-        <Text component="span" fz="xs" c="dimmed">
-          {' · '}
-          {said}
-        </Text>
-      )}
+      <AnswerNote said={said} />
     </Text>
   );
   if (!remove && !answerFor) return <List.Item>{name}</List.Item>;
-  const act = (action: () => void) => () => {
+  const run = (action: () => void) => () => {
     close();
     action();
   };
@@ -54,13 +45,9 @@ function ParticipantRow({
       <Group gap="xs" justify="space-between" wrap="nowrap">
         {name}
         <Group gap={4} wrap="nowrap">
-          {answerFor && (
-            <Button size="compact-xs" variant="subtle" aria-label={`Answer for ${participant.name}`} onClick={act(answerFor)}>
-              Answer
-            </Button>
-          )}
+          {answerFor && <AnswerForButton name={participant.name} onClick={run(answerFor)} />}
           {remove && (
-            <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${participant.name}`} onClick={act(remove)}>
+            <Button size="compact-xs" variant="subtle" color="red" aria-label={`Remove ${participant.name}`} onClick={run(remove)}>
               Remove
             </Button>
           )}
@@ -116,15 +103,12 @@ function RemovedPeople({ planId }: { planId: string }) {
 function ParticipantStack({
   participants,
   answers,
-  onAnswerFor,
   onRemove,
   removedOf,
 }: {
   participants: Participant[];
-  /** Each person's answer by participant id, once a date is locked. */
-  answers?: ReadonlyMap<string, PersonAnswer>;
-  /** The host answers for someone; undefined: no Answer. */
-  onAnswerFor?: (participant: Participant) => (() => void) | undefined;
+  /** Once a date is locked: each one's answer and the host's Answer for them. */
+  answers: Pick<ReturnType<typeof useWhosComingAnswers>, 'said' | 'answerFor'>;
   /** The host's Remove, for everyone but the host (docs/decisions/0065-moderation.md); undefined: no Remove. */
   onRemove?: (participant: Participant) => (() => void) | undefined;
   /** The host's plan: the list also shows who was removed from it. */
@@ -172,8 +156,8 @@ function ParticipantStack({
             <ParticipantRow
               key={participant.id}
               participant={participant}
-              answer={answers?.get(participant.id)}
-              answerFor={onAnswerFor?.(participant)}
+              said={answers.said(participant)}
+              answerFor={answers.answerFor(participant)}
               remove={onRemove?.(participant)}
               close={close}
             />
@@ -221,19 +205,7 @@ export function WhosComing({ plan, isHost = false }: WhosComingProps) {
   const onRemove = isHost
     ? (participant: Participant) => (participant.userId === plan.hostId ? undefined : () => removal.ask(participant))
     : undefined;
-  // Once a date is locked: who is going first, everyone's answer, and the host's Answer for someone.
-  const open = answersOpen(plan);
-  const { data: rsvps } = useQuery({ ...rsvpsQueryOptions(planId, null), enabled: open });
-  const [answering, setAnswering] = useState<AnswerForPerson | null>(null);
-  const shown = open ? rsvps : undefined;
-  const answers = shown && new Map(shown.people.map((person) => [person.participantId, person]));
-  const onAnswerFor =
-    isHost && answers
-      ? (participant: Participant) => {
-          const person = answers.get(participant.id);
-          return person && participant.userId !== plan.hostId ? () => setAnswering(person) : undefined;
-        }
-      : undefined;
+  const answers = useWhosComingAnswers(plan, isHost);
 
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="whos-coming-title">
@@ -263,20 +235,14 @@ export function WhosComing({ plan, isHost = false }: WhosComingProps) {
         </Text>
       ) : (
         <ParticipantStack
-          participants={goingFirst(participants, shown?.people)}
+          participants={answers.order(participants)}
           answers={answers}
-          onAnswerFor={onAnswerFor}
           onRemove={onRemove}
           removedOf={isHost ? planId : undefined}
         />
       )}
       {isHost && removal.dialog}
-      {answering && shown && (
-        // Loaded the first time the host answers for someone.
-        <Suspense fallback={null}>
-          <LazyAnswerForDialog planId={planId} person={answering} maxPlusOnes={shown.maxPlusOnes} onClose={() => setAnswering(null)} />
-        </Suspense>
-      )}
+      {answers.dialog}
     </Card>
   );
 }
