@@ -7,6 +7,8 @@ describe("who's coming, as the screens say it", () => {
     expect(answersOpen({ status: 'time_range_locked' })).toBe(true);
     expect(answersOpen({ status: 'date_locked' })).toBe(true);
     expect(answersOpen({ status: 'completed' })).toBe(true);
+    // A cancelled plan (docs/decisions/0100) is asked nothing and counts no one.
+    expect(answersOpen({ status: 'cancelled' } as unknown as { status: 'planning' })).toBe(false);
   });
 
   it('counts going and maybe, and the headcount only when friends come', () => {

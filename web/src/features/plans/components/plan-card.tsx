@@ -3,7 +3,7 @@ import { Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { IconBulb, IconCalendar, IconCheck, IconUsers } from '../../../components/icons';
-import { goingLine } from '../../rsvps';
+import { answersOpen, goingLine } from '../../rsvps';
 import { summarizeNames } from '../../../lib/overflow';
 import { formatCardTime } from '../plan-time';
 import type { PlanSummary } from '../../../../../supabase/functions/_shared/contract/plans';
@@ -45,7 +45,8 @@ export function PlanCard({ plan }: { plan: PlanSummary }) {
               </Text>
             </Line>
           )}
-          {plan.answers && (
+          {/* A set plan says who is going; a cancelled one does not (docs/decisions/0103). */}
+          {plan.answers && answersOpen(plan) && (
             <Line icon={<IconCheck size={16} />}>
               <Text fz="sm" c="var(--mantine-color-text)">
                 {goingLine(plan.answers)}
