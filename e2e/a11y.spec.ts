@@ -3,7 +3,7 @@
 // Data is made through the API; each screen is checked once it has settled.
 import { check, phonePage } from './axe.ts';
 import { expect, test } from './fixtures.ts';
-import { apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
+import { apiCall, apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
 
 test('public screens: landing, sign-in (both steps), 404, plan not found', async ({ browser }) => {
   const page = await phonePage(browser);
@@ -82,6 +82,13 @@ test('host screens from empty to a completed plan', async ({ browser }) => {
   await post(`/api/plans/${plan.id}/lock-date`, { date: localDate(1) }, token);
   await page.goto(`/plan/${plan.id}`);
   await check(page, 'plan: set event time', page.getByRole('region', { name: 'Set Event Time' }));
+  // Who's coming (decision 0103): the host answers Going (the friends stepper shows), then the spots dialog.
+  const coming = page.getByRole('region', { name: 'Are you coming?' });
+  await coming.getByRole('button', { name: 'Going' }).click();
+  await check(page, 'plan: are you coming, going', coming.getByText("You're going"));
+  await coming.getByRole('button', { name: 'Spots and friends' }).click();
+  await check(page, 'plan: spots and friends dialog', page.getByRole('dialog', { name: 'Spots and friends' }));
+  await page.keyboard.press('Escape');
 
   // Completed: Final Time Set and the Add to Calendar menu.
   await post(`/api/plans/${plan.id}/set-event-time`, { time: '19:30' }, token);
@@ -176,7 +183,14 @@ test('guest screens: join form, is-this-you, dashboard, ideas and availability',
   await post(`/api/plans/${plan.id}/pick-idea`, { ideaId: idea.id }, token);
   await post(`/api/plans/${plan.id}/lock-date`, { date: localDate(2) }, token);
   await post(`/api/plans/${plan.id}/set-event-time`, { time: '10:00' }, token);
+  // Every spot taken: the guest is told Going waits, and is waitlisted.
+  await post(`/api/plans/${plan.id}/capacity`, { capacity: 1 }, token);
+  await apiCall('PUT', `/api/plans/${plan.id}/rsvp`, { answer: 'going' }, token);
   await page.goto(`/l/${plan.slug}/dashboard`);
+  const coming = page.getByRole('region', { name: 'Are you coming?' });
+  await check(page, 'guest dashboard: are you coming, full', coming.getByText('Every spot is taken: Going puts you on the waitlist.'));
+  await coming.getByRole('button', { name: 'Going' }).click();
+  await check(page, 'guest dashboard: on the waitlist', coming.getByText("You're on the waitlist: #1"));
   await page.getByRole('tab', { name: /Availability/ }).click();
   await check(page, 'guest dashboard: confirmed', page.getByRole('region', { name: 'Event Time Confirmed!' }));
   await page.goto(`/l/${plan.slug}/availability`);

@@ -26,7 +26,7 @@ function watchForReloads(page: Page): { loaded: () => Promise<void>; reloaded: (
   };
 }
 
-test('the host and a guest see each other live: join, idea, vote, comment, pick, lock, time, unlock, delete', async ({
+test('the host and a guest see each other live: join, idea, vote, comment, pick, lock, time, answer, unlock, delete', async ({
   browser,
 }) => {
   const host = await phone(browser);
@@ -105,11 +105,20 @@ test('the host and a guest see each other live: join, idea, vote, comment, pick,
   await post(`/api/plans/${plan.id}/location`, { location: 'Strike City, lane 4' }, hostToken);
   await expect(guestStatus).toContainText('Strike City, lane 4', LIVE);
 
-  // Unlock & Revote: the guest is back to voting.
+  // The date set, the guest is asked (docs/decisions/0103-whos-coming-on-the-screens.md):
+  // their Going with a friend reaches the host's counts.
+  const coming = guest.getByRole('region', { name: 'Are you coming?' });
+  await coming.getByRole('button', { name: 'Going' }).click();
+  await coming.getByRole('button', { name: 'One more' }).click();
+  await expect(coming.getByText("You're going with 1 friend")).toBeVisible();
+  await expect(host.getByRole('region', { name: 'Plan Status' })).toContainText('1 going · 2 with friends', LIVE);
+
+  // Unlock & Revote: the guest is back to voting, and no longer asked.
   await host.keyboard.press('Escape');
   await host.getByRole('region', { name: 'Final Time Set' }).getByRole('button', { name: 'Unlock & Revote' }).click();
   await expect(guest.getByRole('heading', { name: 'When are you free?' })).toBeVisible(LIVE);
   await expect(confirmed).toBeHidden();
+  await expect(coming).toBeHidden();
 
   // The host deletes the plan: the guest's page says it is gone.
   await apiCall('DELETE', `/api/plans/${plan.id}`, undefined, hostToken);

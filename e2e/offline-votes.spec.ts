@@ -6,7 +6,8 @@
 // Idempotency-Key, which the API answers from the first time: it is not
 // toggled back. No reload while offline (that needs the service worker:
 // offline.spec.ts). And where the browser has Background Sync, a vote made
-// offline arrives even if the tab is closed before the network is back.
+// offline arrives even if the tab is closed before the network is back, and
+// so does an answer to "Are you coming?" (a PUT).
 import type { Browser, Page } from '@playwright/test';
 import { check, PHONE } from './axe.ts';
 import { expect, test } from './fixtures.ts';
@@ -180,4 +181,44 @@ test('a vote made offline arrives by Background Sync with the tab closed, and th
   await expect.poll(() => blank.evaluate(async () => (await (await caches.open('hangplan-outbox')).keys()).length)).toBe(0);
   const ideas = await apiCall<Idea[]>('GET', `/api/plans/${plan.id}/ideas`, undefined, token);
   expect(ideas.find((i) => i.id === idea.id)?.voteCount).toBe(1);
+});
+
+test('an answer made offline is a PUT the worker sends with the tab closed; the reopened page shows it and sends nothing', async ({ browser }) => {
+  // Who's coming (docs/decisions/0103-whos-coming-on-the-screens.md): the outbox kind answer-rsvp.
+  const { token, plan, idea } = await hostPlan(browser);
+  await apiPost(`/api/plans/${plan.id}/pick-idea`, { ideaId: idea.id }, token);
+  await apiPost(`/api/plans/${plan.id}/lock-date`, { date: localDate(1) }, token);
+  const { context, page } = await guestPhone(browser, plan);
+  const origin = new URL(page.url()).origin;
+  const coming = page.getByRole('region', { name: 'Are you coming?' });
+  await expect(coming.getByRole('button', { name: 'Going' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller?.scriptURL), { timeout: 15_000 }).toMatch(/\/sw\.js$/);
+
+  await context.setOffline(true);
+  await coming.getByRole('button', { name: 'Going' }).click();
+  await expect(coming.getByText("You're going")).toBeVisible();
+  await expect(coming.getByRole('status', { name: 'Your answer is waiting for connection' })).toHaveText('Waiting for connection');
+  const handedToWorker = () => page.evaluate(async () => (await (await caches.open('hangplan-outbox')).keys()).map((r) => new URL(r.url).pathname));
+  await expect.poll(handedToWorker).toEqual([expect.stringMatching(/^\/__hangplan-outbox\/handed\//)]);
+
+  await page.close();
+  const blank = await context.newPage();
+  await context.setOffline(false);
+  const worker = await serviceWorkerOf(blank, origin);
+  await expect(async () => {
+    await worker.cdp.send('ServiceWorker.dispatchSyncEvent', { origin, registrationId: worker.registrationId, tag: 'hangplan-outbox', lastChance: false });
+    const rsvps = await apiCall<{ going: number; people: Array<{ name: string; answer: string | null }> }>('GET', `/api/plans/${plan.id}/rsvps`, undefined, token);
+    expect(rsvps.people.find((person) => person.name === 'Gia')?.answer).toBe('going');
+    expect(rsvps.going).toBe(1);
+  }).toPass({ timeout: 20_000 });
+
+  const sent: string[] = [];
+  blank.on('request', (request) => void (request.method() === 'PUT' && sent.push(request.url())));
+  await blank.goto(`/l/${plan.slug}/dashboard`);
+  const again = blank.getByRole('region', { name: 'Are you coming?' });
+  await expect(again.getByText("You're going")).toBeVisible();
+  await expect(again.getByRole('button', { name: 'Going' })).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(() => stored(blank)).toBe(0);
+  await expect(again.getByRole('status', { name: 'Your answer is waiting for connection' })).toBeHidden();
+  expect(sent).toEqual([]);
 });

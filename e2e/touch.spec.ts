@@ -2,7 +2,7 @@
 // is at least 44×44 px, and keyboard focus is always visible.
 import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { apiPost as post, settle, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
+import { apiPost as post, localDate, settle, signInViaApi, trackRequests, uniqueEmail } from './support.ts';
 
 // Count the page's requests from the start, for settle().
 test.beforeEach(({ page }) => void trackRequests(page));
@@ -51,6 +51,18 @@ test('controls are at least 44×44 px on a touch screen', async ({ page, isMobil
   await page.goto(`/plan/${plan.id}?tab=availability`);
   await expect(page.getByText('When are you free?').first()).toBeVisible();
   expect(await smallTargets(page), 'plan: availability').toEqual([]);
+
+  // Who's coming (decision 0103): the answers, the friends stepper, and the host's Answer in the people list.
+  await post(`/api/plans/${plan.id}/lock-date`, { date: localDate(1) }, token);
+  await post('/api/guest-session', { name: 'Gus', planId: plan.id });
+  await page.goto(`/plan/${plan.id}`);
+  const coming = page.getByRole('region', { name: 'Are you coming?' });
+  await coming.getByRole('button', { name: 'Going' }).click();
+  await expect(coming.getByText("You're going")).toBeVisible();
+  expect(await smallTargets(page), 'plan: are you coming').toEqual([]);
+  await page.getByRole('button', { name: /See everyone coming/ }).click();
+  await expect(page.getByRole('button', { name: 'Answer for Gus' })).toBeVisible();
+  expect(await smallTargets(page), "plan: who's coming").toEqual([]);
 
   await page.goto(`/plan/${plan.id}/share`);
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();

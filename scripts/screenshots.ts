@@ -286,7 +286,25 @@ try {
       scrollTo: (p) => p.getByRole('region', { name: 'Final Time Set' }),
     });
   }
-  await capture('24-plan-completed', host, { go: (p) => p.goto(`/plan/${plan.id}`), ready: (p) => [p.getByRole('region', { name: 'Plan Status' }).getByText('7:30 PM')] });
+  await capture('24-plan-completed', host, {
+    go: (p) => p.goto(`/plan/${plan.id}`),
+    ready: (p) => [p.getByRole('region', { name: 'Are you coming?' }).getByRole('button', { name: 'Going' }), p.getByRole('region', { name: 'Plan Status' }).getByText('7:30 PM')],
+  });
+  // Gail answers Going with a friend on her phone (docs/decisions/0103-whos-coming-on-the-screens.md).
+  for (const [name, page] of [['25-are-you-coming', guest], ['25-are-you-coming-dark', guestDark]] as const) {
+    await capture(name, page, {
+      go: async (p) => {
+        await p.goto(`/l/${plan.slug}/dashboard`);
+        const card = p.getByRole('region', { name: 'Are you coming?' });
+        if (name === '25-are-you-coming') {
+          await card.getByRole('button', { name: 'Going' }).click();
+          await card.getByText("You're going").waitFor({ timeout: SCREEN_TIMEOUT });
+          await card.getByRole('button', { name: 'One more' }).click();
+        }
+      },
+      ready: (p) => [p.getByRole('region', { name: 'Are you coming?' }).getByText("You're going with 1 friend"), p.getByRole('region', { name: 'Plan Status' }).getByText('1 going · 2 with friends')],
+    });
+  }
 
   const missing = SCREEN_NAMES.filter((name) => !taken.includes(name));
   if (missing.length) throw new Error(`not captured: ${missing.join(', ')} (each screen of scripts/screenshots/screens.ts needs its capture here)`);

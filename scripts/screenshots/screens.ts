@@ -31,7 +31,9 @@ export const SCREENS = {
   '22-not-found': 'A page that does not exist',
   '23-final-time-set': 'The host has set the idea, date and time',
   '23-final-time-set-dark': 'The same, on a phone in dark mode',
-  '24-plan-completed': 'A decided plan',
+  '24-plan-completed': 'A decided plan: the host is asked "Are you coming?" first',
+  '25-are-you-coming': 'A guest\'s dashboard once the date is set: "Are you coming?", Going with a friend',
+  '25-are-you-coming-dark': 'The same, on a phone in dark mode',
 } as const;
 
 export type ScreenName = keyof typeof SCREENS;

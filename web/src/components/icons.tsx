@@ -59,6 +59,12 @@ export const IconPlus = (p: IconProps) => (
   </Icon>
 );
 
+export const IconMinus = (p: IconProps) => (
+  <Icon {...p}>
+    <path d="M5 12h14" />
+  </Icon>
+);
+
 export const IconBulb = (p: IconProps) => (
   <Icon {...p}>
     <path d="M9 18h6M10 21h4" />

@@ -11,6 +11,10 @@ describe('apiPaths', () => {
     expect(apiPaths.planEvents('p1')).toBe('/api/plans/p1/events');
     expect(apiPaths.planEvents('p1', 12)).toBe('/api/plans/p1/events?since=12');
     expect(apiPaths.unsubscribe('aB-_9')).toBe('/api/unsubscribe/aB-_9');
+    expect(apiPaths.rsvp('p1')).toBe('/api/plans/p1/rsvp');
+    expect(apiPaths.rsvps('p1', 'g1')).toBe('/api/plans/p1/rsvps?guestId=g1');
+    expect(apiPaths.rsvpFor('p1', 'pp/1')).toBe('/api/plans/p1/rsvps/pp%2F1');
+    expect(apiPaths.capacity('p1')).toBe('/api/plans/p1/capacity');
   });
 
   it('encode ids so they stay one path segment', () => {

@@ -34,6 +34,14 @@ export const apiPaths = {
   myVotes: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'my-votes'), guestId),
   timeSlot: (slotId: string, rest: 'vote' | 'voters') => `/api/timeslots/${seg(slotId)}/${rest}`,
 
+  /** Who's coming (docs/api.md "Who's coming"): PUT the caller's answer; GET the headcount (`mine` for `guestId` without a token). */
+  rsvp: (planId: string) => apiPaths.planAction(planId, 'rsvp'),
+  rsvps: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'rsvps'), guestId),
+  /** The host (or a co-host) answers for someone: PUT. */
+  rsvpFor: (planId: string, participantId: string) => `${apiPaths.planAction(planId, 'rsvps')}/${seg(participantId)}`,
+  /** The host's spots and friends: POST `{capacity, maxPlusOnes}`. */
+  capacity: (planId: string) => apiPaths.planAction(planId, 'capacity'),
+
   guestSessions: () => '/api/guest-session',
   guestSession: (guestId: string) => `/api/guest-session/${seg(guestId)}`,
   guestOtherDevices: (guestId: string) => `/api/guest-session/${seg(guestId)}/other-devices`,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dateKeys, ideaKeys, planKeys } from './query-keys';
+import { dateKeys, ideaKeys, planKeys, rsvpKeys } from './query-keys';
 
 describe('query keys', () => {
   it('name what is cached, everything about one plan under planKeys.plan(id)', () => {
@@ -11,8 +11,9 @@ describe('query keys', () => {
     expect(ideaKeys.comments('p1', 'i1')).toEqual(['plans', 'p1', 'ideas', 'comments', 'i1']);
     expect(dateKeys.myVotes('p1', undefined)).toEqual(['plans', 'p1', 'dates', 'my-votes', { guestId: null }]);
     expect(dateKeys.voters('p1', 's1')).toEqual(['plans', 'p1', 'dates', 'voters', 's1']);
+    expect(rsvpKeys.list('p1', undefined)).toEqual(['plans', 'p1', 'rsvps', { guestId: null }]);
     const plan = planKeys.plan('p1');
-    for (const key of [planKeys.detail('p1'), ideaKeys.suggestions('p1'), dateKeys.timeSlots('p1'), planKeys.mutation('p1', 'x')]) {
+    for (const key of [planKeys.detail('p1'), ideaKeys.suggestions('p1'), dateKeys.timeSlots('p1'), rsvpKeys.list('p1', 'g1'), planKeys.mutation('p1', 'x')]) {
       expect(key.slice(0, plan.length)).toEqual(plan);
     }
   });

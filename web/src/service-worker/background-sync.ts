@@ -41,6 +41,8 @@ export interface HandedAction {
   /** The idempotency key (also in `headers`). */
   key: string;
   url: string;
+  /** POST, or PUT for an action that sets a value; absent (handed over by an earlier build): POST. */
+  method?: 'POST' | 'PUT';
   headers: Array<[string, string]>;
   body: string | null;
   /** Tap order: when it was tapped (ms), then the page's tie-breaker. */
@@ -78,11 +80,12 @@ export function byTapOrder(a: Pick<HandedAction, 'at' | 'seq' | 'key'>, b: Pick<
 
 function parseHanded(value: unknown): HandedAction | null {
   if (!isRecord(value)) return null;
-  const { key, url, headers, body, at, seq } = value;
+  const { key, url, method, headers, body, at, seq } = value;
   if (typeof key !== 'string' || typeof url !== 'string' || typeof at !== 'number' || typeof seq !== 'number') return null;
+  if (method !== undefined && method !== 'POST' && method !== 'PUT') return null;
   if (body !== null && typeof body !== 'string') return null;
   if (!Array.isArray(headers) || !headers.every((pair) => Array.isArray(pair) && pair.length === 2 && pair.every((part) => typeof part === 'string'))) return null;
-  return { key, url, headers: headers as Array<[string, string]>, body, at, seq };
+  return { key, url, method, headers: headers as Array<[string, string]>, body, at, seq };
 }
 
 function parseAnswer(value: unknown): KeptAnswer | null {
@@ -167,7 +170,7 @@ export async function sendHandedActions(
       continue;
     }
     const response = await fetch(action.url, {
-      method: 'POST',
+      method: action.method ?? 'POST',
       headers: action.headers,
       body: action.body,
       credentials: 'include',

@@ -8,7 +8,7 @@ import { partialMatchKey, type Query, type QueryClient, type QueryKey } from '@t
 import { queryVersion } from '../api';
 import { ApiError } from '../api-error';
 import { isSendingOfflineAction, watchOfflineActions } from '../offline-actions';
-import { dateKeys, guestKeys, ideaKeys, planKeys } from '../query-keys';
+import { dateKeys, guestKeys, ideaKeys, planKeys, rsvpKeys } from '../query-keys';
 import type { MyPlansLiveEvent, PlanChange, PlanLiveEvent, PlanPart } from './types';
 
 export interface LivePlan {
@@ -46,18 +46,23 @@ const listed = (key: QueryKey, ids: string[] | null | undefined, keyOf: (id: str
  * and the host's list of who was removed;
  * ideas → idea lists, suggestions, voters of `ideaIds`; comments → comments of
  * `ideaIds` and the idea lists (their counts); dates → slots, my votes, voters
- * of `slotIds`. An id list that is null means all of them. A participants
+ * of `slotIds`; rsvps → the answers, and the plan's reads and the home list
+ * (their `answers` counts). An id list that is null means all of them. A participants
  * change also re-reads the plan's guest sessions on this device, so a guest
  * the host removed finds out at once (and is sent to the join page).
  */
 function touchedBy(change: PlanChange, slug?: string | null): (key: QueryKey, data: unknown) => boolean {
   const has = (part: PlanPart) => change.parts.includes(part);
   const planRow = has('plan') || has('participants');
+  // The plan JSON carries the answers' counts.
+  const planRead = planRow || has('rsvps');
   const id = change.planId;
   return (key, data) => {
-    if (under(key, planKeys.list())) return planRow;
-    if (under(key, planKeys.bySlugs())) return planRow && isSlugReadOf(key, data, id, slug);
-    if (under(key, planKeys.detail(id))) return planRow;
+    if (under(key, planKeys.list())) return planRead;
+    if (under(key, planKeys.bySlugs())) return planRead && isSlugReadOf(key, data, id, slug);
+    if (under(key, planKeys.detail(id))) return planRead;
+    // Answers name people: someone leaving or renamed changes them too.
+    if (under(key, rsvpKeys.all(id))) return has('rsvps') || has('participants');
     if (under(key, planKeys.participants(id)) || under(key, planKeys.removals(id))) return has('participants');
     if (under(key, guestKeys.all)) return has('participants') && guestPlanIdOf(data) === id;
     if (under(key, ideaKeys.lists(id))) return has('ideas') || has('comments');

@@ -40,6 +40,7 @@ export function parseAction(raw: string | null): OfflineAction | null {
   if (!strings.every((name) => typeof value[name] === 'string')) return null;
   if (!numbers.every((name) => typeof value[name] === 'number')) return null;
   if (typeof value.waiting !== 'boolean' || !isIdentity(value.as)) return null;
+  if (value.method !== undefined && value.method !== 'POST' && value.method !== 'PUT') return null;
   const action = value as unknown as OfflineAction;
   const renamed = RENAMED_KINDS.get(action.kind);
   return renamed ? { ...action, kind: renamed } : action;
@@ -92,5 +93,8 @@ export function actionIdentity(
   return { kind: 'guest', guestId: visitor.guestId, name: visitor.name, secret };
 }
 
-/** The POST's body that sends `action`, as the page sends it and as it is handed to the worker. */
+/** The body that sends `action`, as the page sends it and as it is handed to the worker. */
 export const bodyOf = (action: OfflineAction) => (action.body === undefined ? null : JSON.stringify(action.body));
+
+/** The method that sends `action`: POST unless it was made to PUT (an action stored before methods existed is a POST). */
+export const methodOf = (action: Pick<OfflineAction, 'method'>) => action.method ?? 'POST';

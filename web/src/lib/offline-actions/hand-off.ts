@@ -3,7 +3,7 @@
 // back even if every tab is closed; what it sent is answered here from its
 // kept answer, not sent again.
 import { apiUrl } from '../api';
-import { bodyOf, credentialsFor } from './action';
+import { bodyOf, credentialsFor, methodOf } from './action';
 import { read, remove } from './queue';
 import type { OutboxState } from './state';
 import type { OfflineAction } from './types';
@@ -20,7 +20,15 @@ export async function handOverWaiting(state: OutboxState): Promise<void> {
     handed.add(action.key);
     const { key, at, seq } = action;
     try {
-      await handOff.handOver({ key, url: apiUrl(action.path), headers: [...headers.entries()], body: bodyOf(action), at, seq });
+      await handOff.handOver({
+        key,
+        url: apiUrl(action.path),
+        method: methodOf(action),
+        headers: [...headers.entries()],
+        body: bodyOf(action),
+        at,
+        seq,
+      });
     } catch {
       handed.delete(key);
     }

@@ -33,6 +33,7 @@ const hal: ActionIdentity = { kind: 'guest', guestId: 'g-hal', name: 'Hal', secr
 
 interface Attempt {
   url: string;
+  method: string;
   key: string | null;
   headers: Headers;
   body: unknown;
@@ -74,7 +75,7 @@ function world() {
   };
   const record = async (url: string, init: RequestInit) => {
     const headers = new Headers(init.headers);
-    const attempt = { url, key: headers.get(IDEMPOTENCY_KEY_HEADER), headers, body: init.body ? JSON.parse(String(init.body)) : undefined };
+    const attempt = { url, method: init.method ?? 'GET', key: headers.get(IDEMPOTENCY_KEY_HEADER), headers, body: init.body ? JSON.parse(String(init.body)) : undefined };
     attempts.push(attempt);
     return answer(attempt);
   };
@@ -401,6 +402,38 @@ describe('Background Sync', () => {
     expect(sentAnswers).toEqual([{ voted: true, voteCount: 3 }, { voted: true, voteCount: 1 }]);
     expect(stored()).toEqual([]);
     expect(await w.handed()).toEqual({ handed: 0, answered: 0 });
+  });
+
+  it('sends an action made to PUT (an answer) as a PUT, from the page and from the worker; one stored without a method is a POST', async () => {
+    const w = world();
+    const answer: NewOfflineAction<{ answer: string }> = {
+      planId: 'p1',
+      target: 'rsvp',
+      path: '/api/plans/p1/rsvp',
+      body: { answer: 'going', plusOnes: 1 },
+      method: 'PUT',
+      as: ada,
+      data: { answer: 'going' },
+      noun: 'answer',
+      failure: 'Failed to answer',
+    };
+    const first = page(w.deps(true, true));
+    expect(await first.submit('answer-rsvp', answer)).toBe('sent');
+    w.goOffline();
+    expect(await first.submit('answer-rsvp', { ...answer, body: { answer: 'maybe' } })).toBe('queued');
+    expect(stored()[0]!.method).toBe('PUT');
+    first.reset();
+    w.goOnline();
+    await w.sync();
+    expect(w.attempts.map((a) => [a.method, a.url, a.body])).toEqual([
+      ['PUT', '/api/plans/p1/rsvp', { answer: 'going', plusOnes: 1 }],
+      ['PUT', '/api/plans/p1/rsvp', { answer: 'maybe' }],
+    ]);
+    await page(w.deps(true, true)).flush({ now: true });
+    expect(w.attempts).toHaveLength(2);
+    const { method: _put, ...older } = { ...answer, kind: 'vote-idea', key: 'k', at: 1, seq: 1, attempts: 0, waiting: false, retryAt: 0 };
+    expect(parseAction(JSON.stringify(older))?.method).toBeUndefined();
+    expect(parseAction(JSON.stringify({ ...older, method: 'DELETE' }))).toBeNull();
   });
 
   it("takes a refusal the worker kept as the server's word: put back, with its sentence", async () => {

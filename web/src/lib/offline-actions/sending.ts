@@ -8,7 +8,7 @@ import { onGuestSecretRefused } from '../query-client';
 import { planKeys } from '../query-keys';
 import { showErrorMessage, showErrorToast } from '../toast';
 import { isRecord, SEND_TIMEOUT_MS, SENDER_LOCK, TRANSIENT_STATUSES } from '../../service-worker/background-sync';
-import { bodyOf, credentialsFor } from './action';
+import { bodyOf, credentialsFor, methodOf } from './action';
 import { sweep, unshow } from './cache-overlay';
 import { answerFromWorker, handOverWaiting, removeDone } from './hand-off';
 import { listen } from './other-tabs';
@@ -102,7 +102,7 @@ async function attempt(state: OutboxState, action: OfflineAction, headers: Heade
   try {
     return await Promise.race([
       deps.fetch(apiUrl(action.path), {
-        method: 'POST',
+        method: methodOf(action),
         headers,
         body: bodyOf(action),
         credentials: 'include',

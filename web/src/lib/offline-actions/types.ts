@@ -9,6 +9,9 @@ export type ActionIdentity =
   | { kind: 'member'; userId: string; name: string }
   | { kind: 'guest'; guestId: string; name: string; secret: string };
 
+/** The methods an action is sent with (POST unless it says PUT). */
+export type ActionMethod = 'POST' | 'PUT';
+
 export interface OfflineAction<D = unknown> {
   /** The idempotency key: one per tap, sent with every attempt. */
   key: string;
@@ -17,9 +20,11 @@ export interface OfflineAction<D = unknown> {
   planId: string;
   /** What the tap is about, e.g. `idea:{id}`: one action at a time per target. */
   target: string;
-  /** The POST's path under the API, and its JSON body (none for a member's idea vote). */
+  /** The request's path under the API, and its JSON body (none for a member's idea vote). */
   path: string;
   body?: unknown;
+  /** 'PUT' for an action that sets a value (an answer: `answer-rsvp`); absent: POST. */
+  method?: ActionMethod;
   as: ActionIdentity;
   /** The kind's own record of what the tap meant (the direction of a toggle, a comment's text). */
   data: D;
@@ -37,7 +42,7 @@ export interface OfflineAction<D = unknown> {
   retryAt: number;
 }
 
-export type NewOfflineAction<D> = Pick<OfflineAction<D>, 'planId' | 'target' | 'path' | 'body' | 'as' | 'data' | 'noun' | 'failure'>;
+export type NewOfflineAction<D> = Pick<OfflineAction<D>, 'planId' | 'target' | 'path' | 'body' | 'method' | 'as' | 'data' | 'noun' | 'failure'>;
 
 /**
  * How a tap ended for the one who made it: the server answered ('sent',

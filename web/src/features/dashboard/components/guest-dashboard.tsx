@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { Suspense, useRef } from 'react';
 import { Box, Stack, Text, Title } from '@mantine/core';
 import { useSearchParams } from 'react-router-dom';
 import { InstallHint } from '../../../components/install-hint';
@@ -6,6 +6,7 @@ import { useHasVotedOnDates } from '../../availability';
 import { useHasVotedOnIdeas } from '../../ideas';
 import { NotificationsCard } from '../../notifications';
 import { isPlanCancelled, PlanStatusCard } from '../../plans';
+import { answersOpen, AreYouComingSkeleton, LazyAreYouComing } from '../../rsvps';
 import type { LinkedPlan } from '../../plans';
 import { parseDashboardTab, type DashboardTab } from '../dashboard-tab';
 import type { PlanVisitor } from '../../guests';
@@ -60,10 +61,23 @@ export function GuestDashboard({ plan, visitor }: { plan: LinkedPlan; visitor: P
           </Text>
         )}
       </div>
-      <DashboardShortcuts onOpen={openTab} />
-      <PlanStatusCard plan={plan} />
-      {/* Nothing to vote on once cancelled (docs/decisions/0100-cancelling-a-plan.md). */}
-      {!isPlanCancelled(plan) && <DashboardProgress onOpen={openTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />}
+      {answersOpen(plan) ? (
+        // A locked date: the question now is who's coming, not the votes
+        // (docs/decisions/0103-whos-coming-on-the-screens.md).
+        <>
+          <Suspense fallback={<AreYouComingSkeleton />}>
+            <LazyAreYouComing planId={plan.id} who={visitor} />
+          </Suspense>
+          <PlanStatusCard plan={plan} />
+        </>
+      ) : (
+        <>
+          <DashboardShortcuts onOpen={openTab} />
+          <PlanStatusCard plan={plan} />
+          {/* Nothing to vote on once cancelled (docs/decisions/0100-cancelling-a-plan.md). */}
+          {!isPlanCancelled(plan) && <DashboardProgress onOpen={openTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />}
+        </>
+      )}
       {/* Clear of the fixed header when scrolled to. */}
       <Box ref={tabsRef} style={{ scrollMarginTop: 76 }}>
         <DashboardTabs plan={plan} tab={tab} onTabChange={selectTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />

@@ -79,7 +79,15 @@ describe('home', () => {
       'GET /api/auth/me': meRoute(ada),
       'GET /api/plans': () =>
         json([
-          planSummaryJson({ id: 'p1', title: 'Dinner', status: 'completed', eventTime: '7:00 PM', lockedTimeSlot: slot, lockedIdeaText: 'Tacos' }),
+          planSummaryJson({
+            id: 'p1',
+            title: 'Dinner',
+            status: 'completed',
+            eventTime: '7:00 PM',
+            lockedTimeSlot: slot,
+            lockedIdeaText: 'Tacos',
+            answers: { going: 5, maybe: 2, headcount: 7 },
+          }),
           planSummaryJson({ id: 'p2', title: 'Hike', status: 'time_range_locked', lockedTimeSlot: slot }),
         ]),
     });
@@ -87,7 +95,10 @@ describe('home', () => {
     const dinner = await screen.findByRole('link', { name: /Dinner/ });
     expect(dinner).toHaveTextContent('Tacos');
     expect(within(dinner).getByText('Sat, Mar 14 · 7:00 PM')).toBeInTheDocument();
+    // A set plan says who is going (docs/decisions/0103).
+    expect(within(dinner).getByText('5 going')).toBeInTheDocument();
     expect(screen.getByRole('link', { name: /Hike/ })).not.toHaveTextContent('Mar 14');
+    expect(screen.getByRole('link', { name: /Hike/ })).not.toHaveTextContent('going');
   });
 
   it('says Cancelled on the card of a cancelled plan, and only there (docs/decisions/0100-cancelling-a-plan.md)', async () => {

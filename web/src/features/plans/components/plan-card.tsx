@@ -2,7 +2,8 @@ import type { ReactNode } from 'react';
 import { Badge, Card, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { Link } from 'react-router-dom';
 import { paths } from '../../../config/paths';
-import { IconBulb, IconCalendar, IconUsers } from '../../../components/icons';
+import { IconBulb, IconCalendar, IconCheck, IconUsers } from '../../../components/icons';
+import { answersOpen, goingLine } from '../../rsvps';
 import { summarizeNames } from '../../../lib/overflow';
 import { isPlanCancelled } from '../plan-access';
 import { formatCardTime } from '../plan-time';
@@ -50,6 +51,14 @@ export function PlanCard({ plan }: { plan: PlanSummary }) {
             <Line icon={<IconCalendar size={16} />}>
               <Text fz="sm" c="var(--mantine-color-text)">
                 {time}
+              </Text>
+            </Line>
+          )}
+          {/* A set plan says who is going; a cancelled one does not (docs/decisions/0103). */}
+          {plan.answers && answersOpen(plan) && (
+            <Line icon={<IconCheck size={16} />}>
+              <Text fz="sm" c="var(--mantine-color-text)">
+                {goingLine(plan.answers)}
               </Text>
             </Line>
           )}

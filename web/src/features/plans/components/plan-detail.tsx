@@ -1,5 +1,7 @@
+import { Suspense } from 'react';
 import { Stack, Text, Title } from '@mantine/core';
 import { NotificationsCard } from '../../notifications';
+import { answersOpen, AreYouComingSkeleton, LazyAreYouComing } from '../../rsvps';
 import { isVotingOpen } from '../deadline';
 import { canInvite } from '../plan-access';
 import { usePlanRole } from '../use-plan-role';
@@ -14,10 +16,12 @@ import { WhosComing } from './whos-coming';
 interface PlanDetailProps {
   plan: Plan;
   userId: string | undefined;
+  /** The signed-in user's name (their answer is made as them). */
+  userName?: string;
   tabs: PlanTabComponents;
 }
 
-export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
+export function PlanDetail({ plan, userId, userName = '', tabs }: PlanDetailProps) {
   // The host's controls are a co-host's too, but for deleting the plan (docs/decisions/0098-cohosts.md).
   const { role, isHost, runsPlan } = usePlanRole(plan, userId);
   return (
@@ -28,6 +32,12 @@ export function PlanDetail({ plan, userId, tabs }: PlanDetailProps) {
         </Title>
         {plan.description && <Text c="dimmed">{plan.description}</Text>}
       </div>
+      {/* Once a date is locked, the first question (docs/decisions/0103-whos-coming-on-the-screens.md). */}
+      {userId && answersOpen(plan) && (
+        <Suspense fallback={<AreYouComingSkeleton />}>
+          <LazyAreYouComing planId={plan.id} who={{ kind: 'member', userId, name: userName }} canHost={runsPlan} />
+        </Suspense>
+      )}
       <PlanStatusCard plan={plan} isHost={runsPlan} />
       <WhosComing plan={plan} role={role} />
       {runsPlan && isVotingOpen(plan) && <WaitingOn plan={plan} />}

@@ -5,6 +5,7 @@ import { Link, useParams } from 'react-router-dom';
 import { paths } from '../../../config/paths';
 import { AppLayout } from '../../../components/app-layout';
 import { IconUserPlus } from '../../../components/icons';
+import { displayName } from '../../../lib/display-name';
 import { usePlanLiveUpdates } from '../../../lib/live';
 import { useCurrentUser } from '../../auth';
 import { LazyAddToCalendarMenu, canAddToCalendar } from '../../calendar';
@@ -72,7 +73,7 @@ export function PlanScreen({ tabs }: { tabs: PlanTabComponents }) {
       }
     >
       <PlanLoadState query={planQuery} loading={<PlanDetailSkeleton />}>
-        {(loaded) => <PlanDetail plan={loaded} userId={user?.id} tabs={tabs} />}
+        {(loaded) => <PlanDetail plan={loaded} userId={user?.id} userName={user ? displayName(user) : undefined} tabs={tabs} />}
       </PlanLoadState>
     </AppLayout>
   );

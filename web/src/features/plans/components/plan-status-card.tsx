@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { IconBulb, IconClock, IconHourglass, IconMapPin, IconUsers } from '../../../components/icons';
 import { HostTimeNote } from '../../../components/host-time-note';
 import { LinkifiedText } from '../../../components/linkified-text';
+import { answersLine, answersOpen } from '../../rsvps';
 import { isVotingOpen } from '../deadline';
 import { formatMeetingTime } from '../plan-time';
 import { planListQueryOptions } from '../queries';
@@ -111,6 +112,12 @@ export function PlanStatusCard({ plan, isHost = false }: { plan: Plan; isHost?: 
         )}
         <StatusRow icon={<IconUsers size={18} />} label="Who's coming">
           {peopleJoined(plan.participantCount)}
+          {/* Once a date is locked: the answers, and the headcount when friends come (docs/decisions/0103). */}
+          {plan.answers && answersOpen(plan) && (
+            <Text fz="sm" fw={400} c="dimmed">
+              {answersLine(plan.answers)}
+            </Text>
+          )}
         </StatusRow>
       </Stack>
     </Card>

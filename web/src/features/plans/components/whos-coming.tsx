@@ -8,6 +8,7 @@ import { useAllowBack, useRemoveParticipant, useSetCohost } from '../host-mutati
 import { planParticipantsQueryOptions, planRemovalsQueryOptions } from '../queries';
 import type { Participant, ParticipantRole, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { RoleBadge } from './role-badge';
+import { AnswerForButton, AnswerNote, useWhosComingAnswers } from './whos-coming-answers';
 
 /** Spec §9: the plan page's avatar stack shows 6, then '+N more'. */
 const PLAN_PAGE_MAX_AVATARS = 6;
@@ -23,11 +24,24 @@ interface PersonActions {
   toggleCohost?: () => void;
   /** The toggle of this person is on its way. */
   togglePending?: boolean;
+  /** Answer for them (the host and co-hosts, once a date is locked: docs/decisions/0103-whos-coming-on-the-screens.md). */
+  answerFor?: () => void;
 }
 
 /** A name in the full list, its role, and the actions the viewer has on it. */
-function ParticipantRow({ participant, actions, close }: { participant: Participant; actions: PersonActions; close: () => void }) {
-  const { remove, toggleCohost, togglePending } = actions;
+function ParticipantRow({
+  participant,
+  said = null,
+  actions,
+  close,
+}: {
+  participant: Participant;
+  /** Their answer once a date is locked ("Going +2"). */
+  said?: string | null;
+  actions: PersonActions;
+  close: () => void;
+}) {
+  const { remove, toggleCohost, togglePending, answerFor } = actions;
   const isCohost = participant.role === 'cohost';
   const run = (action: () => void) => () => {
     close();
@@ -39,11 +53,13 @@ function ParticipantRow({ participant, actions, close }: { participant: Particip
         <Group gap={6} wrap="nowrap" miw={0}>
           <Text fz="sm" style={{ overflowWrap: 'anywhere' }}>
             {withGuestMark(participant)}
+            <AnswerNote said={said} />
           </Text>
           <RoleBadge role={participant.role} />
         </Group>
-        {(remove || toggleCohost) && (
+        {(remove || toggleCohost || answerFor) && (
           <Group gap={4} wrap="nowrap">
+            {answerFor && <AnswerForButton name={participant.name} onClick={run(answerFor)} />}
             {toggleCohost && (
               <Button
                 size="compact-xs"
@@ -113,9 +129,12 @@ function RemovedPeople({ planId }: { planId: string }) {
 function ParticipantStack({
   participants,
   actionsFor,
+  said,
   removedOf,
 }: {
   participants: Participant[];
+  /** Each one's answer once a date is locked. */
+  said: (participant: Participant) => string | null;
   /** The host's (or a co-host's) actions on each person (docs/decisions/0065-moderation.md, 0098-cohosts.md). */
   actionsFor: (participant: Participant) => PersonActions;
   /** The host's plan: the list also shows who was removed from it. */
@@ -157,10 +176,10 @@ function ParticipantStack({
           </Group>
         </UnstyledButton>
       </Popover.Target>
-      <Popover.Dropdown maw={280}>
+      <Popover.Dropdown maw={320}>
         <List listStyleType="none" spacing={4} fz="sm" aria-label="Everyone coming">
           {participants.map((participant) => (
-            <ParticipantRow key={participant.id} participant={participant} actions={actionsFor(participant)} close={close} />
+            <ParticipantRow key={participant.id} participant={participant} said={said(participant)} actions={actionsFor(participant)} close={close} />
           ))}
         </List>
         {removedOf && <RemovedPeople planId={removedOf} />}
@@ -214,7 +233,7 @@ export function personActions(
 }
 
 interface WhosComingProps {
-  plan: Pick<Plan, 'id' | 'slug' | 'hostId'>;
+  plan: Pick<Plan, 'id' | 'slug' | 'hostId' | 'status'>;
   /** The viewer's role (usePlanRole): the host and co-hosts get the actions of personActions. */
   role?: ParticipantRole | null;
 }
@@ -224,12 +243,15 @@ export function WhosComing({ plan, role = null }: WhosComingProps) {
   const { data: participants, isPending, isError, refetch, isRefetching } = useQuery(planParticipantsQueryOptions(planId));
   const removal = useRemoval(plan);
   const setCohost = useSetCohost(planId);
+  // Once a date is locked: going first, each one's answer, the host's and co-hosts' Answer.
+  const answers = useWhosComingAnswers(plan, role !== null);
   const actionsFor = (participant: Participant): PersonActions => ({
     ...personActions(role, participant, plan.hostId, {
       remove: () => removal.ask(participant),
       toggleCohost: () => setCohost.mutate({ participant, cohost: participant.role !== 'cohost' }),
     }),
     togglePending: setCohost.isPending && setCohost.variables?.participant.id === participant.id,
+    answerFor: answers.answerFor(participant),
   });
 
   return (
@@ -259,9 +281,15 @@ export function WhosComing({ plan, role = null }: WhosComingProps) {
           No one has joined yet.
         </Text>
       ) : (
-        <ParticipantStack participants={participants} actionsFor={actionsFor} removedOf={role ? planId : undefined} />
+        <ParticipantStack
+          participants={answers.order(participants)}
+          actionsFor={actionsFor}
+          said={answers.said}
+          removedOf={role ? planId : undefined}
+        />
       )}
       {role && removal.dialog}
+      {answers.dialog}
     </Card>
   );
 }
