@@ -34,7 +34,7 @@ export const apiPaths = {
   myVotes: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'my-votes'), guestId),
   timeSlot: (slotId: string, rest: 'vote' | 'voters') => `/api/timeslots/${seg(slotId)}/${rest}`,
 
-  /** Who's coming (docs/api.md "Who's coming"): PUT the caller's answer; GET the headcount (`mine` for `guestId` without a token). */
+  /** Who's coming (docs/api-after-the-date.md "Who's coming"): PUT the caller's answer; GET the headcount (`mine` for `guestId` without a token). */
   rsvp: (planId: string) => apiPaths.planAction(planId, 'rsvp'),
   rsvps: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'rsvps'), guestId),
   /** The host (or a co-host) answers for someone: PUT. */

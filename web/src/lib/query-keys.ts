@@ -51,7 +51,7 @@ export const dateKeys = {
 };
 
 export const rsvpKeys = {
-  /** Everything about a plan's answers (docs/api.md "Who's coming"): the prefix the live part `rsvps` reaches. */
+  /** Everything about a plan's answers (docs/api-after-the-date.md "Who's coming"): the prefix the live part `rsvps` reaches. */
   all: (planId: string) => [...planKeys.plan(planId), 'rsvps'] as const,
   /** `mine` is the token's user's, or `guestId`'s without a token. */
   list: (planId: string, guestId: string | null | undefined) => [...rsvpKeys.all(planId), { guestId: guestId ?? null }] as const,

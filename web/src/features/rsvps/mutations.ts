@@ -1,4 +1,4 @@
-// Answering (docs/api.md "Who's coming"): the caller's own answer goes
+// Answering (docs/api-after-the-date.md "Who's coming"): the caller's own answer goes
 // through the device's outbox as the kind `answer-rsvp` (a PUT with its
 // Idempotency-Key), shown at once and marked "Waiting for connection" with no
 // network (docs/offline.md); the host's answer for someone and the host's

@@ -1,4 +1,4 @@
-// Who's coming, as the screens say it (docs/api.md "Who's coming",
+// Who's coming, as the screens say it (docs/api-after-the-date.md "Who's coming",
 // docs/decisions/0103-whos-coming-on-the-screens.md): pure rules and texts.
 import type { Plan } from '../../../../supabase/functions/_shared/contract/plans';
 import type { RsvpState, Rsvps } from '../../../../supabase/functions/_shared/contract/rsvps';

@@ -23,7 +23,7 @@ interface AnswerForDialogProps {
 
 /**
  * The host (or a co-host) answers for someone who replied in the chat
- * (docs/api.md "Who's coming"): the person then sees "set by the host" and
+ * (docs/api-after-the-date.md "Who's coming"): the person then sees "set by the host" and
  * can change it.
  */
 export function AnswerForDialog({ planId, person, maxPlusOnes, onClose }: AnswerForDialogProps) {

@@ -11,7 +11,7 @@ import { renderWithProviders } from '../../../test/test-utils';
 import { ada, participantJson, planJson } from '../../plans/test-fixtures';
 
 // "Are you coming?" on the plan page (a member) and the guest's dashboard,
-// against a small stand-in of the answers routes (docs/api.md "Who's coming").
+// against a small stand-in of the answers routes (docs/api-after-the-date.md "Who's coming").
 // The whole app renders (its routes, lazy screens and live updates): on this
 // shared 2-core machine a test can take several seconds, hence the timeouts.
 

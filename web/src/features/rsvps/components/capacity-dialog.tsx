@@ -15,7 +15,7 @@ interface CapacityDialogProps {
 }
 
 /**
- * The host's spots and friends (docs/api.md "Who's coming"): a limit on the
+ * The host's spots and friends (docs/api-after-the-date.md "Who's coming"): a limit on the
  * spots (going people plus their friends; past it, Going joins the waitlist)
  * and how many friends each may bring. Lowering the spots bumps nobody.
  */
