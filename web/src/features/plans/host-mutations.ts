@@ -149,7 +149,8 @@ export function useSetDeadline(planId: string | undefined, onDone?: (plan: Plan,
  * the server's sentence) is toasted, and the plan read again too, since
  * another device of the host may have reminded them.
  */
-export function useRemindUnanswered(planId: string) {
+/** `asked`: what the reminded people are asked, for the toast (the votes, or whether they are coming). */
+export function useRemindUnanswered(planId: string, asked: string) {
   const queryClient = useQueryClient();
   const refreshPlan = () => queryClient.invalidateQueries({ queryKey: planKeys.detail(planId) });
   return useMutation({
@@ -162,7 +163,7 @@ export function useRemindUnanswered(planId: string) {
       if (reminded > 0) {
         // At once, until the plan's own answer says when.
         queryClient.setQueryData<Plan>(planKeys.detail(planId), (plan) => plan && { ...plan, remindedAt: new Date().toISOString() });
-        showSuccessToast(reminderSentText(reminded), 'They will be asked to vote on ideas and dates.');
+        showSuccessToast(reminderSentText(reminded), asked);
       } else {
         showSuccessToast('No one could be reached', 'The people waiting have no notifications or e-mails turned on for this plan.');
       }

@@ -40,7 +40,7 @@ export function PlanDetail({ plan, userId, userName = '', tabs }: PlanDetailProp
       )}
       <PlanStatusCard plan={plan} isHost={runsPlan} />
       <WhosComing plan={plan} role={role} />
-      {runsPlan && isVotingOpen(plan) && <WaitingOn plan={plan} />}
+      {runsPlan && (isVotingOpen(plan) || answersOpen(plan)) && <WaitingOn plan={plan} />}
       {shouldShowSetEventTime(plan, runsPlan) && <SetEventTimePanel key={plan.lockedTimeSlotDate} plan={plan} />}
       <PlanTabs planId={plan.id} isHost={runsPlan} tabs={tabs} />
       <QuickActions plan={plan} isHost={isHost} runsPlan={runsPlan} canInvite={canInvite(plan, userId)} />

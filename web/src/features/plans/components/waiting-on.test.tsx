@@ -5,6 +5,7 @@ import { json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-
 import { renderWithProviders } from '../../../test/test-utils';
 import { ada, ben, participantJson, planJson, planSummaryJson } from '../test-fixtures';
 import type { Participant, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import type { RsvpPerson, Rsvps } from '../../../../../supabase/functions/_shared/contract/rsvps';
 
 // Only Date is fixed (timers run): "now" is Thu, Nov 26, 2026, 12:00 PM local.
 const NOW = new Date(2026, 10, 26, 12, 0);
@@ -137,15 +138,79 @@ describe('Waiting on (the host, while no date is locked)', () => {
     expect(screen.queryByText(/Reminded/)).not.toBeInTheDocument();
   });
 
-  it('is not shown to members, nor once a date is locked', async () => {
-    const { unmount } = openPlan({ plan: planJson({ participantCount: 5 }), user: ben });
+  it('is not shown to members', async () => {
+    openPlan({ plan: planJson({ participantCount: 5 }), user: ben });
     expect(await screen.findByRole('region', { name: "Who's coming" })).toBeInTheDocument();
     await screen.findByRole('button', { name: 'See everyone coming (5)' });
     expect(screen.queryByRole('region', { name: 'Waiting on' })).not.toBeInTheDocument();
+  });
+});
+
+describe('Waiting on (the host, once a date is locked): who has not said whether they are coming', () => {
+  const locked = planJson({ participantCount: 5, status: 'time_range_locked', lockedTimeSlotDate: '2026-12-04' });
+  const person = (participantId: string, name: string, answer: RsvpPerson['answer'], extra: Partial<RsvpPerson> = {}): RsvpPerson => ({
+    participantId,
+    name,
+    isGuest: false,
+    role: null,
+    answer,
+    plusOnes: 0,
+    position: null,
+    setByHost: false,
+    ...extra,
+  });
+  // Ada hosts and has not answered herself: she is never on her own list. Ben and Dee answered.
+  const rsvps = (people: RsvpPerson[]): Rsvps => ({
+    going: 1,
+    maybe: 1,
+    no: 0,
+    waitlist: 0,
+    unanswered: people.filter((p) => p.answer === null).length,
+    headcount: 1,
+    capacity: null,
+    maxPlusOnes: 2,
+    askAgain: false,
+    mine: null,
+    people,
+  });
+  const answers = rsvps([
+    person('pp1', 'Ben', 'going'),
+    person('pp3', 'Dee', 'maybe', { isGuest: true }),
+    person('pp0', 'Ada Lovelace', null, { role: 'host' }),
+    person('pp2', 'Cy Young', null),
+    person('pp4', 'Hal', null, { isGuest: true }),
+  ]);
+
+  it('lists who has not answered, and Remind them asks them whether they are coming', async () => {
+    const { user, calls } = openPlan({
+      plan: locked,
+      routes: {
+        'GET /api/plans/p1/rsvps': () => json(answers),
+        'POST /api/plans/p1/remind': () => json({ reminded: 2 }),
+      },
+    });
+    const card = await waitingOn();
+    expect(await card.findByText("They have not said whether they're coming yet.")).toBeInTheDocument();
+    expect(listedNames(card)).toEqual(['Cy Young', 'Hal (Guest)']);
+    await user.click(card.getByRole('button', { name: 'Remind them' }));
+    expect(await screen.findByText('Reminder sent to 2 people')).toBeInTheDocument();
+    expect(screen.getByText("They will be asked whether they're coming.")).toBeInTheDocument();
+    expect(calls('POST', '/api/plans/p1/remind')).toHaveLength(1);
+  });
+
+  it('says when everyone has answered, with no Remind them; nothing on a cancelled plan', async () => {
+    const all = rsvps(answers.people.map((p) => (p.role === 'host' || p.answer ? p : { ...p, answer: 'no' as const })));
+    const { unmount } = openPlan({ plan: locked, routes: { 'GET /api/plans/p1/rsvps': () => json(all) } });
+    const card = await waitingOn();
+    expect(await card.findByText('Everyone has answered.')).toBeInTheDocument();
+    expect(card.queryByRole('button', { name: 'Remind them' })).not.toBeInTheDocument();
     unmount();
 
-    openPlan({ plan: planJson({ participantCount: 5, status: 'time_range_locked', lockedTimeSlotDate: '2026-12-04' }) });
-    expect(await screen.findByRole('region', { name: 'Set Event Time' })).toBeInTheDocument();
+    openPlan({
+      plan: { ...locked, status: 'cancelled', cancelledAt: at(9) },
+      routes: { 'GET /api/plans/p1/rsvps': () => json(answers) },
+    });
+    expect(await screen.findByText('Cancelled')).toBeInTheDocument();
     expect(screen.queryByRole('region', { name: 'Waiting on' })).not.toBeInTheDocument();
   });
 });

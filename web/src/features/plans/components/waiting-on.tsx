@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Button, Card, List, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
+import { answersOpen, rsvpsQueryOptions } from '../../rsvps';
 import { recentReminder } from '../deadline';
 import { useRemindUnanswered } from '../host-mutations';
 import { planParticipantsQueryOptions } from '../queries';
@@ -13,9 +14,29 @@ export function notAnswered(participants: readonly Participant[], hostId: string
   return participants.filter((participant) => participant.userId !== hostId && participant.hasResponded === false);
 }
 
-function RemindButton({ plan }: { plan: Pick<Plan, 'id' | 'remindedAt'> }) {
+/** What the card asks about: the votes while they are open, "Are you coming?" once a date is locked. */
+type Phase = 'votes' | 'answers';
+
+const TEXTS: Record<Phase, { loading: string; failed: string; everyone: string; waiting: string; toast: string }> = {
+  votes: {
+    loading: 'Loading who has voted',
+    failed: "Couldn't load who has voted.",
+    everyone: 'Everyone has voted.',
+    waiting: 'They have not voted on any idea or date yet.',
+    toast: 'They will be asked to vote on ideas and dates.',
+  },
+  answers: {
+    loading: 'Loading who has answered',
+    failed: "Couldn't load who has answered.",
+    everyone: 'Everyone has answered.',
+    waiting: "They have not said whether they're coming yet.",
+    toast: "They will be asked whether they're coming.",
+  },
+};
+
+function RemindButton({ plan, phase }: { plan: Pick<Plan, 'id' | 'remindedAt'>; phase: Phase }) {
   const now = useNow();
-  const remind = useRemindUnanswered(plan.id);
+  const remind = useRemindUnanswered(plan.id, TEXTS[phase].toast);
   const recent = recentReminder(plan.remindedAt, now);
   const noteId = useId();
   return (
@@ -39,15 +60,44 @@ function RemindButton({ plan }: { plan: Pick<Plan, 'id' | 'remindedAt'> }) {
 }
 
 /**
- * The host's "Waiting on" card on the plan page while no date is locked: who
- * has not voted on any idea or date yet (never the host), and Remind them
- * (once per 12 hours). The participants follow the group live.
+ * Who has not answered, in join order (never the host): while no date is
+ * locked, who has not voted on any idea or date; once one is, who has not
+ * said whether they are coming (the headcount's people with no answer,
+ * docs/api-after-the-date.md "Who's coming"). Both follow the group live.
+ */
+function useWaiting(plan: Plan, phase: Phase) {
+  const participants = useQuery({ ...planParticipantsQueryOptions(plan.id), enabled: phase === 'votes' });
+  const rsvps = useQuery({ ...rsvpsQueryOptions(plan.id, null), enabled: phase === 'answers' });
+  if (phase === 'votes') {
+    const list = participants.data;
+    return {
+      isPending: participants.isPending,
+      isError: participants.isError,
+      others: list ? list.filter((participant) => participant.userId !== plan.hostId).length : 0,
+      waiting: list ? notAnswered(list, plan.hostId).map((p) => ({ id: p.id, name: p.name, isGuest: p.isGuest })) : [],
+    };
+  }
+  const people = rsvps.data?.people ?? [];
+  const others = people.filter((person) => person.role !== 'host');
+  return {
+    isPending: rsvps.isPending,
+    isError: rsvps.isError,
+    others: others.length,
+    waiting: others.filter((person) => person.answer === null).map((p) => ({ id: p.participantId, name: p.name, isGuest: p.isGuest })),
+  };
+}
+
+/**
+ * The host's (and co-hosts') "Waiting on" card on the plan page: while
+ * voting is open, who has not voted; once a date is locked, who has not
+ * answered "Are you coming?" (docs/decisions/0102-event-reminders.md). Remind
+ * them asks exactly those people (once per 12 hours).
  */
 export function WaitingOn({ plan }: { plan: Plan }) {
-  const { data: participants, isPending, isError } = useQuery(planParticipantsQueryOptions(plan.id));
+  const phase: Phase = answersOpen(plan) ? 'answers' : 'votes';
+  const text = TEXTS[phase];
+  const { isPending, isError, others, waiting } = useWaiting(plan, phase);
   const titleId = useId();
-  const others = participants?.filter((participant) => participant.userId !== plan.hostId) ?? [];
-  const waiting = participants ? notAnswered(participants, plan.hostId) : [];
 
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={titleId}>
@@ -55,23 +105,23 @@ export function WaitingOn({ plan }: { plan: Plan }) {
         Waiting on
       </Title>
       {isPending ? (
-        <Skeleton h={20} w="60%" role="status" aria-label="Loading who has voted" />
+        <Skeleton h={20} w="60%" role="status" aria-label={text.loading} />
       ) : isError ? (
         <Text c="dimmed" fz="sm">
-          Couldn't load who has voted.
+          {text.failed}
         </Text>
-      ) : others.length === 0 ? (
+      ) : others === 0 ? (
         <Text c="dimmed" fz="sm">
           No one else has joined yet.
         </Text>
       ) : waiting.length === 0 ? (
         <Text c="dimmed" fz="sm">
-          Everyone has voted.
+          {text.everyone}
         </Text>
       ) : (
         <Stack gap="sm">
           <Text c="dimmed" fz="sm">
-            They have not voted on any idea or date yet.
+            {text.waiting}
           </Text>
           <List listStyleType="none" spacing={4} aria-labelledby={titleId}>
             {waiting.map((participant) => (
@@ -80,7 +130,7 @@ export function WaitingOn({ plan }: { plan: Plan }) {
               </List.Item>
             ))}
           </List>
-          <RemindButton plan={plan} />
+          <RemindButton plan={plan} phase={phase} />
         </Stack>
       )}
     </Card>
