@@ -557,7 +557,8 @@ comment on function private.event_starts_at(date, text, text) is
   'The instant a plan''s event starts: the date at the time in its zone (floating or unknown: UTC).';
 revoke all on function private.event_starts_at(date, text, text) from public;
 
-create function private.run_event_reminders(p_day_seconds integer, p_soon_seconds integer)
+-- p_now: the scheduler's clock (now(); the tests pass their own moment).
+create function private.run_event_reminders(p_day_seconds integer, p_soon_seconds integer, p_now timestamptz default now())
 returns integer
 language plpgsql
 volatile
@@ -575,12 +576,12 @@ begin
       from app.plans p
      -- Every zone's today is within a day of UTC's.
      where p.status = 'completed' and p.event_soon_reminded_at is null
-       and p.locked_time_slot_date between current_date - 1 and current_date + 2
+       and p.locked_time_slot_date between p_now::date - 1 and p_now::date + 2
        and private.event_starts_at(p.locked_time_slot_date, p.event_time, p.time_zone)
-           <= now() + make_interval(secs => p_day_seconds)
+           <= p_now + make_interval(secs => p_day_seconds)
      for update of p skip locked
   loop
-    v_left := v_plan.starts_at - now();
+    v_left := v_plan.starts_at - p_now;
     if v_left > make_interval(secs => p_soon_seconds) then
       continue when v_plan.event_day_reminded_at is not null;
       perform private.enqueue_notification(v_plan.id, 'event_reminder', jsonb_build_object(
@@ -590,7 +591,7 @@ begin
                  = v_plan.locked_time_slot_date,
         'date', v_plan.locked_time_slot_date, 'eventTime', v_plan.event_time, 'location', v_plan.location),
         'attending', true, null);
-      update app.plans p set event_day_reminded_at = now() where p.id = v_plan.id;
+      update app.plans p set event_day_reminded_at = p_now where p.id = v_plan.id;
     else
       if v_left > interval '0' then
         perform private.enqueue_notification(v_plan.id, 'event_reminder', jsonb_build_object(
@@ -600,7 +601,7 @@ begin
           'attending', true, null);
       end if;
       update app.plans p
-         set event_day_reminded_at = coalesce(p.event_day_reminded_at, now()), event_soon_reminded_at = now()
+         set event_day_reminded_at = coalesce(p.event_day_reminded_at, p_now), event_soon_reminded_at = p_now
        where p.id = v_plan.id;
     end if;
     v_done := v_done + 1;
@@ -608,7 +609,7 @@ begin
   return v_done;
 end;
 $$;
-comment on function private.run_event_reminders(integer, integer) is
+comment on function private.run_event_reminders(integer, integer, timestamptz) is
   'Scheduler: the day-before and the about-two-hours-before reminders of timed plans to who answered Going or Maybe, each once (marks on the plan). Returns how many plans it handled.';
-revoke all on function private.run_event_reminders(integer, integer) from public;
-grant execute on function private.run_event_reminders(integer, integer) to service_role;
+revoke all on function private.run_event_reminders(integer, integer, timestamptz) from public;
+grant execute on function private.run_event_reminders(integer, integer, timestamptz) to service_role;
