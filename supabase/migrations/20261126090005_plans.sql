@@ -340,9 +340,10 @@ create trigger plans_check_new_host
 -- comments or answers on a cancelled plan, and the host's decisions but
 -- unlocking (which reopens it) wait too: HP409 with contract/common.ts
 -- PLAN_CANCELLED. Called by every write rule through ensure_writer and
--- ensure_participant (the participants file) and by the host's actions (the
--- lock and reminders files). Definer: one look at the plan's row by its key,
--- whatever the caller's row security would make of it. Deleting what one
+-- ensure_participant (the participants file) and by private.plan_for_host,
+-- every host action's check but unlocking (the lock file). Definer: one
+-- look at the plan's row by its key, whatever the caller's row security
+-- would make of it. Deleting what one
 -- wrote, leaving and deleting the plan stay open.
 create function private.refuse_cancelled_plan(p_plan_id uuid)
 returns void

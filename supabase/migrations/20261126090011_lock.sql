@@ -28,7 +28,10 @@
 -- UPDATE policy), so two host
 -- actions on one plan (e.g. set_event_time racing unlock_plan) run one after
 -- the other and each sees the other's result.
-create function private.plan_for_host(p_plan_id uuid, p_denied_message text)
+-- Then a cancelled plan is refused (HP409 PLAN_CANCELLED,
+-- private.refuse_cancelled_plan) for every host action but unlocking, which
+-- reopens it (p_reopens; docs/decisions/0100-cancelling-a-plan.md).
+create function private.plan_for_host(p_plan_id uuid, p_denied_message text, p_reopens boolean default false)
 returns app.plans
 language plpgsql
 volatile
@@ -45,11 +48,14 @@ begin
     raise exception using errcode = 'HP403', message = p_denied_message;
   end if;
   select * into v_plan from app.plans p where p.id = p_plan_id for update;
+  if not p_reopens then
+    perform private.refuse_cancelled_plan(p_plan_id);
+  end if;
   return v_plan;
 end;
 $$;
-revoke all on function private.plan_for_host(uuid, text) from public;
-grant execute on function private.plan_for_host(uuid, text) to anon, authenticated;
+revoke all on function private.plan_for_host(uuid, text, boolean) from public;
+grant execute on function private.plan_for_host(uuid, text, boolean) to anon, authenticated;
 
 
 -- -----------------------------------------------------------------------------
@@ -64,7 +70,6 @@ as $$
 declare
   v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can pick an idea');
 begin
-  perform private.refuse_cancelled_plan(p_plan_id);
   -- The idea must belong to this plan (the composite FK would refuse it too,
   -- but with a 500-worthy 23503 instead of a sentence).
   if not exists (select 1 from app.ideas i where i.id = p_idea_id and i.plan_id = p_plan_id) then
@@ -98,7 +103,6 @@ as $$
 declare
   v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can lock a date');
 begin
-  perform private.refuse_cancelled_plan(p_plan_id);
   perform private.check_plan_date(p_date);
   if v_plan.status = 'completed' then
     raise exception using errcode = 'HP409',
@@ -138,7 +142,6 @@ declare
   v_time    time;
   v_slot_id uuid;
 begin
-  perform private.refuse_cancelled_plan(p_plan_id);
   if p_time is null or p_time !~ '^([01]?[0-9]|2[0-3]):[0-5][0-9]$' then
     raise exception using errcode = 'HP400', message = 'Time must be HH:mm (24-hour), e.g. 19:30';
   end if;
@@ -178,7 +181,6 @@ declare
   v_location text := nullif(btrim(p_location), '');
 begin
   perform private.plan_for_host(p_plan_id, 'Only the host can set the location');
-  perform private.refuse_cancelled_plan(p_plan_id);
   if char_length(v_location) > 500 then
     raise exception using errcode = 'HP400', message = 'Location must be at most 500 characters';
   end if;
@@ -200,7 +202,7 @@ volatile
 set search_path = ''
 as $$
 begin
-  perform private.plan_for_host(p_plan_id, 'Only the host can unlock the plan');
+  perform private.plan_for_host(p_plan_id, 'Only the host can unlock the plan', p_reopens => true);
   -- The picked idea, the location and all votes stay (docs/api.md "Time slots and the lock flow").
   -- A cancelled plan reopens: its message goes (docs/decisions/0100-cancelling-a-plan.md).
   update app.plans p
@@ -240,7 +242,6 @@ declare
   v_message text := nullif(btrim(p_message), '');
 begin
   perform private.plan_for_host(p_plan_id, 'Only the host can cancel the plan');
-  perform private.refuse_cancelled_plan(p_plan_id);
   if char_length(v_message) > 500 then
     raise exception using errcode = 'HP400', message = 'Message must be at most 500 characters';
   end if;

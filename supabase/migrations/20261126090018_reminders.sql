@@ -289,7 +289,6 @@ begin
   if not found then
     raise exception using errcode = 'HP403', message = 'Only the host can send reminders';
   end if;
-  perform private.refuse_cancelled_plan(p_plan_id);
   if v_status = 'planning' then
     return private.enqueue_notification(p_plan_id, 'reminder', '{}', 'unanswered', true, null);
   end if;
@@ -318,7 +317,6 @@ declare
   v_plan    app.plans := private.plan_for_host(p_plan_id, 'Only the host can send reminders');
   v_reached integer;
 begin
-  perform private.refuse_cancelled_plan(p_plan_id);
   perform private.refuse_within_window(v_plan.reminded_at, p_window_seconds, p_message);
   v_reached := private.send_reminder(p_plan_id);
   if v_reached > 0 then
@@ -346,7 +344,6 @@ as $$
 declare
   v_plan app.plans := private.plan_for_host(p_plan_id, 'Only the host can set the deadline');
 begin
-  perform private.refuse_cancelled_plan(p_plan_id);
   if p_deadline is not null then
     if p_deadline <= now() then
       raise exception using errcode = 'HP400', message = 'The deadline must be in the future';
