@@ -29,7 +29,7 @@ import { freePort } from '../lib/services.ts';
 
 const SMOKE = process.argv.includes('--smoke');
 const [candidateFile, roundsArg, iterationsArg] = process.argv.slice(2).filter((arg) => arg !== '--smoke');
-if (!candidateFile && !SMOKE) {
+if (!candidateFile && !SMOKE && !process.env.SQL_AB_PROFILE) {
   console.error('usage: sql-ab.ts candidate.sql [rounds] [iterations], or sql-ab.ts --smoke');
   process.exit(2);
 }
@@ -43,7 +43,13 @@ const db = await startEmbeddedPostgres({ dir: tempDataDir('sql-ab'), port: await
 try {
   await prepareDatabase(db.url);
   const owner = postgres(db.url, { max: 1, onnotice: () => {} });
-  const conn = postgres(db.url, { max: 1, prepare: true, onnotice: () => {} });
+  const conn = postgres(db.url, {
+    max: 1,
+    prepare: true,
+    onnotice: () => {},
+    // Profiling: each function's own time (pg_stat_user_functions), printed after the run.
+    ...(process.env.SQL_AB_PROFILE ? { connection: { track_functions: 'all' } } : {}),
+  });
 
   // The functions the candidate redefines, as the migrations left them.
   const names = [...candidate.matchAll(/create\s+or\s+replace\s+function\s+([a-z_]+\.[a-z_]+)\s*\(/gi)].map((m) => m[1]);
@@ -84,6 +90,12 @@ try {
   // The host's vote keeps each slot alive while the member toggles theirs.
   for (const slot of slots) await owner`insert into app.time_slot_votes (time_slot_id, plan_id, user_id) values (${slot}, ${plan.id}, ${host})`;
   const memberClaims: Claims = { role: 'authenticated', sub: member, session_id: await startSession(owner, member), plan_id: plan.id };
+  // A second plan whose date is locked, for the answers (docs/api-after-the-date.md "Who's coming").
+  const setPlan = await createPlan(owner, host, 'A/B, set');
+  const setGuests: string[] = [];
+  for (let i = 0; i < 20; i++) setGuests.push(await addGuest(owner, setPlan.id, `Guest ${i}`));
+  await owner`update app.plans set status = 'time_range_locked', locked_time_slot_date = current_date + 3 where id = ${setPlan.id}`;
+  const answers = ['going', 'maybe', 'no'];
 
   // The backend serving `conn` (one connection): its CPU time so far, in ms.
   const [{ pid }] = await conn<{ pid: number }[]>`select pg_backend_pid() as pid`;
@@ -119,17 +131,45 @@ try {
       run: (n) => asRequest(guestClaims(n), (tx) => tx`select c.id from app.add_idea_comment(${ideas[n % ideas.length]}::uuid, 'Sounds good') c`, 'comment'),
     },
     {
+      name: 'guest answer',
+      run: (n) =>
+        asRequest(
+          asGuest(setGuests[n % setGuests.length], { plan_id: setPlan.id }),
+          (tx) => tx`select * from app.rsvp(${setPlan.id}::uuid, ${answers[Math.floor(n / setGuests.length) % 3]}, 0)`,
+          'vote',
+        ),
+    },
+    {
       name: 'member ideas read',
       run: () => asRequest(memberClaims, (tx) => tx`select i.id, (select count(*) from app.idea_votes v where v.idea_id = i.id) from app.ideas i where i.plan_id = ${plan.id}::uuid`),
     },
   ];
+
+  // SQL_AB_PROFILE='guest answer': run that workload alone for 30 s on
+  // definitions A and print the backend's pid first, for a profiler
+  // (`perf record -g -p <pid>`; docs/performance.md "A/B of SQL changes").
+  const profiled = workloads.find((w) => w.name === process.env.SQL_AB_PROFILE);
+  if (profiled) {
+    console.log(`profiling "${profiled.name}" on backend pid ${pid} for 30 s`);
+    const until = Date.now() + 30_000;
+    let count = 0;
+    while (Date.now() < until) await profiled.run(count++);
+    console.log(`${count} requests, ${(30_000 / count).toFixed(3)} ms each`);
+    await new Promise((resolve) => setTimeout(resolve, 1_500)); // the statistics reach the view a moment later
+    const functions = await owner<{ name: string; calls: string; self_ms: number; total_ms: number }[]>`
+      select schemaname || '.' || funcname as name, calls::text, self_time as self_ms, total_time as total_ms
+        from pg_stat_user_functions where calls > ${count} / 2 order by self_time desc`;
+    for (const f of functions) {
+      console.log(`${((f.self_ms / count) * 1000).toFixed(1)} µs self, ${((f.total_ms / count) * 1000).toFixed(1)} µs total per request (${(Number(f.calls) / count).toFixed(1)} calls): ${f.name}()`);
+    }
+  }
 
   type Samples = { A: number[]; B: number[] };
   const results = new Map<string, { time: Samples; cpu: Samples }>(
     workloads.map((w) => [w.name, { time: { A: [], B: [] }, cpu: { A: [], B: [] } }]),
   );
   let n = 0;
-  for (let round = 0; round < ROUNDS; round++) {
+  for (let round = 0; round < (profiled ? 0 : ROUNDS); round++) {
     for (const variant of ['A', 'B'] as const) {
       await (variant === 'A' ? useA() : useB());
       for (const w of workloads) {

@@ -187,8 +187,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_plan   app.plans;
-  v_cur    app.rsvps;
+  v_plan   record;
+  v_cur    record;
   v_plus   integer := case when p_answer = 'going' then coalesce(p_plus_ones, 0) else 0 end;
   v_count  integer;
   v_answer text := p_answer;
@@ -198,7 +198,8 @@ begin
     raise exception using errcode = 'HP400', message = 'Answer must be going, maybe or no';
   end if;
   perform private.lock_rsvps(p_plan_id, 'answer');
-  select * into v_plan from app.plans p where p.id = p_plan_id;
+  select p.status, p.capacity, p.max_plus_ones, p.locked_time_slot_date, p.event_time into v_plan
+    from app.plans p where p.id = p_plan_id;
   -- Spots: the answers go one at a time. The spots cannot change meanwhile
   -- (private.set_capacity takes the lock alone); if they did just before,
   -- this answer counts as given before them.
@@ -216,9 +217,9 @@ begin
       message = format('You can bring at most %s friends to this plan.', v_plan.max_plus_ones);
   end if;
 
-  select * into v_cur from app.rsvps r where r.participant_id = p_participant_id and r.plan_id = p_plan_id;
-
   if p_answer = 'going' and v_plan.capacity is not null then
+    select r.answer, r.plus_ones into v_cur
+      from app.rsvps r where r.participant_id = p_participant_id and r.plan_id = p_plan_id;
     select coalesce(sum(1 + r.plus_ones), 0)::integer into v_count
       from app.rsvps r
      where r.plan_id = p_plan_id and r.answer = 'going' and r.participant_id <> p_participant_id;
@@ -254,9 +255,13 @@ begin
          for_time = excluded.for_time,
          answered_at = excluded.answered_at;
 
-  -- Without spots nobody waits (no spots promotes everyone), so nothing to promote.
-  v_promoted := case when v_plan.capacity is null then 0
-                     else private.promote_waitlist(p_plan_id, case when not p_by_host then p_participant_id end) end;
+  -- Without spots nobody waits (no spots promotes everyone): nothing to
+  -- promote, and the answer is what was written.
+  if v_plan.capacity is null then
+    return query select v_answer, v_plus, null::integer, 0;
+    return;
+  end if;
+  v_promoted := private.promote_waitlist(p_plan_id, case when not p_by_host then p_participant_id end);
 
   return query
   select r.answer, r.plus_ones,
@@ -287,20 +292,13 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user_id uuid := (select auth.uid());
-  v_me      uuid;
+  v_me uuid;
 begin
   -- Unknown and unreadable (no link claim, not a participant) look the same.
   if not exists (select 1 from app.plans p where p.id = p_plan_id) or not private.can_read_plan(p_plan_id) then
     raise exception using errcode = 'HP404', message = 'Plan not found';
   end if;
-  perform private.ensure_writer(p_plan_id, 'Join the plan first to answer');
-  if v_user_id is not null then
-    select pa.id into v_me from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id;
-  else
-    select pa.id into v_me from app.participants pa
-     where pa.guest_id = (select private.claimed_guest_id()) and pa.plan_id = p_plan_id;
-  end if;
+  v_me := private.ensure_writer(p_plan_id, 'Join the plan first to answer');
   return query select a.answer, a.plus_ones, a."position", a.promoted
                  from private.answer_rsvp(p_plan_id, v_me, p_answer, p_plus_ones, false) a;
 end;
