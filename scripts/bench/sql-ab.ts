@@ -28,8 +28,9 @@ import { prepareDatabase, startEmbeddedPostgres, tempDataDir } from '../lib/db.t
 import { freePort } from '../lib/services.ts';
 
 const SMOKE = process.argv.includes('--smoke');
+const PROFILE = process.env.SQL_AB_PROFILE;
 const [candidateFile, roundsArg, iterationsArg] = process.argv.slice(2).filter((arg) => arg !== '--smoke');
-if (!candidateFile && !SMOKE && !process.env.SQL_AB_PROFILE) {
+if (!candidateFile && !SMOKE && !PROFILE) {
   console.error('usage: sql-ab.ts candidate.sql [rounds] [iterations], or sql-ab.ts --smoke');
   process.exit(2);
 }
@@ -39,7 +40,13 @@ const candidate = candidateFile ? readFileSync(candidateFile, 'utf8') : '';
 
 // fsync off (unlike `npm run bench`): the disk's wait at each commit is the
 // same under A and B, and would only dilute the difference in the time column.
-const db = await startEmbeddedPostgres({ dir: tempDataDir('sql-ab'), port: await freePort(), persistent: false });
+const db = await startEmbeddedPostgres({
+  dir: tempDataDir('sql-ab'),
+  port: await freePort(),
+  persistent: false,
+  // Profiling: each statement's time too, nested ones (in functions and triggers) included.
+  settings: PROFILE ? ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track=all'] : [],
+});
 try {
   await prepareDatabase(db.url);
   const owner = postgres(db.url, { max: 1, onnotice: () => {} });
@@ -48,7 +55,7 @@ try {
     prepare: true,
     onnotice: () => {},
     // Profiling: each function's own time (pg_stat_user_functions), printed after the run.
-    ...(process.env.SQL_AB_PROFILE ? { connection: { track_functions: 'all' } } : {}),
+    ...(PROFILE ? { connection: { track_functions: 'all' } } : {}),
   });
 
   // The functions the candidate redefines, as the migrations left them.
@@ -148,9 +155,11 @@ try {
   // SQL_AB_PROFILE='guest answer': run that workload alone for 30 s on
   // definitions A and print the backend's pid first, for a profiler
   // (`perf record -g -p <pid>`; docs/performance.md "A/B of SQL changes").
-  const profiled = workloads.find((w) => w.name === process.env.SQL_AB_PROFILE);
+  const profiled = workloads.find((w) => w.name === PROFILE);
   if (profiled) {
     console.log(`profiling "${profiled.name}" on backend pid ${pid} for 30 s`);
+    await owner`create extension if not exists pg_stat_statements`;
+    await owner`select pg_stat_statements_reset()`;
     const until = Date.now() + 30_000;
     let count = 0;
     while (Date.now() < until) await profiled.run(count++);
@@ -161,6 +170,12 @@ try {
         from pg_stat_user_functions where calls > ${count} / 2 order by self_time desc`;
     for (const f of functions) {
       console.log(`${((f.self_ms / count) * 1000).toFixed(1)} µs self, ${((f.total_ms / count) * 1000).toFixed(1)} µs total per request (${(Number(f.calls) / count).toFixed(1)} calls): ${f.name}()`);
+    }
+    const statements = await owner<{ query: string; calls: string; ms: number }[]>`
+      select regexp_replace(query, '[[:space:]]+', ' ', 'g') as query, calls::text, total_exec_time as ms from pg_stat_statements
+       where calls > ${count} / 2 and query not like '%pg_stat%' order by total_exec_time desc limit 25`;
+    for (const st of statements) {
+      console.log(`${((st.ms / count) * 1000).toFixed(1)} µs per request (${(Number(st.calls) / count).toFixed(1)} calls): ${st.query.slice(0, 150)}`);
     }
   }
 
@@ -186,13 +201,15 @@ try {
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const change = ({ A, B }: Samples) => `${((median(B) / median(A) - 1) * 100).toFixed(1)}%`;
-  console.log(
-    `\n| workload | A (ms/request) | B (ms/request) | B vs A | A: database CPU (ms/request) | B: database CPU | B vs A |\n|---|---|---|---|---|---|---|`,
-  );
-  for (const [name, { time, cpu }] of results) {
+  if (!profiled) {
     console.log(
-      `| ${name} | ${median(time.A).toFixed(3)} | ${median(time.B).toFixed(3)} | ${change(time)} | ${median(cpu.A).toFixed(3)} | ${median(cpu.B).toFixed(3)} | ${change(cpu)} |`,
+      `\n| workload | A (ms/request) | B (ms/request) | B vs A | A: database CPU (ms/request) | B: database CPU | B vs A |\n|---|---|---|---|---|---|---|`,
     );
+    for (const [name, { time, cpu }] of results) {
+      console.log(
+        `| ${name} | ${median(time.A).toFixed(3)} | ${median(time.B).toFixed(3)} | ${change(time)} | ${median(cpu.A).toFixed(3)} | ${median(cpu.B).toFixed(3)} | ${change(cpu)} |`,
+      );
+    }
   }
   await conn.end();
   await owner.end();
