@@ -318,10 +318,15 @@ begin
   end if;
   if v_me is null then
     -- Removed (also while this waited for the lock): the removal's sentence,
-    -- as the request's gate and a join give it (docs/decisions/0083-removal-holds.md).
-    if exists (select 1 from app.plan_removals r
-                where r.plan_id = p_plan_id and (r.user_id = v_user_id or r.guest_id = v_guest_id)) then
-      raise exception using errcode = 'HP403', message = 'The host removed you from this plan';
+    -- as the request's gate and a join give it (docs/decisions/0083-removal-holds.md,
+    -- 0104-an-answer-and-a-removal-one-lock-order.md). A removed guest's
+    -- credentials are gone, so its device is known by the secret it sends.
+    if v_user_id is not null then
+      if exists (select 1 from app.plan_removals r where r.plan_id = p_plan_id and r.user_id = v_user_id) then
+        raise exception using errcode = 'HP403', message = 'The host removed you from this plan';
+      end if;
+    else
+      perform private.refuse_removed_device(p_plan_id, (select private.jwt_claims()) ->> 'guest_secret_hash');
     end if;
     -- Anyone else: the writers' sentences (no identity, a guest of another
     -- plan, a cancelled plan); a member who left meanwhile: join first.

@@ -355,6 +355,18 @@ describe('an answer and a removal of the same person at the same moment', () => 
       expect(left, round_).toEqual({ people: 0, answers: 0 });
     }
     expect(outcomes.answeredFirst + outcomes.refused).toBe(ROUNDS);
+
+    // And the removal long done: the same sentence, for a member and for a guest's device.
+    const planId = plans[0];
+    const asHost: Claims = { role: 'authenticated', sub: host, plan_id: planId };
+    const member = await createUser(db.owner, 'Late', null);
+    await addMember(db.owner, planId, member);
+    const guest = await addGuest(db.owner, planId, 'Later');
+    for (const participantId of [await participantOf(planId, { userId: member }), await participantOf(planId, { guestId: guest })]) {
+      await db.as(asHost, (sql) => sql`select app.remove_participant(${planId}, ${participantId})`);
+    }
+    await expectPgError(answer({ role: 'authenticated', sub: member, plan_id: planId }, planId, 'going'), 'HP403', REMOVED);
+    await expectPgError(answer(asGuest(guest, { plan_id: planId }), planId, 'going'), 'HP403', REMOVED);
   });
 });
 
