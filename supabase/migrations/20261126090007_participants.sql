@@ -603,10 +603,9 @@ grant execute on function app.leave_plan(uuid) to anon, authenticated;
 -- its row), HP403 'This guest belongs to another plan', HP401 'Your session
 -- has expired...' for a token whose account no longer exists. A member who is
 -- already a participant (nearly every write) is found by one lookup; only a
--- first write inserts. Returns the writer's participants row id, so a rule
--- that needs it (an answer) does not look it up again.
+-- first write inserts.
 create function private.ensure_writer(p_plan_id uuid, p_denied text)
-returns uuid
+returns void
 language plpgsql
 volatile
 set search_path = ''
@@ -615,16 +614,14 @@ declare
   v_user_id    uuid := (select auth.uid());
   v_guest_id   uuid;
   v_guest_plan uuid;
-  v_me         uuid;
 begin
   -- Nothing is written on a cancelled plan (docs/decisions/0100-cancelling-a-plan.md).
   perform private.refuse_cancelled_plan(p_plan_id);
   if v_user_id is not null then
     -- Already a participant: nearly every write. (The row exists only while
     -- the account does: participants cascade with users.)
-    select pa.id into v_me from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id;
-    if found then
-      return v_me;
+    if exists (select 1 from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id) then
+      return;
     end if;
     -- The users policy shows the caller its own row: a token of a deleted
     -- account is a dead session, not a foreign-key error further down.
@@ -637,19 +634,16 @@ begin
     insert into app.participants (plan_id, user_id, name)
     values (p_plan_id, v_user_id, '-')
     on conflict do nothing;
-    -- (Not RETURNING: the row may have come from a request of the same
-    -- caller that committed meanwhile. A first write only, so rare.)
-    select pa.id into v_me from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id;
-    return v_me;
+    return;
   end if;
 
   -- A guest of this plan (every guest who writes): one lookup.
   v_guest_id := (select private.claimed_guest_id());
+  if v_guest_id is not null
+     and exists (select 1 from app.participants pa where pa.guest_id = v_guest_id and pa.plan_id = p_plan_id) then
+    return;
+  end if;
   if v_guest_id is not null then
-    select pa.id into v_me from app.participants pa where pa.guest_id = v_guest_id and pa.plan_id = p_plan_id;
-    if found then
-      return v_me;
-    end if;
     -- A guest sees its own row by its claim, whatever plan it belongs to.
     select g.plan_id into v_guest_plan from app.guests g where g.id = v_guest_id;
     if v_guest_plan is not null and v_guest_plan <> p_plan_id then
@@ -660,7 +654,7 @@ begin
 end;
 $$;
 comment on function private.ensure_writer(uuid, text) is
-  'HP409 on a cancelled plan; joins a signed-in caller to the plan if needed (HP403 when its invitations are closed); HP403 for a guest of another plan; HP401 p_denied unless an anonymous caller is a guest of the plan. Returns the writer''s participants row id.';
+  'HP409 on a cancelled plan; joins a signed-in caller to the plan if needed (HP403 when its invitations are closed); HP403 for a guest of another plan; HP401 p_denied unless an anonymous caller is a guest of the plan.';
 revoke all on function private.ensure_writer(uuid, text) from public;
 grant execute on function private.ensure_writer(uuid, text) to anon, authenticated;
 

@@ -105,6 +105,24 @@ begin
       message = 'You host this plan: hand it over by leaving, or delete the plan instead';
   end if;
 
+  -- Before anything goes, the locks in the order an answer takes them (the
+  -- rsvps file's lock order; docs/api-after-the-date.md "Who's coming"): a
+  -- guest's device rows (the request's gate notes a device's use), the
+  -- plan's row (a plan being deleted holds it), then the plan's rsvps lock,
+  -- which the trigger participants_rsvps_lock would take only after the
+  -- participants row is locked, the other way round. An answer at the same
+  -- moment then either comes first (and its answer goes with the person) or
+  -- waits and is refused with the removal's sentence (private.rsvp); neither
+  -- holds what the other waits for.
+  if v_target.guest_id is not null then
+    perform 1 from app.guest_credentials gc where gc.guest_id = v_target.guest_id for update;
+  end if;
+  perform 1 from app.plans p where p.id = p_plan_id for key share;
+  if not found then
+    raise exception using errcode = 'HP404', message = 'Plan not found';
+  end if;
+  perform private.lock_rsvps(p_plan_id, 'all');
+
   if v_target.guest_id is not null then
     -- Kept before the guest goes: its name, and its devices' secret hashes.
     insert into app.plan_removals as r (plan_id, guest_id, guest_name, guest_secret_hashes)

@@ -16,9 +16,14 @@
 -- spot_opened) in that transaction too.
 --
 -- Lock order, everywhere: the plan's row (a host action holds it) before the
--- rsvps lock, the rsvps lock before the spots lock, both before any rsvps
--- row. An answer never locks the plan's row, so it never waits on a host
--- action that waits on it.
+-- rsvps lock, the rsvps lock before the spots lock, both before the row of a
+-- participant who answers or goes and before any rsvps row. An answer never
+-- locks the plan's row, so it never waits on a host action that waits on it.
+-- It looks up who answers under the rsvps lock, and the host's removal takes
+-- that lock before it deletes anyone (private.remove_participant): so an
+-- answer and a removal of the same person never deadlock, and the answer
+-- either comes first (and goes with them) or sees them gone and is refused
+-- with the removal's sentence (docs/api-after-the-date.md "Who's coming").
 
 -- -----------------------------------------------------------------------------
 -- app.rsvps
@@ -197,6 +202,8 @@ begin
   if p_answer is null or p_answer not in ('going', 'maybe', 'no') then
     raise exception using errcode = 'HP400', message = 'Answer must be going, maybe or no';
   end if;
+  -- Its callers hold it already (they look up who answers under it); taking a
+  -- held lock again costs nothing and keeps this rule safe on its own.
   perform private.lock_rsvps(p_plan_id, 'answer');
   select p.status, p.capacity, p.max_plus_ones, p.locked_time_slot_date, p.event_time into v_plan
     from app.plans p where p.id = p_plan_id;
@@ -292,19 +299,53 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_me uuid;
+  v_user_id  uuid := (select auth.uid());
+  v_guest_id uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_me       uuid;
 begin
   -- Unknown and unreadable (no link claim, not a participant) look the same.
   if not exists (select 1 from app.plans p where p.id = p_plan_id) or not private.can_read_plan(p_plan_id) then
     raise exception using errcode = 'HP404', message = 'Plan not found';
   end if;
-  v_me := private.ensure_writer(p_plan_id, 'Join the plan first to answer');
+  if v_user_id is not null then
+    -- A member is joined by a first answer: under the plan's membership lock,
+    -- which comes before the rsvps lock (as in private.remove_participant).
+    perform private.ensure_writer(p_plan_id, 'Join the plan first to answer');
+  end if;
+  -- Who answers, looked up under the rsvps lock: a removal holds it while it
+  -- deletes (the lock order above), so what is found stays until the answer
+  -- is written, and what a removal took meanwhile is seen gone.
+  perform private.lock_rsvps(p_plan_id, 'answer');
+  if v_user_id is not null then
+    select pa.id into v_me from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id;
+  else
+    select pa.id into v_me from app.participants pa where pa.guest_id = v_guest_id and pa.plan_id = p_plan_id;
+  end if;
+  if v_me is null then
+    -- Removed (also while this waited for the lock): the removal's sentence,
+    -- as the request's gate and a join give it (docs/decisions/0083-removal-holds.md,
+    -- 0104-an-answer-and-a-removal-one-lock-order.md). A removed guest's
+    -- credentials are gone, so its device is known by the secret it sends.
+    if v_user_id is not null then
+      if exists (select 1 from app.plan_removals r where r.plan_id = p_plan_id and r.user_id = v_user_id) then
+        raise exception using errcode = 'HP403', message = 'The host removed you from this plan';
+      end if;
+    else
+      perform private.refuse_removed_device(p_plan_id, (select private.jwt_claims()) ->> 'guest_secret_hash');
+    end if;
+    -- Anyone else: the writers' sentences (no identity, a guest of another
+    -- plan, a cancelled plan); a member who left meanwhile: join first.
+    if v_user_id is null then
+      perform private.ensure_writer(p_plan_id, 'Join the plan first to answer');
+    end if;
+    raise exception using errcode = 'HP401', message = 'Join the plan first to answer';
+  end if;
   return query select a.answer, a.plus_ones, a."position", a.promoted
                  from private.answer_rsvp(p_plan_id, v_me, p_answer, p_plus_ones, false) a;
 end;
 $$;
 comment on function private.rsvp(uuid, text, integer) is
-  'app.rsvp''s rule, as a definer that checks the caller once (readable plan HP404, participant writer as for ideas HP401/HP403), then private.answer_rsvp.';
+  'app.rsvp''s rule, as a definer that checks the caller once (readable plan HP404, participant writer as for ideas HP401/HP403, HP403 removed by the host), looked up under the rsvps lock, then private.answer_rsvp.';
 revoke all on function private.rsvp(uuid, text, integer) from public;
 grant execute on function private.rsvp(uuid, text, integer) to anon, authenticated;
 
@@ -337,6 +378,8 @@ set search_path = ''
 as $$
 begin
   perform private.require_plan_host(p_plan_id, 'Only the host can answer for someone');
+  -- The person is looked up under the rsvps lock, as in private.rsvp.
+  perform private.lock_rsvps(p_plan_id, 'answer');
   if not exists (select 1 from app.participants pa where pa.id = p_participant_id and pa.plan_id = p_plan_id) then
     raise exception using errcode = 'HP404', message = 'This person is not in the plan';
   end if;
@@ -497,9 +540,12 @@ create trigger plans_rsvps_ask_again
 -- -----------------------------------------------------------------------------
 -- A participant's answer goes with them (the foreign key's cascade), whatever
 -- removes them: leaving, the host's removal, a guest deleted, an account
--- deleted. The rsvps lock is taken BEFORE the participants row goes (so the
--- cascade's row lock on the answer is taken under it, in the lock order
--- above), and after the answer has gone the waitlist is promoted.
+-- deleted. The rsvps lock is taken before the answer goes (so the cascade's
+-- row lock on the answer is taken under it, in the lock order above), and
+-- after the answer has gone the waitlist is promoted. A BEFORE DELETE
+-- trigger runs once its row is locked, so the host's removal, which runs
+-- beside answers, takes the rsvps lock itself before it deletes anything
+-- (private.remove_participant).
 create function private.rsvps_lock_before_leaving()
 returns trigger
 language plpgsql

@@ -191,11 +191,14 @@ create index idea_comments_created_at_idx on app.idea_comments using brin (creat
 -- -----------------------------------------------------------------------------
 -- p_to: 'everyone' (the plan's participants but p_caused_by, the member who
 -- caused it; null: nobody is left out), 'host', or 'unanswered' (who has not
--- voted on anything yet; never the host), or 'participant:<id>' (that one
--- participant: the rsvps file's spot_opened), 'attending' (who answered
--- Going or Maybe; each one's answer in its detail: the event reminders) or
--- 'unanswered_rsvp' (who has not answered since the date was set; never the
--- host: the host's reminder after the lock). Push goes to every device of each
+-- voted on anything yet), or 'participant:<id>' (that one participant: the
+-- rsvps file's spot_opened), 'attending' (who answered Going or Maybe; each
+-- one's answer in its detail: the event reminders) or 'unanswered_rsvp' (who
+-- has not answered since the date was set: the host's reminder after the
+-- lock). 'unanswered' and 'unanswered_rsvp' never reach the plan's managers,
+-- the host and the co-hosts (those private.is_plan_manager lets remind): they
+-- are the ones reminding (docs/notifications.md "Who is told what"). Push
+-- goes to every device of each
 -- recipient; with p_email, members also get an e-mail, unless they turned
 -- e-mails about this plan off (the time's e-mail goes to every member,
 -- whoever set it). A digest
@@ -249,11 +252,12 @@ begin
        and case p_to
              when 'everyone' then p_caused_by is null or pa.user_id is distinct from p_caused_by
              when 'host' then pa.user_id = v_plan.host_id
-             when 'unanswered' then pa.user_id is distinct from v_plan.host_id
+             when 'unanswered' then pa.user_id is distinct from v_plan.host_id and not pa.is_cohost
                                     and not private.has_responded(p_plan_id, pa.user_id, pa.guest_id)
              -- One person (the rsvps file's promotion): 'participant:<participants.id>'.
              when 'attending' then r.answer in ('going', 'maybe')
-             when 'unanswered_rsvp' then pa.user_id is distinct from v_plan.host_id and r.answer is null
+             when 'unanswered_rsvp' then pa.user_id is distinct from v_plan.host_id and not pa.is_cohost
+                                         and r.answer is null
              else p_to = 'participant:' || pa.id::text
            end
   ), recipients as (

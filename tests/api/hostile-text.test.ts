@@ -12,9 +12,12 @@ import { day } from '../support/dates.ts';
 let host: User;
 let planId: string;
 let ideaId: string;
+/** A plan of its own for the cancel message: a cancel that succeeds freezes its plan. */
+let cancelPlanId: string;
 beforeAll(async () => {
   host = await newUser('Hana', 'Host');
   planId = await newPlan(host, 'Hostile text');
+  cancelPlanId = await newPlan(host, 'Hostile text: cancel');
   const [row] = await owner`
     insert into app.ideas (plan_id, text, author_name, user_id) values (${planId}, 'Bowling', '-', ${host.id}) returning id`;
   ideaId = row.id;
@@ -34,6 +37,8 @@ interface Field {
   name: string;
   label: string;
   multiline: boolean;
+  /** The status of a request that succeeds (201 unless said). */
+  ok?: number;
   /** Sends `value` in the field; answers the response. */
   send: (value: string) => Promise<ApiResult>;
 }
@@ -70,6 +75,13 @@ const fields = (): Field[] => [
     multiline: false,
     send: (freeFormText) => api('POST', '/api/users/me/interests', { body: { freeFormText }, token: host.token }),
   },
+  {
+    name: 'cancel message',
+    label: 'Message',
+    multiline: true,
+    ok: 200,
+    send: (message) => api('POST', `/api/plans/${cancelPlanId}/cancel`, { body: { message }, token: host.token }),
+  },
 ];
 
 describe('control characters and NUL: 400 naming the field, never 500, nothing stored', () => {
@@ -83,13 +95,14 @@ describe('control characters and NUL: 400 naming the field, never 500, nothing s
       select (select count(*) from app.ideas where text like 'Bowl%ing %')
            + (select count(*) from app.idea_comments where text like 'Bowl%ing %')
            + (select count(*) from app.plans where title like 'Bowl%ing %')
-           + (select count(*) from app.guests where name like 'Bowl%ing %') as n`;
+           + (select count(*) from app.guests where name like 'Bowl%ing %')
+           + (select count(*) from app.plans where cancel_message like 'Bowl%ing %') as n`;
     expect(Number(n)).toBe(0);
   });
 
   it.each(fields().map((f) => [f.name, f] as const))('%s: \\n only in a multi-line field', async (_, field) => {
     const res = await field.send(`one\r\ntwo ${randomUUID().slice(0, 4)}`);
-    if (field.multiline) expect(res.status, res.text).toBe(201);
+    if (field.multiline) expect(res.status, res.text).toBe(field.ok ?? 201);
     else expectOneSentence(res, 400, `${field.label} must not contain control characters`);
   });
 });
@@ -116,6 +129,48 @@ describe('stored text: NFC, without bidi overrides and zero-width characters', (
     // And the database holds exactly that.
     const [row] = await owner`select title from app.plans where id = ${plan.json.id}`;
     expect(row.title).toBe(`Caf\u00e9 ${tag}`);
+  });
+});
+
+describe('the cancel message: stored as typed, returned as text, never interpreted', () => {
+  it('cleaned like every multi-line text, kept verbatim otherwise, measured after cleaning', async () => {
+    const tag = randomUUID().slice(0, 6);
+    // Markup, template and format placeholders, SQL, an entity: text, nothing else.
+    const typed = `<b>Rain</b> <script>alert(1)</script> {{title}} \${title} %s %n '; drop table app.plans; -- &amp; ${tag}`;
+    const plan = await newPlan(host, 'Hostile cancel');
+    const cancelled = await api<{ status: string; cancelMessage: string }>('POST', `/api/plans/${plan}/cancel`, {
+      body: { message: `  \u202E${typed}\r\nSorry Cafe\u0301\u200B\uFEFF  ` },
+      token: host.token,
+    });
+    expect(cancelled.status, cancelled.text).toBe(200);
+    expect(cancelled.headers.get('content-type')).toMatch(/^application\/json/);
+    // CR LF is \n, the override and the zero-width characters go, NFC, trimmed.
+    const stored = `${typed}\nSorry Caf\u00e9`;
+    expect(cancelled.json).toMatchObject({ status: 'cancelled', cancelMessage: stored });
+    expect((await api<{ cancelMessage: string }>('GET', `/api/plans/${plan}`, { token: host.token })).json.cancelMessage).toBe(stored);
+    const [row] = await owner`select cancel_message from app.plans where id = ${plan}`;
+    expect(row.cancel_message).toBe(stored);
+
+    // The same limit as the database's (500 characters), counted after cleaning:
+    // 500 e + combining accent (1000 typed) are 500 characters, 501 are too many.
+    const accents = (n: number) => 'e\u0301'.repeat(n);
+    const fits = await newPlan(host, 'Hostile cancel: 500');
+    const kept = await api<{ cancelMessage: string }>('POST', `/api/plans/${fits}/cancel`, { body: { message: accents(500) }, token: host.token });
+    expect(kept.status, kept.text).toBe(200);
+    expect(kept.json.cancelMessage).toBe('\u00e9'.repeat(500));
+    const over = await newPlan(host, 'Hostile cancel: 501');
+    expectOneSentence(
+      await api('POST', `/api/plans/${over}/cancel`, { body: { message: accents(501) }, token: host.token }),
+      400,
+      'Message must be at most 500 characters',
+    );
+    const [still] = await owner`select status, cancel_message from app.plans where id = ${over}`;
+    expect(still).toEqual({ status: 'planning', cancel_message: null });
+    // Invisible characters only: no message (cancelled without one).
+    const blank = await newPlan(host, 'Hostile cancel: blank');
+    const none = await api<{ cancelMessage: string | null }>('POST', `/api/plans/${blank}/cancel`, { body: { message: '\u200B\u2066\u2069 \r\n' }, token: host.token });
+    expect(none.status, none.text).toBe(200);
+    expect(none.json.cancelMessage).toBeNull();
   });
 });
 

@@ -192,11 +192,16 @@ describe('any number of schedulers', () => {
 });
 
 describe("the host's reminder after the lock", () => {
-  it('goes to who has not answered (never the host), not to who has', async () => {
+  it('goes to who has not answered (never the host nor a co-host), not to who has', async () => {
     const { people, phones } = await crowd();
     await setEvent();
     await answer(people.mia, 'going');
     await answer(people.nia, 'no');
+    // Cora co-hosts and has not answered: like the host, she is the one reminding.
+    const cora = await createUser(db.owner, 'Cora', null);
+    await addMember(db.owner, w.planA, cora);
+    await db.owner`update app.participants set is_cohost = true where plan_id = ${w.planA} and user_id = ${cora}`;
+    await subscribe({ role: 'authenticated', sub: cora, plan_id: w.planA });
     await clearOutbox();
     const [{ reached }] = await db.as(w.actors.host, (sql) => sql`select app.remind_unanswered(${w.planA}, 3600, 'wait') as reached`);
     expect(reached).toBe(2);

@@ -281,10 +281,16 @@ describe('who has answered, and the host reminding the others', () => {
   const remind = (claims: Claims, planId = w.planA, window = 43_200) =>
     db.as(claims, async (sql) => (await sql`select app.remind_unanswered(${planId}, ${window}, 'Reminded a moment ago') as n`)[0].n as number);
 
-  it('reaches only who has not voted (never the host), once per window; a reminder that reaches nobody does not count', async () => {
+  it('reaches only who has not voted (never the host nor a co-host), once per window; a reminder that reaches nobody does not count', async () => {
     const ann = await addGuest(db.owner, w.planA, 'Ann');
     const noa = await createUser(db.owner, 'Noa', null);
     await addMember(db.owner, w.planA, noa);
+    // Cora co-hosts and has not voted either: like the host, she is the one reminding.
+    const cora = await createUser(db.owner, 'Cora', null);
+    await addMember(db.owner, w.planA, cora);
+    await db.owner`update app.participants set is_cohost = true where plan_id = ${w.planA} and user_id = ${cora}`;
+    const coraClaims: Claims = { role: 'authenticated', sub: cora, plan_id: w.planA };
+    await subscribe(coraClaims);
     await subscribe(w.actors.member);
     await subscribe(w.actors.host);
 
@@ -294,7 +300,7 @@ describe('who has answered, and the host reminding the others', () => {
     await db.owner`update app.plans set reminded_at = null where id = ${w.planA}`;
 
     const annPhone = await subscribe(asGuest(ann, { plan_id: w.planA }));
-    expect(await remind(w.actors.host)).toBe(2);
+    expect(await remind(coraClaims)).toBe(2);
     expect((await outbox(w.planA)).map((r) => [r.kind, r.channel, r.endpoint ?? r.user_id])).toEqual([
       ['reminder', 'push', annPhone],
       ['reminder', 'email', noa],

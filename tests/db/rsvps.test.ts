@@ -296,6 +296,80 @@ describe('20 people tapping Going at once on 4 spots', () => {
   });
 });
 
+describe('an answer and a removal of the same person at the same moment', () => {
+  // The removal takes the plan's rsvps lock before it deletes anyone, and an
+  // answer looks up who answers under it (the rsvps file's lock order): no
+  // deadlock (40P01, a 503), and the answer either comes first and goes with
+  // the person, or is refused with the removal's sentence (before, it could
+  // also fail on the person's row going under it: the foreign key's or a
+  // not-null error, not a sentence). Members and guests, with and without an
+  // earlier answer, on a plan with and without spots (an answer there takes
+  // the spots lock too).
+  const ROUNDS = 30;
+  const REMOVED = 'The host removed you from this plan';
+  let pool: Sql;
+  beforeAll(async () => {
+    pool = db.pool(2);
+    await Promise.all([pool`select 1`, pool`select 1`]);
+  });
+
+  it(`${ROUNDS} rounds: never a deadlock, never an answer left behind`, async () => {
+    const host = await createUser(db.owner, 'Hanna', 'Host');
+    const plans = [(await createPlan(db.owner, host, 'No spots')).id, (await createPlan(db.owner, host, 'Spots')).id];
+    for (const planId of plans) await lockDate(planId);
+    await db.owner`update app.plans set capacity = 100 where id = ${plans[1]}`;
+    const outcomes = { answeredFirst: 0, refused: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      const planId = plans[round % 2];
+      const asHost: Claims = { role: 'authenticated', sub: host, plan_id: planId };
+      let who: Claims;
+      let participantId: string;
+      if (round % 4 < 2) {
+        const member = await createUser(db.owner, `Member${round}`, null);
+        await addMember(db.owner, planId, member);
+        who = { role: 'authenticated', sub: member, plan_id: planId };
+        participantId = await participantOf(planId, { userId: member });
+      } else {
+        const guest = await addGuest(db.owner, planId, `Guest ${round}`);
+        who = asGuest(guest, { plan_id: planId });
+        participantId = await participantOf(planId, { guestId: guest });
+      }
+      if (round % 8 >= 4) await answer(who, planId, 'maybe');
+
+      const [answered, removed] = await Promise.allSettled([
+        runAs(pool, who, (sql) => sql`select * from app.rsvp(${planId}, 'going', 1)`),
+        runAs(pool, asHost, (sql) => sql`select app.remove_participant(${planId}, ${participantId})`),
+      ]);
+      const round_ = `round ${round}`;
+      expect(removed.status === 'rejected' ? (removed.reason as Error).message : 'removed', round_).toBe('removed');
+      if (answered.status === 'rejected') {
+        const error = answered.reason as { code: string; message: string };
+        expect(`${error.code} ${error.message}`, round_).toBe(`HP403 ${REMOVED}`);
+        outcomes.refused++;
+      } else {
+        outcomes.answeredFirst++;
+      }
+      const [left] = await db.owner`
+        select (select count(*)::int from app.participants where id = ${participantId}) as people,
+               (select count(*)::int from app.rsvps where participant_id = ${participantId}) as answers`;
+      expect(left, round_).toEqual({ people: 0, answers: 0 });
+    }
+    expect(outcomes.answeredFirst + outcomes.refused).toBe(ROUNDS);
+
+    // And the removal long done: the same sentence, for a member and for a guest's device.
+    const planId = plans[0];
+    const asHost: Claims = { role: 'authenticated', sub: host, plan_id: planId };
+    const member = await createUser(db.owner, 'Late', null);
+    await addMember(db.owner, planId, member);
+    const guest = await addGuest(db.owner, planId, 'Later');
+    for (const participantId of [await participantOf(planId, { userId: member }), await participantOf(planId, { guestId: guest })]) {
+      await db.as(asHost, (sql) => sql`select app.remove_participant(${planId}, ${participantId})`);
+    }
+    await expectPgError(answer({ role: 'authenticated', sub: member, plan_id: planId }, planId, 'going'), 'HP403', REMOVED);
+    await expectPgError(answer(asGuest(guest, { plan_id: planId }), planId, 'going'), 'HP403', REMOVED);
+  });
+});
+
 describe('the plan JSON answers', () => {
   const w = usePlanWorld(db);
   it('are null before a date, then counts for every reader, also by the slug alone', async () => {

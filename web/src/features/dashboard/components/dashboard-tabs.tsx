@@ -20,14 +20,17 @@ interface DashboardTabsProps {
   onTabChange: (tab: DashboardTab) => void;
   votedOnIdeas: boolean;
   votedOnDates: boolean;
+  /** A guest viewer's id (the people tab reads the answers as its card does). */
+  guestId?: string | null;
 }
 
 /**
  * Ideas and Availability, each with a green dot once the visitor voted there.
  * The people tab (spec: content without a visible trigger) opens by URL only
  * (?tab=people): it is a plain section, since a tab panel needs its tab.
+ * Once a date is locked it shows each one's answer, going first.
  */
-export function DashboardTabs({ plan, tab, onTabChange, votedOnIdeas, votedOnDates }: DashboardTabsProps) {
+export function DashboardTabs({ plan, tab, onTabChange, votedOnIdeas, votedOnDates, guestId = null }: DashboardTabsProps) {
   return (
     <Tabs
       id={DASHBOARD_TABS_ID}
@@ -61,7 +64,7 @@ export function DashboardTabs({ plan, tab, onTabChange, votedOnIdeas, votedOnDat
       </Tabs.Panel>
       {tab === 'people' && (
         <Box pt="md">
-          <ParticipantsList planId={plan.id} />
+          <ParticipantsList plan={plan} guestId={guestId} />
         </Box>
       )}
     </Tabs>

@@ -222,6 +222,78 @@ describe('guest dashboard', () => {
   });
 });
 
+describe('guest dashboard: the people tab once a date is locked', { timeout: 20_000 }, () => {
+  const said = (person: string, answer: string | null, plusOnes = 0, position: number | null = null) => ({
+    participantId: person,
+    name: person,
+    isGuest: false,
+    role: null,
+    answer,
+    plusOnes,
+    position,
+    setByHost: false,
+  });
+  const people = [
+    { ...participantJson('Ada Lovelace', 0), role: 'host' as const },
+    participantJson('Sam', 1, true),
+    { ...participantJson('Ben', 2), role: 'cohost' as const },
+    participantJson('Cy', 3),
+    participantJson('Di', 4, true),
+  ];
+  const rsvps = {
+    going: 1,
+    maybe: 1,
+    no: 1,
+    waitlist: 1,
+    unanswered: 1,
+    headcount: 3,
+    capacity: 3,
+    maxPlusOnes: 2,
+    askAgain: false,
+    mine: null,
+    // The server's order: going, maybe, waitlist, can't go, no answer yet.
+    people: [said('pp2', 'going', 2), said('pp0', 'maybe'), said('pp1', 'waitlist', 0, 1), said('pp4', 'no'), said('pp3', null)],
+  };
+  const routes = (plan: ReturnType<typeof planJson>) => ({
+    'GET /api/plans/slug/abcDEF12': () => json(plan),
+    'GET /api/plans/p1/participants': () => json(people),
+    'GET /api/plans/p1/rsvps': () => json(rsvps),
+  });
+  const listed = async () =>
+    within(await screen.findByRole('list', { name: 'Participants' }))
+      .getAllByRole('listitem')
+      .map((item) => item.textContent);
+
+  it("shows each one's answer as Who's coming does: going first, friends, the waitlist, the roles", async () => {
+    setGuestSession(sam);
+    const set = planJson({ status: 'date_locked', lockedTimeSlotId: 's1', lockedTimeSlotDate: '2026-03-14', participantCount: 5 });
+    const { calls } = openDashboard({ route: `${DASHBOARD}?tab=people`, routes: routes(set) });
+    await waitFor(async () =>
+      expect(await listed()).toEqual([
+        'BEBen · Going +2MemberCo-host',
+        'ALAda Lovelace · MaybeMemberHost',
+        'SASam · Waitlist #1',
+        "DIDi · Can't go",
+        'CYCyMember',
+      ]),
+    );
+    // One read of the answers, shared with the guest's "Are you coming?" card.
+    expect(await screen.findByRole('region', { name: 'Are you coming?' })).toBeInTheDocument();
+    expect(calls('GET', '/api/plans/p1/rsvps')).toHaveLength(1);
+  });
+
+  it('before a date is locked, and once cancelled, lists the people as before and reads no answers', async () => {
+    setGuestSession(sam);
+    for (const plan of [planJson({ participantCount: 5 }), planJson({ status: 'cancelled', participantCount: 5 })]) {
+      const { calls, unmount } = openDashboard({ route: `${DASHBOARD}?tab=people`, routes: routes(plan) });
+      expect(await listed()).toEqual(['ALAda LovelaceMemberHost', 'SASam', 'BEBenMemberCo-host', 'CYCyMember', 'DIDi']);
+      expect(calls('GET', '/api/plans/p1/rsvps')).toEqual([]);
+      unmount();
+      vi.restoreAllMocks();
+    }
+  });
+});
+
 describe('guest dashboard: live', () => {
   it('follows the plan its link names: someone joining shows without a reload', async () => {
     setGuestSession(sam);

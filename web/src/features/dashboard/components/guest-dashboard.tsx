@@ -80,7 +80,14 @@ export function GuestDashboard({ plan, visitor }: { plan: LinkedPlan; visitor: P
       )}
       {/* Clear of the fixed header when scrolled to. */}
       <Box ref={tabsRef} style={{ scrollMarginTop: 76 }}>
-        <DashboardTabs plan={plan} tab={tab} onTabChange={selectTab} votedOnIdeas={votedOnIdeas} votedOnDates={votedOnDates} />
+        <DashboardTabs
+          plan={plan}
+          tab={tab}
+          onTabChange={selectTab}
+          votedOnIdeas={votedOnIdeas}
+          votedOnDates={votedOnDates}
+          guestId={visitor.guestId}
+        />
       </Box>
       <NotificationsCard identity={visitor} />
       <DashboardBanner slug={plan.slug} isGuest={visitor.kind === 'guest'} />

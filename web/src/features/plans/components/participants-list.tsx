@@ -2,13 +2,28 @@ import { Avatar, Badge, Button, Group, List, Skeleton, Stack, Text, Title } from
 import { useQuery } from '@tanstack/react-query';
 import { nameInitials } from '../../../lib/initials';
 import { planParticipantsQueryOptions } from '../queries';
+import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { RoleBadge } from './role-badge';
+import { AnswerNote, useWhosComingAnswers } from './whos-coming-answers';
 
-/** Spec §2 Guest dashboard: the people tab's content, with a 'Member' badge for accounts and 'Host' / 'Co-host' for who runs the plan. */
-export function ParticipantsList({ planId }: { planId: string }) {
+interface ParticipantsListProps {
+  plan: Pick<Plan, 'id' | 'hostId' | 'status'>;
+  /** The viewer's guest id (a guest of the plan): the answers are read as that guest's "Are you coming?" card reads them. */
+  guestId?: string | null;
+}
+
+/**
+ * Spec §2 Guest dashboard: the people tab's content, with a 'Member' badge
+ * for accounts and 'Host' / 'Co-host' for who runs the plan. Once a date is
+ * locked, like the plan page's Who's coming: going first and each one's
+ * answer ("Going +2", "Waitlist #1"; nothing before they answer)
+ * (docs/decisions/0103-whos-coming-on-the-screens.md).
+ */
+export function ParticipantsList({ plan, guestId = null }: ParticipantsListProps) {
   const { data: participants, isPending, isError, refetch, isRefetching } = useQuery(
-    planParticipantsQueryOptions(planId),
+    planParticipantsQueryOptions(plan.id),
   );
+  const answers = useWhosComingAnswers(plan, false, guestId);
 
   return (
     <Stack gap="sm" component="section" aria-labelledby="participants-title">
@@ -32,7 +47,7 @@ export function ParticipantsList({ planId }: { planId: string }) {
         </Group>
       ) : (
         <List listStyleType="none" spacing="xs" aria-label="Participants">
-          {participants.map((participant) => (
+          {answers.order(participants).map((participant) => (
             <List.Item key={participant.id}>
               <Group gap="sm" wrap="nowrap">
                 <Avatar radius="xl" variant="filled" color={participant.isGuest ? 'gray.7' : 'violet'} aria-hidden="true">
@@ -40,6 +55,7 @@ export function ParticipantsList({ planId }: { planId: string }) {
                 </Avatar>
                 <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
                   {participant.name}
+                  <AnswerNote said={answers.said(participant)} />
                 </Text>
                 {!participant.isGuest && (
                   <Badge variant="light" radius="sm">

@@ -63,6 +63,18 @@ describe('Waiting on (the host, while no date is locked)', () => {
     expect(card.getByRole('button', { name: 'Remind them' })).toBeEnabled();
   });
 
+  it('never lists a co-host either: the co-host who opens it is the one reminding', async () => {
+    // Ben co-hosts and has not voted; he sees the card as the host does.
+    const withCohost = people.map((person) =>
+      person.name === 'Ben' ? { ...person, userId: ben.id, role: 'cohost' as const, hasResponded: false } : person,
+    );
+    openPlan({ user: ben, participants: withCohost });
+    const card = await waitingOn();
+    expect(await card.findByRole('list', { name: 'Waiting on' })).toBeInTheDocument();
+    expect(listedNames(card)).toEqual(['Cy Young', 'Hal (Guest)']);
+    expect(card.getByRole('button', { name: 'Remind them' })).toBeEnabled();
+  });
+
   it('says when everyone has voted, with no Remind them', async () => {
     openPlan({ participants: people.map((person) => responded(person, person.userId === ada.id ? false : true)) });
     const card = await waitingOn();
@@ -196,6 +208,14 @@ describe('Waiting on (the host, once a date is locked): who has not said whether
     expect(await screen.findByText('Reminder sent to 2 people')).toBeInTheDocument();
     expect(screen.getByText("They will be asked whether they're coming.")).toBeInTheDocument();
     expect(calls('POST', '/api/plans/p1/remind')).toHaveLength(1);
+  });
+
+  it('never lists a co-host who has not answered', async () => {
+    const withCohost = rsvps(answers.people.map((p) => (p.name === 'Cy Young' ? { ...p, role: 'cohost' as const } : p)));
+    openPlan({ plan: locked, routes: { 'GET /api/plans/p1/rsvps': () => json(withCohost) } });
+    const card = await waitingOn();
+    expect(await card.findByText("They have not said whether they're coming yet.")).toBeInTheDocument();
+    expect(listedNames(card)).toEqual(['Hal (Guest)']);
   });
 
   it('says when everyone has answered, with no Remind them; nothing on a cancelled plan', async () => {

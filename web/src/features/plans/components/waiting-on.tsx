@@ -9,9 +9,17 @@ import { useNow } from '../use-now';
 import type { Participant, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { withGuestMark } from './whos-coming';
 
-/** Everyone but the host who has not voted on any idea or date, in join order. */
+/**
+ * The host and the co-hosts are the ones reminding: never on the list, and
+ * never reminded (the server's rule: docs/notifications.md "Who is told what").
+ */
+const remindsOthers = (role: string | null | undefined) => role === 'host' || role === 'cohost';
+
+/** Everyone but the host and co-hosts who has not voted on any idea or date, in join order. */
 export function notAnswered(participants: readonly Participant[], hostId: string): Participant[] {
-  return participants.filter((participant) => participant.userId !== hostId && participant.hasResponded === false);
+  return participants.filter(
+    (participant) => participant.userId !== hostId && !remindsOthers(participant.role) && participant.hasResponded === false,
+  );
 }
 
 /** What the card asks about: the votes while they are open, "Are you coming?" once a date is locked. */
@@ -60,7 +68,7 @@ function RemindButton({ plan, phase }: { plan: Pick<Plan, 'id' | 'remindedAt'>; 
 }
 
 /**
- * Who has not answered, in join order (never the host): while no date is
+ * Who has not answered, in join order (never the host nor a co-host): while no date is
  * locked, who has not voted on any idea or date; once one is, who has not
  * said whether they are coming (the headcount's people with no answer,
  * docs/api-after-the-date.md "Who's coming"). Both follow the group live.
@@ -83,7 +91,9 @@ function useWaiting(plan: Plan, phase: Phase) {
     isPending: rsvps.isPending,
     isError: rsvps.isError,
     others: others.length,
-    waiting: others.filter((person) => person.answer === null).map((p) => ({ id: p.participantId, name: p.name, isGuest: p.isGuest })),
+    waiting: others
+      .filter((person) => person.answer === null && !remindsOthers(person.role))
+      .map((p) => ({ id: p.participantId, name: p.name, isGuest: p.isGuest })),
   };
 }
 

@@ -8,11 +8,18 @@ import type { Participant, Plan } from '../../../../../supabase/functions/_share
  * Who's coming once a date is locked (docs/decisions/0103-whos-coming-on-the-screens.md):
  * the people in the answers' order (going first), each one's answer, and the
  * host's "Answer" for someone who replied in the chat. Before a date is
- * locked the answers are not read and everything stays as it was.
+ * locked the answers are not read and everything stays as it was. The plan
+ * page's Who's coming card and the guest dashboard's people tab both read
+ * them here; `guestId` (a guest viewer's) shares the read with that guest's
+ * "Are you coming?" card.
  */
-export function useWhosComingAnswers(plan: Pick<Plan, 'id' | 'hostId' | 'status'>, canAnswerFor: boolean) {
+export function useWhosComingAnswers(
+  plan: Pick<Plan, 'id' | 'hostId' | 'status'>,
+  canAnswerFor: boolean,
+  guestId: string | null = null,
+) {
   const open = answersOpen(plan);
-  const { data } = useQuery({ ...rsvpsQueryOptions(plan.id, null), enabled: open });
+  const { data } = useQuery({ ...rsvpsQueryOptions(plan.id, guestId), enabled: open });
   const [answering, setAnswering] = useState<AnswerForPerson | null>(null);
   const rsvps = open ? data : undefined;
   const byId = new Map(rsvps?.people.map((person) => [person.participantId, person]));
