@@ -161,13 +161,7 @@ begin
     return null;
   end if;
   perform set_config('hangplan.plan_changes', '', false);
-  -- Whether Supabase Realtime is installed, looked up once per connection
-  -- (to_regprocedure parses its argument: a cost at every commit otherwise).
-  v_has_realtime := nullif(current_setting('hangplan.has_realtime', true), '')::boolean;
-  if v_has_realtime is null then
-    v_has_realtime := to_regprocedure('realtime.send(jsonb,text,text,boolean)') is not null;
-    perform set_config('hangplan.has_realtime', v_has_realtime::text, false);
-  end if;
+  v_has_realtime := to_regprocedure('realtime.send(jsonb,text,text,boolean)') is not null;
 
   for v_plan in
     select key::uuid as plan_id, value as entry from jsonb_each(v_notes) order by key::uuid
@@ -176,16 +170,10 @@ begin
       v_version := (v_plan.entry ->> 'deleted')::bigint + 1;
       v_payload := jsonb_build_object('planId', v_plan.plan_id, 'version', v_version, 'parts', jsonb_build_array('deleted'));
     else
-      -- Every change but a plan's first finds its row: the update alone.
-      update app.plan_versions pv set version = pv.version + 1
-       where pv.plan_id = v_plan.plan_id
+      insert into app.plan_versions as pv (plan_id, version)
+      values (v_plan.plan_id, 1)
+      on conflict (plan_id) do update set version = pv.version + 1
       returning pv.version into v_version;
-      if not found then
-        insert into app.plan_versions as pv (plan_id, version)
-        values (v_plan.plan_id, 1)
-        on conflict (plan_id) do update set version = pv.version + 1
-        returning pv.version into v_version;
-      end if;
 
       v_payload := jsonb_build_object(
         'planId', v_plan.plan_id,
