@@ -23,7 +23,8 @@ export const COHOST_CANNOT_REMOVE = 'A co-host cannot remove the host or another
 export const PARTICIPANT_ROLES = ['host', 'cohost'] as const;
 export type ParticipantRole = (typeof PARTICIPANT_ROLES)[number];
 /** Optional so a copy kept from before roles still reads. */
-const roleSchema = () => z.nullish(z.enum(PARTICIPANT_ROLES));
+/** A participant's role in JSON: 'host', 'cohost' or null (docs/api-after-the-date.md "Co-hosts"). */
+export const roleSchema = () => z.nullish(z.enum(PARTICIPANT_ROLES));
 
 
 const lockedTimeSlotShape = () => ({

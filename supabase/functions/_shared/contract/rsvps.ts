@@ -3,6 +3,8 @@
 // someone. The answers' shapes, limits and sentences.
 import { z } from 'zod/mini';
 
+import { roleSchema } from './plans.ts';
+
 export { PLAN_CANCELLED } from './common.ts';
 
 /** What a participant may answer (PUT rsvp, PUT rsvps/{participantId}). */
@@ -51,8 +53,8 @@ const rsvpPersonShape = () => ({
   participantId: z.string(),
   name: z.string(),
   isGuest: z.boolean(),
-  /** 'host' | 'cohost' | null (the participants' role; absent before co-hosts). */
-  role: z.nullish(z.string()),
+  /** The participants' role: 'host', 'cohost' or null. */
+  role: roleSchema(),
   answer: z.nullable(rsvpStateSchema),
   plusOnes: z.number(),
   position: z.nullable(z.number()),

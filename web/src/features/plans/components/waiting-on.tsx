@@ -6,14 +6,14 @@ import { recentReminder } from '../deadline';
 import { useRemindUnanswered } from '../host-mutations';
 import { planParticipantsQueryOptions } from '../queries';
 import { useNow } from '../use-now';
-import type { Participant, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import type { Participant, ParticipantRole, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { withGuestMark } from './whos-coming';
 
 /**
  * The host and the co-hosts are the ones reminding: never on the list, and
  * never reminded (the server's rule: docs/notifications.md "Who is told what").
  */
-const remindsOthers = (role: string | null | undefined) => role === 'host' || role === 'cohost';
+const remindsOthers = (role: ParticipantRole | null | undefined) => role === 'host' || role === 'cohost';
 
 /** Everyone but the host and co-hosts who has not voted on any idea or date, in join order. */
 export function notAnswered(participants: readonly Participant[], hostId: string): Participant[] {
