@@ -61,13 +61,35 @@ comment on table app.plan_versions is
 grant select on app.plan_versions to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
+-- private.sorted_id_list(ids): a note's idea or slot ids as the payload has them
+-- -----------------------------------------------------------------------------
+create function private.sorted_id_list(p_list text)
+returns jsonb
+language plpgsql
+immutable
+set search_path = ''
+as $$
+begin
+  if p_list = '*' then
+    return null;
+  elsif position(',' in p_list) = 0 then
+    return jsonb_build_array(p_list);
+  end if;
+  return to_jsonb(array(select i from unnest(string_to_array(p_list, ',')) i order by i));
+end;
+$$;
+comment on function private.sorted_id_list(text) is
+  'The ids of a note (comma-separated, or * for more than 20) as the payload has them: sorted, or null for all.';
+revoke all on function private.sorted_id_list(text) from public;
+
+-- -----------------------------------------------------------------------------
 -- private.note_plan_change(part): the immediate row trigger.
 -- -----------------------------------------------------------------------------
--- The notes are one jsonb object in the setting 'hangplan.plan_changes':
---   { "<plan id>": { "parts": {"ideas": true, ...},
---                    "ideas": {"<idea id>": true, ...} | "all",
---                    "slots": {"<slot id>": true, ...} | "all",
---                    "deleted": <version before the delete> } }
+-- The notes are plain text in the setting 'hangplan.plan_changes', one entry
+-- per plan, entries separated by ';', fields by '|':
+--   <plan id>|<part>,<part>...|<idea ids, or *>|<slot ids, or *>|<version before a delete>
+-- Text, not jsonb: a write's first note is a few string operations, with no
+-- parsing and no query (docs/performance.md "What each API change bought").
 -- Security definer: it reads app.plan_versions for a deleted plan whatever the
 -- caller may see (the cascade from a plan delete reaches rows RLS hides).
 create function private.note_plan_change()
@@ -80,11 +102,13 @@ declare
   v_row     record;
   v_part    text := tg_argv[0];
   v_plan_id uuid;
-  v_target  uuid;
-  v_kind    text;
-  v_notes   jsonb;
-  v_entry   jsonb;
-  v_targets jsonb;
+  v_target  text;
+  v_slot    integer;
+  v_notes   text;
+  v_entries text[];
+  v_fields  text[];
+  v_index   integer;
+  v_list    text[];
 begin
   if tg_op = 'DELETE' then
     v_row := old;
@@ -100,37 +124,54 @@ begin
     v_plan_id := v_row.plan_id;
   end if;
   if tg_table_name in ('idea_votes', 'idea_comments') then
-    v_target := v_row.idea_id;
-    v_kind := 'ideas';
+    v_target := v_row.idea_id::text;
+    v_slot := 3;
   elsif tg_table_name = 'time_slot_votes' then
-    v_target := v_row.time_slot_id;
-    v_kind := 'slots';
+    v_target := v_row.time_slot_id::text;
+    v_slot := 4;
   end if;
 
-  v_notes := coalesce(nullif(current_setting('hangplan.plan_changes', true), ''), '{}')::jsonb;
-  v_entry := coalesce(v_notes -> v_plan_id::text, '{"parts": {}}'::jsonb);
-  v_entry := jsonb_set(v_entry, array['parts', v_part], 'true'::jsonb);
-
-  if v_part = 'deleted' then
-    -- BEFORE DELETE on the plan: its version row is still there (the cascade
-    -- removes it right after), and the last event is that version + 1.
-    v_entry := v_entry || jsonb_build_object('deleted',
-      coalesce((select pv.version from app.plan_versions pv where pv.plan_id = v_plan_id), 0));
-  end if;
-
-  if v_target is not null then
-    v_targets := coalesce(v_entry -> v_kind, '{}'::jsonb);
-    if jsonb_typeof(v_targets) = 'object' and not v_targets ? v_target::text then
-      -- Past 20 the list is dropped: the clients then refresh all of them.
-      v_targets := case
-        when (select count(*) from jsonb_object_keys(v_targets)) >= 20 then '"all"'::jsonb
-        else jsonb_set(v_targets, array[v_target::text], 'true'::jsonb)
-      end;
-      v_entry := jsonb_set(v_entry, array[v_kind], v_targets);
+  v_notes := coalesce(current_setting('hangplan.plan_changes', true), '');
+  if v_notes = '' then
+    -- The transaction's first change (nearly every write's only one).
+    v_fields := array[v_plan_id::text, v_part, '', '', ''];
+    v_index := 0;
+  else
+    v_entries := string_to_array(v_notes, ';');
+    v_index := array_position(array(select left(e, 36) from unnest(v_entries) e), v_plan_id::text);
+    if v_index is null then
+      v_fields := array[v_plan_id::text, v_part, '', '', ''];
+      v_index := 0;
+    else
+      v_fields := string_to_array(v_entries[v_index], '|');
+      if not v_part = any (string_to_array(v_fields[2], ',')) then
+        v_fields[2] := v_fields[2] || ',' || v_part;
+      end if;
     end if;
   end if;
 
-  perform set_config('hangplan.plan_changes', jsonb_set(v_notes, array[v_plan_id::text], v_entry)::text, false);
+  if v_part = 'deleted' then
+    v_fields[5] := coalesce((select pv.version from app.plan_versions pv where pv.plan_id = v_plan_id), 0)::text;
+  end if;
+  if v_target is not null and v_fields[v_slot] <> '*' then
+    if v_fields[v_slot] = '' then
+      v_fields[v_slot] := v_target;
+    else
+      v_list := string_to_array(v_fields[v_slot], ',');
+      if not v_target = any (v_list) then
+        -- Past 20 the list is dropped: the clients then refresh all of them.
+        v_fields[v_slot] := case when cardinality(v_list) >= 20 then '*' else v_fields[v_slot] || ',' || v_target end;
+      end if;
+    end if;
+  end if;
+
+  if v_index = 0 then
+    v_notes := case when v_notes = '' then '' else v_notes || ';' end || array_to_string(v_fields, '|');
+  else
+    v_entries[v_index] := array_to_string(v_fields, '|');
+    v_notes := array_to_string(v_entries, ';');
+  end if;
+  perform set_config('hangplan.plan_changes', v_notes, false);
   if tg_op = 'DELETE' and tg_when = 'BEFORE' then
     return old;
   end if;
@@ -151,55 +192,61 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_notes   jsonb := nullif(current_setting('hangplan.plan_changes', true), '')::jsonb;
-  v_plan    record;
+  v_notes   text := current_setting('hangplan.plan_changes', true);
+  v_entries text[];
+  v_entry   text;
+  v_fields  text[];
+  v_plan_id uuid;
+  v_parts   text[];
   v_version bigint;
   v_payload jsonb;
   v_has_realtime boolean;
 begin
-  if v_notes is null then
+  if v_notes is null or v_notes = '' then
     return null;
   end if;
   perform set_config('hangplan.plan_changes', '', false);
-  v_has_realtime := to_regprocedure('realtime.send(jsonb,text,text,boolean)') is not null;
+  -- Whether Supabase Realtime is installed (it comes with the database, not
+  -- later): looked up once per connection, as to_regprocedure parses its text.
+  v_has_realtime := nullif(current_setting('hangplan.has_realtime', true), '')::boolean;
+  if v_has_realtime is null then
+    v_has_realtime := to_regprocedure('realtime.send(jsonb,text,text,boolean)') is not null;
+    perform set_config('hangplan.has_realtime', v_has_realtime::text, false);
+  end if;
 
-  for v_plan in
-    select key::uuid as plan_id, value as entry from jsonb_each(v_notes) order by key::uuid
-  loop
-    if v_plan.entry ? 'deleted' then
-      v_version := (v_plan.entry ->> 'deleted')::bigint + 1;
-      v_payload := jsonb_build_object('planId', v_plan.plan_id, 'version', v_version, 'parts', jsonb_build_array('deleted'));
+  v_entries := string_to_array(v_notes, ';');
+  if cardinality(v_entries) > 1 then
+    -- Several plans: bumped in plan id order (the entries start with it).
+    v_entries := array(select e from unnest(v_entries) e order by e);
+  end if;
+  foreach v_entry in array v_entries loop
+    v_fields := string_to_array(v_entry, '|');
+    v_plan_id := v_fields[1]::uuid;
+    if v_fields[5] <> '' then
+      v_version := v_fields[5]::bigint + 1;
+      v_payload := jsonb_build_object('planId', v_plan_id, 'version', v_version, 'parts', jsonb_build_array('deleted'));
     else
+      v_parts := string_to_array(v_fields[2], ',');
+      if cardinality(v_parts) > 1 then
+        v_parts := array(select p from unnest(v_parts) p order by p);
+      end if;
+      v_payload := jsonb_build_object('planId', v_plan_id, 'parts', to_jsonb(v_parts));
+      if v_fields[3] <> '' then
+        v_payload := v_payload || jsonb_build_object('ideaIds', private.sorted_id_list(v_fields[3]));
+      end if;
+      if v_fields[4] <> '' then
+        v_payload := v_payload || jsonb_build_object('slotIds', private.sorted_id_list(v_fields[4]));
+      end if;
       insert into app.plan_versions as pv (plan_id, version)
-      values (v_plan.plan_id, 1)
+      values (v_plan_id, 1)
       on conflict (plan_id) do update set version = pv.version + 1
       returning pv.version into v_version;
-
-      v_payload := jsonb_build_object(
-        'planId', v_plan.plan_id,
-        'version', v_version,
-        'parts', (select jsonb_agg(p order by p) from jsonb_object_keys(v_plan.entry -> 'parts') p)
-      );
-      if v_plan.entry ? 'ideas' then
-        v_payload := v_payload || jsonb_build_object('ideaIds', case
-          when jsonb_typeof(v_plan.entry -> 'ideas') = 'object'
-            then (select jsonb_agg(k order by k) from jsonb_object_keys(v_plan.entry -> 'ideas') k)
-          end);
-      end if;
-      if v_plan.entry ? 'slots' then
-        v_payload := v_payload || jsonb_build_object('slotIds', case
-          when jsonb_typeof(v_plan.entry -> 'slots') = 'object'
-            then (select jsonb_agg(k order by k) from jsonb_object_keys(v_plan.entry -> 'slots') k)
-          end);
-      end if;
+      v_payload := v_payload || jsonb_build_object('version', v_version);
     end if;
 
     perform pg_notify('hangplan_plan_changes', v_payload::text);
-    -- Supabase Realtime, where installed: a public broadcast (the app's own
-    -- tokens are not Supabase Auth tokens, so Realtime could not authorise a
-    -- private channel; the payload names nobody).
     if v_has_realtime then
-      perform realtime.send(v_payload, 'change', 'plan:' || v_plan.plan_id::text, false);
+      perform realtime.send(v_payload, 'change', 'plan:' || v_plan_id::text, false);
     end if;
   end loop;
   return null;
