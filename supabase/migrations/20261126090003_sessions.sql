@@ -64,10 +64,15 @@ as $$
 declare
   v_last_used timestamptz;
 begin
-  if p_user_id is not null and not exists (
-       select 1 from app.sessions s
-        where s.id = p_session_id and s.user_id = p_user_id and s.expires_at > now()) then
-    raise exception using errcode = 'HP401', message = 'Your session has expired, please sign in again';
+  -- Two IFs, not one AND: a guest's request then evaluates a plain
+  -- expression, not a query (PL/pgSQL runs a condition with a subquery
+  -- through the executor even when the AND's first half is false).
+  if p_user_id is not null then
+    if not exists (
+         select 1 from app.sessions s
+          where s.id = p_session_id and s.user_id = p_user_id and s.expires_at > now()) then
+      raise exception using errcode = 'HP401', message = 'Your session has expired, please sign in again';
+    end if;
   end if;
   if p_guest_id is not null then
     if p_guest_secret_hash is null then

@@ -303,8 +303,9 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user_id  uuid := (select auth.uid());
-  v_guest_id uuid := case when v_user_id is null then (select private.claimed_guest_id()) end;
+  -- Plain expressions, not subqueries: PL/pgSQL evaluates them without the executor.
+  v_user_id  uuid := auth.uid();
+  v_guest_id uuid := case when v_user_id is null then private.claimed_guest_id() end;
   v_me       uuid;
 begin
   -- Unknown and unreadable (no link claim, not a participant) look the same.
