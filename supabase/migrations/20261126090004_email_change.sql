@@ -66,7 +66,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user_id uuid := (select auth.uid());
+  v_user_id uuid := auth.uid();
   v_now timestamptz := now();
   v_row app.email_changes;
   v_wait integer;
@@ -146,7 +146,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user_id uuid := (select auth.uid());
+  v_user_id uuid := auth.uid();
   v_row app.email_changes;
   v_old_email text;
 begin

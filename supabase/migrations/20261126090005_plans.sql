@@ -311,7 +311,7 @@ security definer
 set search_path = ''
 as $$
 begin
-  if (select auth.uid()) is distinct from old.host_id and (select auth.uid()) is not null then
+  if auth.uid() is distinct from old.host_id and auth.uid() is not null then
     raise exception using errcode = 'HP403', message = 'Only the host can hand the plan over';
   end if;
   update app.participants pa set is_cohost = false

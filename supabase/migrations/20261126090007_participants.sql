@@ -516,8 +516,8 @@ volatile
 set search_path = ''
 as $$
 declare
-  v_user_id     uuid := (select auth.uid());
-  v_guest_id    uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_user_id     uuid := auth.uid();
+  v_guest_id    uuid := case when auth.uid() is null then private.claimed_guest_id() end;
   v_plan        app.plans;
   v_me          app.participants;
   v_others      integer;
@@ -611,7 +611,7 @@ volatile
 set search_path = ''
 as $$
 declare
-  v_user_id    uuid := (select auth.uid());
+  v_user_id    uuid := auth.uid();
   v_guest_id   uuid;
   v_guest_plan uuid;
 begin
@@ -638,7 +638,7 @@ begin
   end if;
 
   -- A guest of this plan (every guest who writes): one lookup.
-  v_guest_id := (select private.claimed_guest_id());
+  v_guest_id := private.claimed_guest_id();
   if v_guest_id is not null
      and exists (select 1 from app.participants pa where pa.guest_id = v_guest_id and pa.plan_id = p_plan_id) then
     return;
@@ -667,7 +667,7 @@ volatile
 set search_path = ''
 as $$
 declare
-  v_user_id uuid := (select auth.uid());
+  v_user_id uuid := auth.uid();
 begin
   -- No date votes on a cancelled plan (docs/decisions/0100-cancelling-a-plan.md).
   perform private.refuse_cancelled_plan(p_plan_id);

@@ -234,7 +234,7 @@ set search_path = ''
 as $$
 declare
   v_plan_id uuid;
-  v_user_id uuid := (select auth.uid());
+  v_user_id uuid := auth.uid();
   v_comment app.idea_comments;
 begin
   select i.plan_id into v_plan_id from app.ideas i where i.id = p_idea_id;
@@ -370,8 +370,8 @@ set search_path = ''
 as $$
 declare
   -- A valid token wins: a signed-in caller never votes as a guest.
-  v_user_id  uuid := (select auth.uid());
-  v_guest_id uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_user_id  uuid := auth.uid();
+  v_guest_id uuid := case when auth.uid() is null then private.claimed_guest_id() end;
   v_plan_id  uuid;
 begin
   select i.plan_id into v_plan_id from app.ideas i where i.id = p_idea_id;
@@ -423,7 +423,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user_id  uuid := (select auth.uid());
+  v_user_id  uuid := auth.uid();
   v_guest_id uuid;
 begin
   if v_user_id is not null then
@@ -431,7 +431,7 @@ begin
       return;
     end if;
   else
-    v_guest_id := (select private.claimed_guest_id());
+    v_guest_id := private.claimed_guest_id();
     if v_guest_id is not null and v_guest_id = p_guest_id then
       perform private.require_joining_device(v_guest_id);
       return;

@@ -240,8 +240,8 @@ set search_path = ''
 as $$
 declare
   -- A valid token wins: a signed-in caller never votes as a guest.
-  v_user_id  uuid := (select auth.uid());
-  v_guest_id uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_user_id  uuid := auth.uid();
+  v_guest_id uuid := case when auth.uid() is null then private.claimed_guest_id() end;
   v_plan_id  uuid;
 begin
   select s.plan_id into v_plan_id from app.time_slots s where s.id = p_time_slot_id;
@@ -284,8 +284,8 @@ as $$
 declare
   -- '' and blanks mean "whole day", like an absent period.
   v_period      text := nullif(btrim(p_period), '');
-  v_user_id     uuid := (select auth.uid());
-  v_guest_id    uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_user_id     uuid := auth.uid();
+  v_guest_id    uuid := case when auth.uid() is null then private.claimed_guest_id() end;
   v_participant boolean := private.is_participant(p_plan_id);
 begin
   -- Unknown and unreadable (no link claim, not a participant) look the same.

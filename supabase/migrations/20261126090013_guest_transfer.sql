@@ -64,7 +64,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user_id     uuid := (select auth.uid());
+  v_user_id     uuid := auth.uid();
   v_guest       app.guests;
   v_joined_at   timestamptz;
   v_idea_votes  integer;
@@ -150,7 +150,7 @@ volatile
 set search_path = ''
 as $$
 begin
-  if (select auth.uid()) is not null then
+  if auth.uid() is not null then
     perform private.adopt_guest_name(p_guest_id);
   end if;
   return query

@@ -418,7 +418,7 @@ begin
     -- The slot is the proposal of the participant whose vote creates it (a
     -- token wins, as in the vote rules); nobody's when no one asks (the
     -- scheduler).
-    if (select auth.uid()) is not null then
+    if auth.uid() is not null then
       select pa.id into v_me from app.participants pa
        where pa.plan_id = new.plan_id and pa.user_id = (select auth.uid());
     else

@@ -329,7 +329,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user   uuid := (select auth.uid());
+  v_user   uuid := auth.uid();
   v_guest  uuid := private.claimed_guest_id();
   v_hash   text := case when v_guest is not null then private.jwt_claims() ->> 'guest_secret_hash' end;
   v_session uuid := private.claimed_session_id();

@@ -156,7 +156,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_actor uuid := (select auth.uid());
+  v_actor uuid := auth.uid();
   v_told  app.plan_notices;
 begin
   if tg_op = 'DELETE' then

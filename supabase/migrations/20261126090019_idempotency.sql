@@ -103,8 +103,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user   uuid := (select auth.uid());
-  v_guest  uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_user   uuid := auth.uid();
+  v_guest  uuid := case when auth.uid() is null then private.claimed_guest_id() end;
   v_cutoff timestamptz := private.idempotency_key_cutoff();
   v_row    private.idempotency_keys;
 begin
@@ -177,8 +177,8 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user  uuid := (select auth.uid());
-  v_guest uuid := case when (select auth.uid()) is null then (select private.claimed_guest_id()) end;
+  v_user  uuid := auth.uid();
+  v_guest uuid := case when auth.uid() is null then private.claimed_guest_id() end;
 begin
   update private.idempotency_keys k
      set answer = p_answer

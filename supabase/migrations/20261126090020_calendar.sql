@@ -170,7 +170,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user uuid := (select auth.uid());
+  v_user uuid := auth.uid();
 begin
   if v_user is null then
     raise exception using errcode = 'HP401', message = 'Not signed in';
@@ -206,7 +206,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user uuid := (select auth.uid());
+  v_user uuid := auth.uid();
 begin
   if v_user is null then
     raise exception using errcode = 'HP401', message = 'Not signed in';

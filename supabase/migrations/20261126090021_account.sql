@@ -78,7 +78,7 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_user  uuid := (select auth.uid());
+  v_user  uuid := auth.uid();
   v_email text;
   v_plan  uuid;
   v_next  uuid;
