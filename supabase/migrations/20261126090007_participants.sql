@@ -51,15 +51,30 @@ grant insert (id, plan_id, user_id, guest_id, name) on app.participants to anon,
 -- Membership helpers (SECURITY DEFINER)
 -- -----------------------------------------------------------------------------
 -- Why definer: the policies of app.participants (and of every table that asks
--- "is the caller a participant?") must read app.participants. An invoker
--- helper would re-enter the participants policies and recurse forever. These
--- helpers only ever answer about the CALLER (auth.uid() / claim guest_id), so
--- bypassing RLS inside them reveals nothing about others. They live in
--- `private` (not exposed) with `search_path = ''`.
-
+-- "is the caller a participant?") must read app.participants; an invoker
+-- helper would re-enter those policies forever. They answer only about the
+-- CALLER (auth.uid() / claim guest_id), so bypassing RLS reveals nothing;
+-- is_participant_as, for a definer that read the caller once, has no grant.
 -- Two EXISTS, not "user_id = me or guest_id = me": each is one lookup on its
--- unique key, (plan_id, user_id) or (guest_id, plan_id), which no single
--- index answers for the OR.
+-- unique key, (plan_id, user_id) or (guest_id, plan_id).
+create function private.is_participant_as(p_plan_id uuid, p_user_id uuid, p_guest_id uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select (p_user_id is not null and exists (
+           select 1 from app.participants pa
+            where pa.plan_id = p_plan_id and pa.user_id = p_user_id))
+      or (p_guest_id is not null and exists (
+           select 1 from app.participants pa
+            where pa.guest_id = p_guest_id and pa.plan_id = p_plan_id))
+$$;
+comment on function private.is_participant_as(uuid, uuid, uuid) is
+  'True when the user or the guest given has a participants row in the plan (for definers that read the caller once).';
+revoke all on function private.is_participant_as(uuid, uuid, uuid) from public;
+
 create function private.is_participant(p_plan_id uuid)
 returns boolean
 language sql
@@ -67,18 +82,12 @@ stable
 security definer
 set search_path = ''
 as $$
-  select exists (
-           select 1 from app.participants pa
-            where pa.plan_id = p_plan_id and pa.user_id = (select auth.uid()))
-      or exists (
-           select 1 from app.participants pa
-            where pa.guest_id = (select private.claimed_guest_id()) and pa.plan_id = p_plan_id)
+  select private.is_participant_as(p_plan_id, (select auth.uid()), (select private.claimed_guest_id()))
 $$;
 comment on function private.is_participant(uuid) is
   'True when the caller (auth.uid() or claim guest_id) has a participants row in the plan.';
 revoke all on function private.is_participant(uuid) from public;
 grant execute on function private.is_participant(uuid) to anon, authenticated;
-
 
 -- The plans the caller takes part in or hosts. Policies use it as
 -- `plan_id in (select private.my_plan_ids())`: an uncorrelated sub-select that

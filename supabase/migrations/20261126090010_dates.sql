@@ -286,7 +286,7 @@ declare
   v_period      text := nullif(btrim(p_period), '');
   v_user_id     uuid := auth.uid();
   v_guest_id    uuid := case when auth.uid() is null then private.claimed_guest_id() end;
-  v_participant boolean := private.is_participant(p_plan_id);
+  v_participant boolean := private.is_participant_as(p_plan_id, v_user_id, v_guest_id);
 begin
   -- Unknown and unreadable (no link claim, not a participant) look the same.
   if not v_participant
