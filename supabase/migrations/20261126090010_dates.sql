@@ -249,13 +249,7 @@ begin
   if v_plan_id is null or not private.can_read_plan(v_plan_id) then
     raise exception using errcode = 'HP404', message = 'Time slot not found';
   end if;
-  -- A participant (nearly every vote) is only refused on a cancelled plan;
-  -- anyone else is joined (a member) or refused.
-  if private.is_participant_as(v_plan_id, v_user_id, v_guest_id) then
-    perform private.refuse_cancelled_plan(v_plan_id);
-  else
-    perform private.ensure_participant(v_plan_id);
-  end if;
+  perform private.ensure_participant(v_plan_id);
   voted := private.toggle_time_slot_vote_of(p_time_slot_id, v_plan_id, v_user_id, v_guest_id);
   -- A slot whose last vote this was is gone by now (empty slots go): 0.
   select count(*)::integer into vote_count
