@@ -233,23 +233,16 @@ security definer
 set search_path = ''
 as $$
 declare
-  v_plan_id  uuid;
-  v_user_id  uuid := auth.uid();
-  v_guest_id uuid := case when v_user_id is null then private.claimed_guest_id() end;
-  v_comment  app.idea_comments;
+  v_plan_id uuid;
+  v_user_id uuid := auth.uid();
+  v_comment app.idea_comments;
 begin
   select i.plan_id into v_plan_id from app.ideas i where i.id = p_idea_id;
   -- Unknown and unreadable (no link claim, not a participant) look the same.
   if v_plan_id is null or not private.can_read_plan(v_plan_id) then
     raise exception using errcode = 'HP404', message = 'Idea not found';
   end if;
-  -- A participant (nearly every comment) is only refused on a cancelled
-  -- plan; anyone else gets the writer's checks, and a member is joined.
-  if private.is_participant_as(v_plan_id, v_user_id, v_guest_id) then
-    perform private.refuse_cancelled_plan(v_plan_id);
-  else
-    perform private.ensure_writer(v_plan_id, 'Join the plan first to comment');
-  end if;
+  perform private.ensure_writer(v_plan_id, 'Join the plan first to comment');
 
   insert into app.idea_comments (idea_id, plan_id, text, author_name, user_id, guest_id)
   values (
@@ -258,7 +251,7 @@ begin
     p_text,
     '-',
     v_user_id,
-    v_guest_id)
+    case when v_user_id is null then (select private.claimed_guest_id()) end)
   returning * into v_comment;
   return v_comment;
 end;
@@ -386,13 +379,7 @@ begin
   if v_plan_id is null or not private.can_read_plan(v_plan_id) then
     raise exception using errcode = 'HP404', message = 'Idea not found';
   end if;
-  -- A participant (nearly every vote) is only refused on a cancelled plan;
-  -- anyone else gets the writer's checks, and a member is joined.
-  if private.is_participant_as(v_plan_id, v_user_id, v_guest_id) then
-    perform private.refuse_cancelled_plan(v_plan_id);
-  else
-    perform private.ensure_writer(v_plan_id, 'Please join the plan first to vote');
-  end if;
+  perform private.ensure_writer(v_plan_id, 'Please join the plan first to vote');
   voted := private.toggle_idea_vote_of(p_idea_id, v_plan_id, v_user_id, v_guest_id);
   select count(*)::integer into vote_count
     from app.idea_votes v where v.idea_id = p_idea_id and v.plan_id = v_plan_id;
