@@ -151,6 +151,8 @@ begin
   end if;
 
   if v_part = 'deleted' then
+    -- BEFORE DELETE on the plan: its version row is still there (the cascade
+    -- removes it right after), and the last event is that version + 1.
     v_fields[5] := coalesce((select pv.version from app.plan_versions pv where pv.plan_id = v_plan_id), 0)::text;
   end if;
   if v_target is not null and v_fields[v_slot] <> '*' then
