@@ -61,9 +61,9 @@ comment on table app.plan_versions is
 grant select on app.plan_versions to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
--- private.sorted_id_list(ids): a note's idea or slot ids as the payload has them
+-- private.note_list_json(list): a note's parts, idea or slot ids as the payload has them
 -- -----------------------------------------------------------------------------
-create function private.sorted_id_list(p_list text)
+create function private.note_list_json(p_list text)
 returns jsonb
 language plpgsql
 immutable
@@ -78,9 +78,9 @@ begin
   return to_jsonb(array(select i from unnest(string_to_array(p_list, ',')) i order by i));
 end;
 $$;
-comment on function private.sorted_id_list(text) is
-  'The ids of a note (comma-separated, or * for more than 20) as the payload has them: sorted, or null for all.';
-revoke all on function private.sorted_id_list(text) from public;
+comment on function private.note_list_json(text) is
+  'A note''s comma-separated list (parts, idea or slot ids; * for more than 20 ids) as the payload has it: a sorted JSON array, or null for all.';
+revoke all on function private.note_list_json(text) from public;
 
 -- -----------------------------------------------------------------------------
 -- private.note_plan_change(part): the immediate row trigger.
@@ -132,21 +132,18 @@ begin
   end if;
 
   v_notes := coalesce(current_setting('hangplan.plan_changes', true), '');
-  if v_notes = '' then
-    -- The transaction's first change (nearly every write's only one).
-    v_fields := array[v_plan_id::text, v_part, '', '', ''];
-    v_index := 0;
-  else
+  -- The transaction's first change (nearly every write's only one) finds no
+  -- notes, and no query runs.
+  if v_notes <> '' then
     v_entries := string_to_array(v_notes, ';');
     v_index := array_position(array(select left(e, 36) from unnest(v_entries) e), v_plan_id::text);
-    if v_index is null then
-      v_fields := array[v_plan_id::text, v_part, '', '', ''];
-      v_index := 0;
-    else
-      v_fields := string_to_array(v_entries[v_index], '|');
-      if not v_part = any (string_to_array(v_fields[2], ',')) then
-        v_fields[2] := v_fields[2] || ',' || v_part;
-      end if;
+  end if;
+  if v_index is null then
+    v_fields := array[v_plan_id::text, v_part, '', '', ''];
+  else
+    v_fields := string_to_array(v_entries[v_index], '|');
+    if not v_part = any (string_to_array(v_fields[2], ',')) then
+      v_fields[2] := v_fields[2] || ',' || v_part;
     end if;
   end if;
 
@@ -167,7 +164,7 @@ begin
     end if;
   end if;
 
-  if v_index = 0 then
+  if v_index is null then
     v_notes := case when v_notes = '' then '' else v_notes || ';' end || array_to_string(v_fields, '|');
   else
     v_entries[v_index] := array_to_string(v_fields, '|');
@@ -199,7 +196,6 @@ declare
   v_entry   text;
   v_fields  text[];
   v_plan_id uuid;
-  v_parts   text[];
   v_version bigint;
   v_payload jsonb;
   v_has_realtime boolean;
@@ -228,16 +224,12 @@ begin
       v_version := v_fields[5]::bigint + 1;
       v_payload := jsonb_build_object('planId', v_plan_id, 'version', v_version, 'parts', jsonb_build_array('deleted'));
     else
-      v_parts := string_to_array(v_fields[2], ',');
-      if cardinality(v_parts) > 1 then
-        v_parts := array(select p from unnest(v_parts) p order by p);
-      end if;
-      v_payload := jsonb_build_object('planId', v_plan_id, 'parts', to_jsonb(v_parts));
+      v_payload := jsonb_build_object('planId', v_plan_id, 'parts', private.note_list_json(v_fields[2]));
       if v_fields[3] <> '' then
-        v_payload := v_payload || jsonb_build_object('ideaIds', private.sorted_id_list(v_fields[3]));
+        v_payload := v_payload || jsonb_build_object('ideaIds', private.note_list_json(v_fields[3]));
       end if;
       if v_fields[4] <> '' then
-        v_payload := v_payload || jsonb_build_object('slotIds', private.sorted_id_list(v_fields[4]));
+        v_payload := v_payload || jsonb_build_object('slotIds', private.note_list_json(v_fields[4]));
       end if;
       insert into app.plan_versions as pv (plan_id, version)
       values (v_plan_id, 1)
