@@ -74,21 +74,13 @@ begin
     raise exception 'private.hit_rate_limit: invalid arguments (%, %, %)', p_key, p_max, p_window_seconds;
   end if;
 
-  -- A hit inside a running window with room (nearly every hit): the update
-  -- alone. Otherwise (no counter yet, a finished window, or full) the
-  -- upsert, which also settles a counter added meanwhile by another request.
-  update app.rate_limit_counters c set hits = c.hits + 1
-   where c.key = p_key and c.window_ends_at > v_now and c.hits < p_max
+  insert into app.rate_limit_counters as c (key, window_ends_at, hits)
+  values (p_key, v_now + make_interval(secs => p_window_seconds), 1)
+  on conflict (key) do update
+     set window_ends_at = case when c.window_ends_at <= v_now then excluded.window_ends_at else c.window_ends_at end,
+         hits = case when c.window_ends_at <= v_now then 1 else c.hits + 1 end
+   where c.window_ends_at <= v_now or c.hits < p_max
   returning c.window_ends_at, c.hits into v_ends, v_hits;
-  if not found then
-    insert into app.rate_limit_counters as c (key, window_ends_at, hits)
-    values (p_key, v_now + make_interval(secs => p_window_seconds), 1)
-    on conflict (key) do update
-       set window_ends_at = case when c.window_ends_at <= v_now then excluded.window_ends_at else c.window_ends_at end,
-           hits = case when c.window_ends_at <= v_now then 1 else c.hits + 1 end
-     where c.window_ends_at <= v_now or c.hits < p_max
-    returning c.window_ends_at, c.hits into v_ends, v_hits;
-  end if;
   if found then
     if v_hits = 1 then
       -- This hit started a window (maybe a new row): housekeeping, skipping
