@@ -46,6 +46,12 @@ const planShape = () => ({
   title: z.string(),
   description: z.nullish(z.string()),
   isOpenInvite: z.boolean(),
+  /**
+   * "Show details in link previews" (./previews.ts): the link's card shows the
+   * title, where the plan stands and the host's first name; off, the generic
+   * card. Optional: a copy kept from before it existed still reads.
+   */
+  previewDetails: z.optional(z.boolean()),
   /** A status the app does not know fails the parse, not a screen. */
   status: planStatusSchema,
   hostId: z.string(),
