@@ -32,7 +32,7 @@ export interface PreviewFacts {
   date: string | null;
   /** The host's event time ('7:30 PM'), or null. */
   eventTime: string | null;
-  /** The locked slot's period ('evening', '19:30'), or null. */
+  /** The locked slot's period ('Evening', '19:30'), or null. */
   period: string | null;
   location: string | null;
   /** People who answered "going" (not counting the friends they bring). */
