@@ -151,6 +151,14 @@ describe('handleLinkPreview', () => {
     expect((await handleLinkPreview(get(`/l/${SLUG}`), gzip, apiBase)).headers.get('content-encoding')).toBe('gzip');
   });
 
+  it('requests for the same card at the same time share one fetch; a later one asks again', async () => {
+    const pages = await Promise.all([1, 2, 3].map(async () => (await handleLinkPreview(get(`/l/${SLUG}`), next, apiBase)).text()));
+    expect(pages.every((html) => html.includes('og:title" content="Ramen night"'))).toBe(true);
+    expect(asked).toEqual([`/functions/v1/api/plans/slug/${SLUG}/preview`]);
+    await handleLinkPreview(get(`/l/${SLUG}`), next, apiBase);
+    expect(asked).toHaveLength(2);
+  });
+
   it('fetchCard: the card, or null', async () => {
     expect(await fetchCard(apiBase, SLUG)).toEqual(card);
     expect(await fetchCard(`${apiBase}/`, SLUG)).toEqual(card);

@@ -47,6 +47,23 @@ export async function fetchCard(apiBase: string, slug: string, timeoutMs = CARD_
   }
 }
 
+// The cards being fetched, by API and slug: a link pasted into a busy chat
+// is fetched by many crawlers at once, and those that come while its card is
+// on its way wait for that answer instead of asking again. An answer is
+// never older than the first of them (nothing is kept once it is in).
+const inFlight = new Map<string, Promise<LinkPreview | null>>();
+
+/** fetchCard, shared by the requests for the same card at the same time. */
+export function sharedCard(apiBase: string, slug: string, timeoutMs = CARD_TIMEOUT_MS): Promise<LinkPreview | null> {
+  const key = `${apiBase} ${slug}`;
+  let card = inFlight.get(key);
+  if (!card) {
+    card = fetchCard(apiBase, slug, timeoutMs).finally(() => inFlight.delete(key));
+    inFlight.set(key, card);
+  }
+  return card;
+}
+
 const isHtml = (response: Response) => /^text\/html\b/i.test(response.headers.get('content-type') ?? '');
 const isEncoded = (response: Response) => !/^(identity)?$/i.test(response.headers.get('content-encoding') ?? '');
 
@@ -65,7 +82,7 @@ export async function handleLinkPreview(
   const url = new URL(request.url);
   const slug = request.method === 'GET' || request.method === 'HEAD' ? linkSlug(url.pathname) : null;
   if (!slug || !apiBase) return next();
-  const [page, card] = await Promise.all([next(), fetchCard(apiBase, slug, timeoutMs)]);
+  const [page, card] = await Promise.all([next(), sharedCard(apiBase, slug, timeoutMs)]);
   if (!card || page.status !== 200 || !isHtml(page) || isEncoded(page) || !page.body) return page;
   const bytes = new Uint8Array(await page.arrayBuffer());
   const html = new TextDecoder().decode(bytes);
