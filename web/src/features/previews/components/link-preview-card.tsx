@@ -3,13 +3,13 @@ import { PREVIEW_HEIGHT, PREVIEW_WIDTH, type LinkPreview } from '../../../../../
 import { colors } from '../../../lib/colors';
 
 // The picture's frame keeps its 1200:630 before and after it loads (no shift).
-const frameStyle = { aspectRatio: `${PREVIEW_WIDTH} / ${PREVIEW_HEIGHT}`, lineHeight: 0 } as const;
+const frameStyle = { aspectRatio: `${PREVIEW_WIDTH} / ${PREVIEW_HEIGHT}`, lineHeight: 0, overflow: 'hidden' } as const;
 const pictureStyle = { display: 'block', width: '100%', height: 'auto' } as const;
 
-/** A chat's message bubble, with the card in it: on the page colour, the card on the body colour (both schemes). */
+/** A chat's message bubble, with the card in it: the bubble tinted, the card's text on the body colour (both schemes). */
 function Bubble({ children }: { children: React.ReactNode }) {
   return (
-    <Box bg={colors.page} p="sm" style={{ borderRadius: 'var(--mantine-radius-lg)' }}>
+    <Box bg={colors.tint} p="sm" style={{ borderRadius: 'var(--mantine-radius-lg)' }}>
       <Paper withBorder radius="lg" maw={400} style={{ overflow: 'hidden' }}>
         {children}
       </Paper>
