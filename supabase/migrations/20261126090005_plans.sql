@@ -74,6 +74,10 @@ create table app.plans (
   -- by the trigger plans_clear_event_reminders when the date or time changes.
   event_day_reminded_at  timestamptz,
   event_soon_reminded_at timestamptz,
+  -- "Show details in link previews" (the previews file; docs/decisions/0105-link-previews.md):
+  -- the card a chat shows for /l/{slug} names the plan; off, the generic card.
+  -- Written only by private.set_preview_details (the host).
+  preview_details       boolean not null default true,
   created_at            timestamptz not null default now(),
   updated_at            timestamptz not null default now(),
 

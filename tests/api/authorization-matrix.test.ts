@@ -238,6 +238,11 @@ const ROUTES: Route[] = [
     request: (w, who) => ['PUT', `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, withGuest(who, { answer: 'maybe' })],
   },
   { name: 'POST /api/plans/{id}/capacity', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/capacity`, withGuest(who, { capacity: 10 })] },
+  // Link previews (docs/api.md "Link previews"): the link's card is the host's alone.
+  {
+    name: 'POST /api/plans/{id}/preview-details',
+    request: (w, who) => ['POST', `/api/plans/${w.planA.id}/preview-details`, withGuest(who, { previewDetails: false })],
+  },
 ];
 
 /** The rows of docs/authorization.md: the matrix (a status per caller) and the routes open to anyone. */

@@ -264,6 +264,12 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
       build: (capacity) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/capacity`, opts: { body: { capacity }, token: w.host.token } }),
     },
     { name: 'capacity maxPlusOnes', bad: badFriends, build: (maxPlusOnes) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/capacity`, opts: { body: { capacity: 8, maxPlusOnes }, token: w.host.token } }) },
+    // Link previews (docs/api.md "Link previews").
+    {
+      name: 'preview-details previewDetails',
+      bad: fc.oneof(fc.string({ maxLength: 5 }), fc.integer(), fc.constant(null), fc.constant(undefined)),
+      build: (previewDetails) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/preview-details`, opts: { body: { previewDetails }, token: w.host.token } }),
+    },
   ];
 }
 
@@ -314,6 +320,8 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['PUT', `/api/plans/${id}/rsvps/${w.guestParticipantId}`, { body: { answer: 'maybe' }, token: w.host.token }],
     ['PUT', `/api/plans/${w.planA.id}/rsvps/${id}`, { body: { answer: 'maybe' }, token: w.host.token }],
     ['POST', `/api/plans/${id}/capacity`, { body: { capacity: 5 }, token: w.host.token }],
+    ['GET', `/api/plans/slug/${id}/preview`, {}],
+    ['POST', `/api/plans/${id}/preview-details`, { body: { previewDetails: false }, token: w.host.token }],
   ];
 }
 
@@ -361,6 +369,7 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['PUT', `/api/plans/${w.planA.id}/rsvp`, { body: { answer: 'going' } }],
     ['PUT', `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, { body: { answer: 'going' } }],
     ['POST', `/api/plans/${w.planA.id}/capacity`, { body: { capacity: 5 } }],
+    ['POST', `/api/plans/${w.planA.id}/preview-details`, { body: { previewDetails: false } }],
   ];
 }
 

@@ -152,6 +152,7 @@ describe('POST /api/plans', () => {
       answers: null,
       cancelMessage: null,
       cancelledAt: null,
+      previewDetails: true,
     });
 
     const [plan] = await owner`select title, host_id, slug from app.plans where id = ${res.json.id}`;

@@ -135,6 +135,7 @@ export const PLAN_KEYS = [
   'answers',
   'cancelMessage',
   'cancelledAt',
+  'previewDetails',
 ].sort();
 
 /**

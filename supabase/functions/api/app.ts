@@ -24,6 +24,7 @@ import { lockRoutes } from './routes/lock/index.ts';
 import { notificationRoutes } from './routes/notifications/index.ts';
 import { participantRoutes } from './routes/participants/index.ts';
 import { planRoutes } from './routes/plans/index.ts';
+import { previewRoutes } from './routes/previews/index.ts';
 import { rsvpRoutes } from './routes/rsvps/index.ts';
 
 /** Bodies are small JSON documents; anything bigger is refused before it is read in full. */
@@ -89,6 +90,7 @@ app.route('/', authRoutes);
 app.route('/', guestRoutes);
 app.route('/', liveRoutes);
 app.route('/', planRoutes);
+app.route('/', previewRoutes);
 app.route('/', participantRoutes);
 app.route('/', ideaRoutes);
 app.route('/', lockRoutes);

@@ -32,7 +32,7 @@ export interface PreviewFacts {
   date: string | null;
   /** The host's event time ('7:30 PM'), or null. */
   eventTime: string | null;
-  /** The locked slot's period ('evening', '19:30'), or null. */
+  /** The locked slot's period ('Evening', '19:30'), or null. */
   period: string | null;
   location: string | null;
   /** People who answered "going" (not counting the friends they bring). */
@@ -109,16 +109,16 @@ export function previewImagePath(slug: string, version: string): string {
   return `/api/plans/slug/${encodeURIComponent(slug)}/preview.png?v=${encodeURIComponent(version)}`;
 }
 
-/** The card of a plan, from its facts (details on) or the generic card (details off). */
+/** The card of a plan, from its facts (details on) or the generic card (details off, or no facts). */
 export function linkPreviewOf(
   slug: string,
   version: string,
-  facts: PreviewFacts,
+  facts: PreviewFacts | null,
   previewDetails: boolean,
 ): LinkPreview {
-  if (!previewDetails) {
+  if (!previewDetails || !facts) {
     return {
-      previewDetails,
+      previewDetails: false,
       title: GENERIC_PREVIEW_TITLE,
       description: GENERIC_PREVIEW_DESCRIPTION,
       hostFirstName: null,

@@ -51,6 +51,7 @@ export function planJson(tx: Tx, alias = 'p', count?: Fragment): Fragment {
       'title', ${p}.title,
       'description', ${p}.description,
       'isOpenInvite', ${p}.is_open_invite,
+      'previewDetails', ${p}.preview_details,
       'status', ${p}.status,
       'hostId', ${p}.host_id,
       'location', ${p}.location,
