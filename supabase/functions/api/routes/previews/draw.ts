@@ -136,7 +136,7 @@ const readBeside: ReadAsset = (file) => {
 };
 
 interface Engine {
-  fonts: Array<{ name: string; data: Uint8Array; weight: 400 | 700; style: 'normal' }>;
+  fonts: Array<{ name: string; data: ArrayBuffer; weight: 400 | 700; style: 'normal' }>;
 }
 
 let engine: Promise<Engine> | undefined;
@@ -147,7 +147,7 @@ function startEngine(read: ReadAsset): Promise<Engine> {
     const [wasm, ...fonts] = await Promise.all([read(assets.wasm.file), ...FONT_FILES.map((font) => read(font.file))]);
     await initWasm(wasm!);
     return {
-      fonts: FONT_FILES.map((font, i) => ({ name: font.family, data: fonts[i]!, weight: font.weight, style: 'normal' as const })),
+      fonts: FONT_FILES.map((font, i) => ({ name: font.family, data: new Uint8Array(fonts[i]!).buffer, weight: font.weight, style: 'normal' as const })),
     };
   })().catch((error) => {
     engine = undefined;
