@@ -41,7 +41,12 @@ export function parseUnicodeRanges(spec: string): Array<[number, number]> {
   });
 }
 
-/** Every code point one of the shipped font subsets covers, merged and sorted. */
+/**
+ * Every code point one of the shipped font subsets has a glyph for (in both
+ * weights), merged and sorted. picture-assets.json lists them per subset: the
+ * subset's Fontsource unicode-range less what the font lacks (picture.test.ts
+ * reads the fonts' glyph tables and holds the list to exactly that).
+ */
 const COVERED: ReadonlyArray<[number, number]> = (() => {
   const ranges = Object.values(assets.subsets as Record<string, string>)
     .flatMap(parseUnicodeRanges)
