@@ -115,8 +115,8 @@ export function pictureTree(text: PictureText): Node {
       height: PREVIEW_HEIGHT,
       padding: `56px ${MARGIN}px 64px`,
       fontFamily: FAMILIES,
-      backgroundColor: '#ffffff',
-      backgroundImage: 'linear-gradient(135deg, #ffffff 0%, #f8f6ff 45%, #e5dbff 100%)',
+      // Flat colours: a gradient made the PNG 3x larger (every row differs).
+      backgroundColor: '#f8f6ff',
       borderBottom: `16px solid ${VIOLET}`,
     },
     children,
