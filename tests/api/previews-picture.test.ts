@@ -34,8 +34,12 @@ interface Picture {
   text: string;
 }
 
-async function picture(slug: string, headers: Record<string, string> = {}): Promise<Picture> {
-  const res = await fetch(`${inject('apiUrl')}/api/plans/slug/${slug}/preview.png?v=1`, { headers });
+/**
+ * The picture as a chat fetches it: by the card's URL, which names the plan's
+ * version (`?v=`; a copy confirmed a moment ago answers a URL naming no newer one).
+ */
+async function picture(slug: string, headers: Record<string, string> = {}, version = '1'): Promise<Picture> {
+  const res = await fetch(`${inject('apiUrl')}/api/plans/slug/${slug}/preview.png?v=${version}`, { headers });
   const bytes = new Uint8Array(await res.arrayBuffer());
   return { status: res.status, headers: res.headers, bytes, text: new TextDecoder().decode(bytes) };
 }
@@ -73,7 +77,7 @@ describe('GET /api/plans/slug/{slug}/preview.png', () => {
     }
     // The plan moves on: a new version, a new picture.
     expect((await api('POST', `/api/plans/${plan.id}/location`, { body: { location: 'Kenji Ramen' }, token: host.token })).status).toBe(200);
-    const moved = await picture(plan.slug!, { 'if-none-match': etag });
+    const moved = await picture(plan.slug!, { 'if-none-match': etag }, (await card(plan.slug!)).version);
     expect(moved.status).toBe(200);
     expect(moved.headers.get('etag')).not.toBe(etag);
     // Served again from the instance's copy: the same bytes.
@@ -119,7 +123,7 @@ describe('GET /api/plans/slug/{slug}/preview.png', () => {
     for (const plan of [first, second]) {
       expect((await api('POST', `/api/plans/${plan.id}/preview-details`, { body: { previewDetails: false }, token: host.token })).status).toBe(200);
     }
-    const [a, b] = [await picture(first.slug!), await picture(second.slug!)];
+    const [a, b] = [await picture(first.slug!, {}, (await card(first.slug!)).version), await picture(second.slug!, {}, (await card(second.slug!)).version)];
     expect(a.status).toBe(200);
     expect(pngSize(a.bytes)).toEqual({ width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT });
     expect(a.bytes).toEqual(b.bytes);

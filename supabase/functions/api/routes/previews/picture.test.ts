@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type LinkPreview } from '../../../_shared/contract/previews.ts';
 import { pictureTree, titleSize } from './draw.ts';
-import { PictureCache } from './picture-cache.ts';
+import { PictureCache, RECHECK_MS } from './picture-cache.ts';
 import { cleanText, clip, GENERIC_PICTURE, isCovered, MAX_PICTURE_CHARS, pictureText } from './picture-text.ts';
 import { matchesEtag, pictureEtag } from './picture.ts';
 
@@ -164,6 +164,37 @@ describe('PictureCache', () => {
     fail = false;
     expect(await cache.picture('a', '1', 'a')).toEqual(new Uint8Array([1]));
     expect(cache.drawings).toBe(2);
+  });
+});
+
+describe('PictureCache: a copy confirmed a moment ago', () => {
+  function clocked() {
+    let now = 0;
+    const cache = new PictureCache<string>(async (text) => new TextEncoder().encode(text), 4, 1024, () => now);
+    return { cache, tick: (ms: number) => (now += ms) };
+  }
+
+  it('is served without asking the database for RECHECK_MS, then must be confirmed again', async () => {
+    const { cache, tick } = clocked();
+    await cache.picture('a', '5', 'a5');
+    expect(cache.fresh('a', undefined)?.version).toBe('5');
+    expect(cache.fresh('a', '5')?.version).toBe('5');
+    tick(RECHECK_MS - 1);
+    expect(cache.fresh('a', '5')).toBeDefined();
+    tick(1);
+    expect(cache.fresh('a', '5')).toBeUndefined();
+    cache.confirm(cache.held('a')!);
+    expect(cache.fresh('a', '5')).toBeDefined();
+    expect(cache.fresh('b', undefined)).toBeUndefined();
+  });
+
+  it('never for a URL naming a newer version than the copy\'s; an older or unreadable one gets the copy', async () => {
+    const { cache } = clocked();
+    await cache.picture('a', '5', 'a5');
+    expect(cache.fresh('a', '6')).toBeUndefined();
+    expect(cache.fresh('a', '40')).toBeUndefined();
+    expect(cache.fresh('a', '4')?.version).toBe('5');
+    expect(cache.fresh('a', 'x')?.version).toBe('5');
   });
 });
 

@@ -10,7 +10,7 @@ import { PICTURE_NOT_DRAWN } from '../../../_shared/contract/previews.ts';
 import { requestRow } from '../../../_shared/db/client.ts';
 import { HttpError } from '../../../_shared/http/errors.ts';
 import { planSlugParam } from '../../../_shared/http/params.ts';
-import { type PreviewBody, previewOf, previewStatement } from './card.ts';
+import { type PreviewBody, previewOf, type PreviewRow, previewStatement } from './card.ts';
 import { drawPicture } from './draw.ts';
 import { PictureCache } from './picture-cache.ts';
 import { GENERIC_PICTURE, type PictureText, pictureText } from './picture-text.ts';
@@ -29,7 +29,7 @@ export const PICTURE_REVISION = 1;
  */
 export const PICTURE_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
 
-/** 64 pictures of about 100-140 KB: at most 16 MB of the instance's 256 MB. */
+/** 64 pictures of about 40-60 KB (at most 16 MB of the instance's 256 MB, whatever their size). */
 const HELD_PICTURES = 64;
 const HELD_BYTES = 16 * 1024 * 1024;
 
@@ -61,28 +61,40 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
   });
 }
 
-export async function previewPicture(c: Context): Promise<Response> {
-  const slug = planSlugParam(c.req.param('slug'));
-  const held = pictures.held(slug);
-  const row = await requestRow({ userId: null, planSlug: slug }, (tx) => previewStatement(tx, slug, held?.version ?? null));
-  if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
-  const etag = pictureEtag(row.version);
+/** The picture's answer: the PNG, or 304 when the client holds this version. */
+function answer(c: Context, version: string, png: Uint8Array | (() => Promise<Uint8Array>)) {
+  const etag = pictureEtag(version);
   c.header('ETag', etag);
   c.header('Cache-Control', PICTURE_CACHE_CONTROL);
   // Chat apps and the share page (maybe on another origin) show it in an <img>.
   c.header('Cross-Origin-Resource-Policy', 'cross-origin');
   if (matchesEtag(c.req.header('if-none-match'), etag)) return c.body(null, 304);
-  let png: Uint8Array;
+  return (typeof png === 'function' ? png() : Promise.resolve(png)).then((bytes) =>
+    c.body(bytes as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'image/png' }));
+}
+
+export async function previewPicture(c: Context): Promise<Response> {
+  const slug = planSlugParam(c.req.param('slug'));
+  // A copy confirmed a moment ago, of the version the URL names (picture-cache.ts).
+  const fresh = pictures.fresh(slug, c.req.query('v'));
+  if (fresh) return await answer(c, fresh.version, fresh.png);
+  const held = pictures.held(slug);
+  const row = await requestRow({ userId: null, planSlug: slug }, (tx) => previewStatement(tx, slug, held?.version ?? null));
+  if (!row) throw new HttpError(404, PLAN_NOT_FOUND);
   if (row.body === null && held) {
-    png = held.png;
-  } else {
-    const card = previewOf(JSON.parse(row.body!) as PreviewBody, row);
-    try {
-      png = await pictures.picture(slug, row.version, pictureText(card));
-    } catch (error) {
-      console.error(`Drawing the preview picture of plan version ${row.version} failed:`, error);
-      throw new HttpError(503, PICTURE_NOT_DRAWN, 5);
-    }
+    pictures.confirm(held);
+    return await answer(c, row.version, held.png);
   }
-  return c.body(png as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'image/png' });
+  return await answer(c, row.version, () => drawn(slug, row));
+}
+
+/** The picture of the card the row holds: the copy of this version, the drawing under way, or a new one. */
+async function drawn(slug: string, row: PreviewRow): Promise<Uint8Array> {
+  const card = previewOf(JSON.parse(row.body!) as PreviewBody, row);
+  try {
+    return await pictures.picture(slug, row.version, pictureText(card));
+  } catch (error) {
+    console.error(`Drawing the preview picture of plan version ${row.version} failed:`, error);
+    throw new HttpError(503, PICTURE_NOT_DRAWN, 5);
+  }
 }
