@@ -11,7 +11,7 @@ import globals from 'globals';
 // no two features import each other. app/ sits above every feature; lib/,
 // components/ and config/ below them all.
 const FEATURE_FLOORS = [
-  ['auth', 'calendar', 'notifications', 'rsvps'],
+  ['auth', 'calendar', 'notifications', 'previews', 'rsvps'],
   ['plans'],
   ['guests'],
   ['ideas', 'availability', 'interests'],

@@ -47,7 +47,7 @@ async function startBaseline(dbUrl: string): Promise<{ service: Service; url: st
   return { service, url: `http://127.0.0.1:${port}` };
 }
 
-function loads(f: Fixture, etag: string, feedEtag: string): Load[] {
+function loads(f: Fixture, etag: string, feedEtag: string, pictureEtag: string): Load[] {
   const member = { authorization: `Bearer ${f.hostToken}` };
   let turn = 0;
   /** The next guest's body and secret header (each write is a different guest's, in turn). */
@@ -79,6 +79,11 @@ function loads(f: Fixture, etag: string, feedEtag: string): Load[] {
     // The same poll without If-None-Match (as some calendar services send
     // it): the whole text of 10 events, from the instance's copy once built.
     { name: 'GET calendar feed, whole (10 plans)', kind: 'read', path: f.feedPath },
+    // A link pasted into a busy chat: crawlers fetch the plan's preview picture
+    // (docs/decisions/0106-the-picture.md), served from the instance's copy
+    // once drawn (one statement checks the version), and revalidated (304).
+    { name: 'GET preview.png (cached picture)', kind: 'read', path: `/plans/slug/${f.plan.slug}/preview.png` },
+    { name: 'GET preview.png, unchanged (304)', kind: 'read', path: `/plans/slug/${f.plan.slug}/preview.png`, headers: { 'if-none-match': pictureEtag }, expect: 304 },
     { name: 'POST /api/ideas/{id}/vote (guest toggle)', kind: 'write', method: 'POST', path: `/ideas/${ideaId}/vote`, body: asGuest(() => ({})) },
     { name: 'POST /api/plans/{id}/vote-date (guest)', kind: 'write', method: 'POST', path: `/plans/${f.plan.id}/vote-date`, body: asGuest((n) => ({ date: f.dates[n % f.dates.length] })) },
     // Each request is another member's, in turn (one person does not send 50 votes at once).
@@ -122,6 +127,7 @@ export async function benchApi(stack: BenchStack): Promise<Measured[]> {
     await stack.owner`checkpoint`;
     const etag = (await fetch(`${stack.api}/plans/${f.plan.id}/ideas`, { headers: { authorization: `Bearer ${f.hostToken}` } })).headers.get('etag') ?? '';
     const feedEtag = (await fetch(`${stack.api}${f.feedPath}`)).headers.get('etag') ?? '';
+    const pictureEtag = (await fetch(`${stack.api}/plans/slug/${f.plan.slug}/preview.png`)).headers.get('etag') ?? '';
 
     const apiGroup = stack.apiService.pid();
     const baseGroup = baseline.service.pid();
@@ -130,7 +136,7 @@ export async function benchApi(stack: BenchStack): Promise<Measured[]> {
     log(`measuring: ${SECONDS} s per row at ${CONNECTIONS} connections, in ${SLICES} slices alternating with the baselines'`);
     if (WARMUP_SECONDS) for (const b of [readBase, writeBase]) await run(b.base, b.load, WARMUP_SECONDS);
     const rows: Measured[] = [];
-    const targets: Target[] = loads(f, etag, feedEtag).map((load) => ({ base: stack.api, load, group: apiGroup }));
+    const targets: Target[] = loads(f, etag, feedEtag, pictureEtag).map((load) => ({ base: stack.api, load, group: apiGroup }));
     linkPage = await startLinkPage(stack, f);
     if (linkPage) targets.push(linkPage.target);
     for (const { base, load, group } of targets) {

@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { ensurePreviewAssets } from '../preview-assets.mjs';
 import { ROOT } from './root.ts';
 import { describeHolder, listensOn } from './ports.ts';
 import { serviceFailure, spawnService, type Log, type Service } from './spawn.ts';
@@ -175,6 +176,8 @@ export async function startApi(opts: {
   v8Flags?: string[];
 }): Promise<Service> {
   const fnDir = path.join(ROOT, 'supabase/functions/api');
+  // The link-preview picture's wasm and fonts (npm's postinstall copies them; again here if missing).
+  ensurePreviewAssets();
   const instance = randomUUID();
   const args = [
     'run',

@@ -321,6 +321,7 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['PUT', `/api/plans/${w.planA.id}/rsvps/${id}`, { body: { answer: 'maybe' }, token: w.host.token }],
     ['POST', `/api/plans/${id}/capacity`, { body: { capacity: 5 }, token: w.host.token }],
     ['GET', `/api/plans/slug/${id}/preview`, {}],
+    ['GET', `/api/plans/slug/${id}/preview.png`, {}],
     ['POST', `/api/plans/${id}/preview-details`, { body: { previewDetails: false }, token: w.host.token }],
   ];
 }

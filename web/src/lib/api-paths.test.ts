@@ -15,6 +15,8 @@ describe('apiPaths', () => {
     expect(apiPaths.rsvps('p1', 'g1')).toBe('/api/plans/p1/rsvps?guestId=g1');
     expect(apiPaths.rsvpFor('p1', 'pp/1')).toBe('/api/plans/p1/rsvps/pp%2F1');
     expect(apiPaths.capacity('p1')).toBe('/api/plans/p1/capacity');
+    expect(apiPaths.linkPreview('a/b')).toBe('/api/plans/slug/a%2Fb/preview');
+    expect(apiPaths.previewDetails('p1')).toBe('/api/plans/p1/preview-details');
   });
 
   it('encode ids so they stay one path segment', () => {

@@ -20,6 +20,10 @@ export const apiPaths = {
   cohosts: (planId: string) => apiPaths.planAction(planId, 'cohosts'),
   cohost: (planId: string, participantId: string) => `${apiPaths.cohosts(planId)}/${seg(participantId)}`,
   planBySlug: (slug: string) => `/api/plans/slug/${seg(slug)}`,
+  /** The card a chat shows for the plan's link (docs/api.md "Link previews"). */
+  linkPreview: (slug: string) => `${apiPaths.planBySlug(slug)}/preview`,
+  /** The host's "Show details in link previews": POST `{previewDetails}`. */
+  previewDetails: (planId: string) => apiPaths.planAction(planId, 'preview-details'),
 
   /** hasUserVoted for the token's user, or for `guestId` without a token. */
   ideas: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'ideas'), guestId),

@@ -57,6 +57,13 @@ export const rsvpKeys = {
   list: (planId: string, guestId: string | null | undefined) => [...rsvpKeys.all(planId), { guestId: guestId ?? null }] as const,
 };
 
+export const previewKeys = {
+  /** A plan's link preview cards (docs/web-app.md "Link preview"): the prefix the plan's live changes reach. */
+  all: (planId: string) => [...planKeys.plan(planId), 'preview'] as const,
+  /** The card of the plan's link, read by its slug (a reset link is another card). */
+  card: (planId: string, slug: string) => [...previewKeys.all(planId), slug] as const,
+};
+
 export const authKeys = {
   me: () => ['auth', 'me'] as const,
 };

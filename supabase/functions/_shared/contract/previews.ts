@@ -12,6 +12,9 @@ import type { PlanStatus } from './common.ts';
 export const PREVIEW_WIDTH = 1200;
 export const PREVIEW_HEIGHT = 630;
 
+/** 503 when a plan's picture could not be drawn (logged; the next request tries again). */
+export const PICTURE_NOT_DRAWN = 'The preview picture could not be drawn, please try again';
+
 /** The generic card: every link whose plan is unknown or whose host turned details off. */
 export const GENERIC_PREVIEW_TITLE = 'Hangplan';
 export const GENERIC_PREVIEW_DESCRIPTION =

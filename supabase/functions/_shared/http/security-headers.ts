@@ -28,6 +28,11 @@ const DEFAULT_CACHE_CONTROL = 'no-store';
 export const securityHeaders: MiddlewareHandler = async (c, next) => {
   await next();
   const headers = c.res.headers;
-  for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) headers.set(name, value);
+  for (const [name, value] of Object.entries(API_SECURITY_HEADERS)) {
+    // The one exception (docs/headers.md): the link-preview picture sets
+    // `cross-origin` itself, so chat apps and the share page can show it.
+    if (name === 'cross-origin-resource-policy' && headers.get(name) === 'cross-origin' && c.res.headers.get('content-type') === 'image/png') continue;
+    headers.set(name, value);
+  }
   if (!headers.has('cache-control')) headers.set('cache-control', DEFAULT_CACHE_CONTROL);
 };

@@ -2,7 +2,7 @@ import { MutationObserver, QueryClient, QueryObserver, type QueryKey } from '@ta
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiGet } from '../api';
 import { sendOfflineActionsNow } from '../offline-actions';
-import { authKeys, dateKeys, guestKeys, ideaKeys, planKeys, rsvpKeys } from '../query-keys';
+import { authKeys, dateKeys, guestKeys, ideaKeys, planKeys, previewKeys, rsvpKeys } from '../query-keys';
 import { applyPlanChange, createMyPlansSync, createPlanSync } from './plan-sync';
 import type { PlanChange } from './types';
 
@@ -32,6 +32,8 @@ const keys = {
   rsvps: rsvpKeys.list('p1', null),
   guestRsvps: rsvpKeys.list('p1', 'g1'),
   otherRsvps: rsvpKeys.list('p2', null),
+  preview: previewKeys.card('p1', 's-one'),
+  otherPreview: previewKeys.card('p2', 's-two'),
   otherDetail: planKeys.detail('p2'),
   otherIdeas: ideaKeys.list('p2', null),
   me: authKeys.me(),
@@ -74,9 +76,9 @@ afterEach(() => client.clear());
 
 describe('applyPlanChange: each part invalidates exactly its queries', () => {
   it.each<[string, PlanChange, Name[]]>([
-    ['plan', change(['plan']), ['bySlug', 'detail', 'list']],
+    ['plan', change(['plan']), ['bySlug', 'detail', 'list', 'preview']],
     // The guest sessions of this plan too: a guest the host removed learns it at once.
-    ['participants', change(['participants']), ['bySlug', 'detail', 'guestRsvps', 'guestSession', 'list', 'participants', 'removals', 'rsvps']],
+    ['participants', change(['participants']), ['bySlug', 'detail', 'guestRsvps', 'guestSession', 'list', 'participants', 'preview', 'removals', 'rsvps']],
     ['ideas (no idea named)', change(['ideas']), ['guestIdeas', 'ideas', 'suggestions']],
     ['ideas of i1', change(['ideas'], { ideaIds: ['i1'] }), ['guestIdeas', 'ideas', 'suggestions', 'votersI1']],
     ['ideas, all', change(['ideas'], { ideaIds: null }), ['guestIdeas', 'ideas', 'suggestions', 'votersI1', 'votersI2']],
@@ -86,7 +88,7 @@ describe('applyPlanChange: each part invalidates exactly its queries', () => {
     ['dates of s1', change(['dates'], { slotIds: ['s1'] }), ['guestVotes', 'myVotes', 'slotVotersS1', 'slots']],
     ['dates, all', change(['dates'], { slotIds: null }), ['guestVotes', 'myVotes', 'slotVotersS1', 'slotVotersS2', 'slots']],
     // Every view of the answers, and the plan's reads and the home list: their `answers` counts.
-    ['rsvps', change(['rsvps']), ['bySlug', 'detail', 'guestRsvps', 'list', 'rsvps']],
+    ['rsvps', change(['rsvps']), ['bySlug', 'detail', 'guestRsvps', 'list', 'preview', 'rsvps']],
   ])('%s', async (_label, planChange, expected) => {
     await applyPlanChange(client, planChange);
     expect(invalidated()).toEqual([...expected].sort());
@@ -109,9 +111,9 @@ describe('applyPlanChange: each part invalidates exactly its queries', () => {
     await seed('participants', 11);
     await seed('bySlug', 'none');
     await applyPlanChange(client, change(['participants'], { version: 11 }));
-    expect(invalidated()).toEqual(['bySlug', 'guestRsvps', 'guestSession', 'list', 'removals', 'rsvps']);
+    expect(invalidated()).toEqual(['bySlug', 'guestRsvps', 'guestSession', 'list', 'preview', 'removals', 'rsvps']);
     await applyPlanChange(client, change(['participants'], { version: 13 }));
-    expect(invalidated()).toEqual(['bySlug', 'detail', 'guestRsvps', 'guestSession', 'list', 'participants', 'removals', 'rsvps']);
+    expect(invalidated()).toEqual(['bySlug', 'detail', 'guestRsvps', 'guestSession', 'list', 'participants', 'preview', 'removals', 'rsvps']);
   });
 
   it('refetches what is on screen, and only that', async () => {
@@ -255,8 +257,8 @@ describe('createPlanSync', () => {
     expect(invalidated()).toEqual([]);
     sync.handle({ type: 'ready', version: 11, replayed: true });
     expect(invalidated()).toEqual([
-      ...['bySlug', 'commentsI1', 'commentsI2', 'detail', 'guestIdeas', 'guestRsvps', 'guestVotes', 'myVotes', 'participants', 'removals'],
-      ...['rsvps', 'slotVotersS1', 'slotVotersS2', 'suggestions', 'votersI1', 'votersI2'],
+      ...['bySlug', 'commentsI1', 'commentsI2', 'detail', 'guestIdeas', 'guestRsvps', 'guestVotes', 'myVotes', 'participants', 'preview'],
+      ...['removals', 'rsvps', 'slotVotersS1', 'slotVotersS2', 'suggestions', 'votersI1', 'votersI2'],
     ]);
   });
 
@@ -276,7 +278,7 @@ describe('createMyPlansSync', () => {
     expect(invalidated()).toEqual([]);
 
     sync.handle({ type: 'change', change: change(['plan']) });
-    expect(invalidated()).toEqual(['bySlug', 'detail', 'list']);
+    expect(invalidated()).toEqual(['bySlug', 'detail', 'list', 'preview']);
     client.clear();
   });
 

@@ -8,7 +8,7 @@ import { partialMatchKey, type Query, type QueryClient, type QueryKey } from '@t
 import { queryVersion } from '../api';
 import { ApiError } from '../api-error';
 import { isSendingOfflineAction, watchOfflineActions } from '../offline-actions';
-import { dateKeys, guestKeys, ideaKeys, planKeys, rsvpKeys } from '../query-keys';
+import { dateKeys, guestKeys, ideaKeys, planKeys, previewKeys, rsvpKeys } from '../query-keys';
 import type { MyPlansLiveEvent, PlanChange, PlanLiveEvent, PlanPart } from './types';
 
 export interface LivePlan {
@@ -47,7 +47,8 @@ const listed = (key: QueryKey, ids: string[] | null | undefined, keyOf: (id: str
  * ideas → idea lists, suggestions, voters of `ideaIds`; comments → comments of
  * `ideaIds` and the idea lists (their counts); dates → slots, my votes, voters
  * of `slotIds`; rsvps → the answers, and the plan's reads and the home list
- * (their `answers` counts). An id list that is null means all of them. A participants
+ * (their `answers` counts); the link preview's card follows the plan's reads
+ * (its title, status, host and going count). An id list that is null means all of them. A participants
  * change also re-reads the plan's guest sessions on this device, so a guest
  * the host removed finds out at once (and is sent to the join page).
  */
@@ -61,6 +62,7 @@ function touchedBy(change: PlanChange, slug?: string | null): (key: QueryKey, da
     if (under(key, planKeys.list())) return planRead;
     if (under(key, planKeys.bySlugs())) return planRead && isSlugReadOf(key, data, id, slug);
     if (under(key, planKeys.detail(id))) return planRead;
+    if (under(key, previewKeys.all(id))) return planRead;
     // Answers name people: someone leaving or renamed changes them too.
     if (under(key, rsvpKeys.all(id))) return has('rsvps') || has('participants');
     if (under(key, planKeys.participants(id)) || under(key, planKeys.removals(id))) return has('participants');

@@ -13,6 +13,7 @@ import { pathId, planSlugParam } from '../../../_shared/http/params.ts';
 import { parseBody } from '../../../_shared/http/validation.ts';
 import { planJson } from '../plans/plan-json.ts';
 import { type PreviewBody, previewOf, type PreviewRow, previewStatement } from './card.ts';
+import { previewPicture } from './picture.ts';
 
 export const previewRoutes = new Hono()
   // Public like the slug: whoever holds the link may see its card. Versioned
@@ -30,6 +31,9 @@ export const previewRoutes = new Hono()
     if (!response) throw new HttpError(404, PLAN_NOT_FOUND);
     return response;
   })
+
+  // The card's picture (picture.ts), public like the slug.
+  .get('/plans/slug/:slug/preview.png', previewPicture)
 
   // "Show details in link previews" (the host only). The rule and the plan's
   // read go out together: one round trip.

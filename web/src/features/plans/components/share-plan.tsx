@@ -12,6 +12,7 @@ import type { Plan } from '../../../../../supabase/functions/_shared/contract/pl
 import { useResetPlanLink } from '../host-mutations';
 import { publicPlanUrl, SHARE_BODY, shareMessage, shareTitle } from '../share-message';
 import { colors } from '../../../lib/colors';
+import { LinkPreviewSection } from '../../previews';
 
 // Spec §9: QR code size 200 with margin 2.
 const QR_SIZE = 200;
@@ -165,6 +166,8 @@ export function SharePlan({ plan, sender, isHost = false }: SharePlanProps) {
           </Button>
         </SimpleGrid>
       </Stack>
+
+      {plan.slug && <LinkPreviewSection plan={plan} slug={plan.slug} isHost={isHost} />}
 
       <Button component={Link} to={paths.plan.getHref(plan.id)} variant="default" size="md" fullWidth>
         View Plan Details
