@@ -4,7 +4,7 @@ import { check, phonePage } from './axe.ts';
 import { expect, test } from './fixtures.ts';
 import { apiPost, signInViaApi, uniqueEmail } from './support.ts';
 
-// A plan's link pasted into a chat (docs/web-app.md "Link previews",
+// A plan's link pasted into a chat (docs/web-app.md "The link page's head",
 // docs/decisions/0107-the-head-in-production.md): every chat app's crawler,
 // and a browser, get the page with the plan's card in its head, the same for
 // each; an unknown link gets the page as built (the generic card); the

@@ -160,7 +160,7 @@ export async function benchApi(stack: BenchStack): Promise<Measured[]> {
 const LINK_PAGE = 'GET /l/{slug} (link page: its card in the head)';
 
 /**
- * The link page a chat's crawler fetches (docs/web-app.md "Link previews"):
+ * The link page a chat's crawler fetches (docs/web-app.md "The link page's head"):
  * the static host's edge function under Deno as the host runs it
  * (scripts/lib/netlify-edge.ts), in front of the production build, asking
  * this stack's API for the card. Its cost is both processes' CPU. Null when

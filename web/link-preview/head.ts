@@ -1,6 +1,6 @@
 // The head of a plan's link page, /l/{slug}: the built index.html with its
 // generic Open Graph and Twitter block (web/index.html) replaced by the plan's
-// card (docs/web-app.md "Link previews", docs/decisions/0107-the-head-in-production.md).
+// card (docs/web-app.md "The link page's head", docs/decisions/0107-the-head-in-production.md).
 // Pure: a string in, a string out. Only the <head>'s card tags and <title>
 // change; the body (the prerendered first paint) is never touched, and
 // nothing but <meta> tags is added (no inline script or style: the strict

@@ -1,4 +1,4 @@
-// The link page's head under Vite (docs/web-app.md "Link previews"): the dev
+// The link page's head under Vite (docs/web-app.md "The link page's head"): the dev
 // server (`npm start`) and `vite preview` (the end-to-end tests' server) run
 // the exact handler the static host's edge function runs (handler.ts), with
 // `next` the index.html they would have served: the dev server's, transformed
