@@ -21,7 +21,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['supabase/functions/**/*.test.ts', 'scripts/**/*.test.ts', 'web/*.test.ts'],
+          include: ['supabase/functions/**/*.test.ts', 'scripts/**/*.test.ts', 'web/*.test.ts', 'web/link-preview/*.test.ts'],
           environment: 'node',
         },
       },

@@ -49,6 +49,9 @@ export const STEPS: Step[] = [
     command: bin('deno'),
     args: ['check', '--quiet', '--config', 'supabase/functions/api/deno.json', 'supabase/functions'],
   },
+  // The static host's edge function (web/hosting/netlify/) and the handler it
+  // runs, on Deno's types and with the npm imports resolved as Netlify does.
+  { name: 'typecheck (Netlify edge function, Deno)', command: bin('deno'), args: ['check', '--quiet', 'scripts/lib/netlify-edge.deno.ts'] },
   { name: 'lint', command: bin('eslint'), args: ['.', '--max-warnings=0'] },
   // One test file per core: vitest's default leaves one core to itself
   // (cores - 1), which on this 2-core machine ran every file in turn while

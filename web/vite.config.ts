@@ -6,6 +6,7 @@ import { mantineCssCheck } from './mantine-css-check.ts';
 import { mantineLazyDefaults } from './mantine-lazy-defaults.ts';
 import { mantineStableIds } from './mantine-stable-ids.ts';
 import { entryCompileHint, entryPriority, prerenderShells } from './prerender-shells.ts';
+import { linkPreview } from './link-preview/vite.ts';
 import { serviceWorker } from './service-worker-build.ts';
 import { staticHeaders } from './static-headers.ts';
 
@@ -25,7 +26,8 @@ export default defineConfig(({ mode }) => {
   // One `.env` at the repository root serves the API, the scripts and the web app.
   const fileEnv = loadEnv(mode, repoRoot, '');
   const setting = (name: string) => process.env[name] ?? fileEnv[name];
-  const proxy = apiProxy(setting('API_PROXY_TARGET') ?? 'http://127.0.0.1:54321/functions/v1');
+  const apiTarget = setting('API_PROXY_TARGET') ?? 'http://127.0.0.1:54321/functions/v1';
+  const proxy = apiProxy(apiTarget);
 
   return {
     root: webRoot,
@@ -37,7 +39,9 @@ export default defineConfig(({ mode }) => {
     // prerenderShells: the static first paint of / and /l/{slug} in index.html (public/shell.js),
     // entryPriority: the app's script after what that paint needs; entryCompileHint: compiled off the main thread.
     // serviceWorker: /sw.js, the service worker, bundled on its own (service-worker-build.ts).
-    plugins: [react(), staticHeaders(), mantineCssCheck(), mantineStableIds(), mantineLazyDefaults(), prerenderShells(), entryPriority(), entryCompileHint(), serviceWorker()],
+    // linkPreview: /l/{slug} with the plan's card in its head, the static host's edge function's code (link-preview/),
+    // after staticHeaders so its answers keep the CSP.
+    plugins: [react(), staticHeaders(), linkPreview(`${apiTarget.replace(/\/+$/, '')}/api`), mantineCssCheck(), mantineStableIds(), mantineLazyDefaults(), prerenderShells(), entryPriority(), entryCompileHint(), serviceWorker()],
     server: { port: 5173, strictPort: true, proxy },
     preview: { port: Number(setting('WEB_PORT') ?? 4173), strictPort: true, proxy },
     build: {

@@ -3,9 +3,13 @@
 // alternating with the bare baselines (scripts/bench/baseline.deno.ts): the
 // read baseline for every row, and for the writes also the least a durable
 // one-row write costs.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import postgres from 'postgres';
 import { ROOT } from '../lib/db.ts';
+import { startNetlifyEdge } from '../lib/netlify-edge.ts';
+import { buildWeb } from '../lib/stack.ts';
 import { spawnService, freePort, waitForHttp, type Service } from '../lib/services.ts';
 import { buildFixture, type Fixture } from './fixture.ts';
 import { measure, run, type Load, type Sample, type Target } from './measure.ts';
@@ -112,6 +116,7 @@ function loads(f: Fixture, etag: string, feedEtag: string, pictureEtag: string):
 export async function benchApi(stack: BenchStack): Promise<Measured[]> {
   const baseline = await startBaseline(stack.dbUrl);
   const stats = STATEMENTS ? postgres(stack.dbUrl, { max: 1, onnotice: () => {} }) : undefined;
+  let linkPage: Awaited<ReturnType<typeof startLinkPage>> = null;
   try {
     if (stats) await stats`create extension if not exists pg_stat_statements`;
     const f = await buildFixture(stack);
@@ -131,11 +136,14 @@ export async function benchApi(stack: BenchStack): Promise<Measured[]> {
     log(`measuring: ${SECONDS} s per row at ${CONNECTIONS} connections, in ${SLICES} slices alternating with the baselines'`);
     if (WARMUP_SECONDS) for (const b of [readBase, writeBase]) await run(b.base, b.load, WARMUP_SECONDS);
     const rows: Measured[] = [];
-    for (const load of loads(f, etag, feedEtag, pictureEtag)) {
+    const targets: Target[] = loads(f, etag, feedEtag, pictureEtag).map((load) => ({ base: stack.api, load, group: apiGroup }));
+    linkPage = await startLinkPage(stack, f);
+    if (linkPage) targets.push(linkPage.target);
+    for (const { base, load, group } of targets) {
       if (ONLY && !ONLY.test(load.name)) continue;
       if (stats) await stats`select pg_stat_statements_reset(), pg_stat_reset()`;
       const isWrite = load.kind === 'write';
-      const { row, baselines } = await measure({ base: stack.api, load, group: apiGroup }, isWrite ? [readBase, writeBase] : [readBase]);
+      const { row, baselines } = await measure({ base, load, group }, isWrite ? [readBase, writeBase] : [readBase]);
       const measured: Measured = { name: load.name, kind: load.kind, row, read: baselines[0], write: baselines[1] };
       rows.push(measured);
       logRow(measured);
@@ -143,8 +151,38 @@ export async function benchApi(stack: BenchStack): Promise<Measured[]> {
     }
     return rows;
   } finally {
+    await linkPage?.stop();
     await stats?.end();
     await baseline.service.stop();
+  }
+}
+
+const LINK_PAGE = 'GET /l/{slug} (link page: its card in the head)';
+
+/**
+ * The link page a chat's crawler fetches (docs/web-app.md "The link page's head"):
+ * the static host's edge function under Deno as the host runs it
+ * (scripts/lib/netlify-edge.ts), in front of the production build, asking
+ * this stack's API for the card. Its cost is both processes' CPU. Null when
+ * BENCH_ONLY leaves the row out (no build then).
+ */
+async function startLinkPage(stack: BenchStack, f: Fixture): Promise<{ target: Target; stop: () => Promise<void> } | null> {
+  if (ONLY && !ONLY.test(LINK_PAGE)) return null;
+  const webDir = mkdtempSync(path.join(tmpdir(), 'hangplan-bench-link-'));
+  try {
+    log(process.env.HANGPLAN_WEB_BUILD ? `the web app's production build in ${process.env.HANGPLAN_WEB_BUILD}...` : 'building the web app (production) for the link page...');
+    await buildWeb(webDir);
+    const edge = await startNetlifyEdge(webDir, stack.api);
+    return {
+      target: { base: edge.url, load: { name: LINK_PAGE, kind: 'read', path: `/l/${f.plan.slug}` }, group: [edge.service.pid(), stack.apiService.pid()].filter((pid) => pid !== undefined) },
+      stop: async () => {
+        await edge.service.stop();
+        rmSync(webDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    rmSync(webDir, { recursive: true, force: true });
+    throw error;
   }
 }
 

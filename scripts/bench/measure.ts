@@ -16,11 +16,11 @@ export interface Load {
   expect?: number;
 }
 
-/** A load on a server, and the process group whose CPU time is its cost. */
+/** A load on a server, and the process group(s) whose CPU time is its cost. */
 export interface Target {
   base: string;
   load: Load;
-  group: number | undefined;
+  group: number | number[] | undefined;
 }
 
 /** One target over a row's slices. Latency: the mean p50, the worst p99. */
@@ -65,9 +65,10 @@ const CLOCK_TICKS = 100; // USER_HZ on Linux
  * group, from /proc: divided by the requests served, the cost of one request,
  * which the machine's load barely moves (unlike req/s). Zeros without /proc.
  */
-function cpuMs(group: number | undefined): { db: number; server: number } {
+function cpuMs(group: number | number[] | undefined): { db: number; server: number } {
   const total = { db: 0, server: 0 };
   if (group === undefined) return total;
+  const groups = new Set(Array.isArray(group) ? group : [group]);
   let pids: string[] = [];
   try {
     pids = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
@@ -86,7 +87,7 @@ function cpuMs(group: number | undefined): { db: number; server: number } {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
     if (comm === 'postgres') total.db += ms;
-    else if (Number(fields[2]) === group) total.server += ms;
+    else if (groups.has(Number(fields[2]))) total.server += ms;
   }
   return total;
 }

@@ -1,8 +1,10 @@
 // The web app's production build served the way a static host serves it (for
 // `npm run bench`'s Lighthouse runs): files from the build folder with brotli
 // or gzip compression, long-lived immutable caching for hashed assets,
-// `index.html` for every app route, and `/api/*` passed to the function (the
-// static host's rewrite rule).
+// `index.html` for every app route, `/api/*` passed to the function (the
+// static host's rewrite rule), and a plan's link page /l/{slug} through the
+// edge function's handler (web/link-preview/handler.ts), with the plan's card
+// in its head, as the deployed host answers it.
 //
 // Like a static host (which compresses at deploy or once at its edge), each
 // file is compressed once, when the server starts, not on every request:
@@ -13,6 +15,7 @@ import { createReadStream, existsSync, readFileSync, readdirSync, statSync } fro
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { handleLinkPreview, linkSlug } from '../../web/link-preview/handler.ts';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -38,6 +41,7 @@ export function serveStatic(root: string, port: number, apiTarget: string): Prom
   const compressed = compressAll(root);
   const server: Server = createServer((req, res) => {
     if (req.url?.startsWith('/api/')) return proxy(req, res, apiTarget);
+    if (linkSlug(new URL(req.url ?? '/', 'http://x').pathname)) return void serveLinkPage(root, apiTarget, req, res);
     return serveFile(root, compressed, req, res);
   });
   return new Promise((resolve, reject) => {
@@ -97,6 +101,27 @@ function serveFile(root: string, compressed: Map<string, Compressed>, req: Incom
   res.setHeader('Content-Encoding', encoding);
   res.setHeader('Content-Length', packed[encoding].length);
   res.end(packed[encoding]);
+}
+
+/**
+ * /l/{slug} as the host's edge function answers it: index.html through the
+ * handler, then compressed per request (as a CDN compresses a function's
+ * answer, at a quicker brotli level than the files' once-only best).
+ */
+async function serveLinkPage(root: string, apiTarget: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const html = readFileSync(path.join(root, 'index.html'));
+  const next = async () => new Response(html, { headers: { 'content-type': TYPES['.html']!, 'cache-control': 'no-cache', ...Object.fromEntries(staticHeaders(root)) } });
+  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, { method: req.method });
+  const answer = await handleLinkPreview(request, next, `${apiTarget.replace(/\/$/, '')}/api`);
+  const body = Buffer.from(await answer.arrayBuffer());
+  answer.headers.forEach((value, name) => res.setHeader(name, value));
+  const accept = String(req.headers['accept-encoding'] ?? '');
+  res.setHeader('Vary', 'Accept-Encoding');
+  const encoding = /\bbr\b/.test(accept) ? 'br' : /\bgzip\b/.test(accept) ? 'gzip' : null;
+  const packed = encoding === 'br' ? brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : encoding === 'gzip' ? gzipSync(body) : body;
+  if (encoding) res.setHeader('Content-Encoding', encoding);
+  res.setHeader('Content-Length', packed.length);
+  res.end(packed);
 }
 
 /** The headers of `_headers` (Netlify syntax) that apply to every path (`/*`), if the build has one. */
