@@ -3,7 +3,10 @@
 // page's side (docs/offline.md "Offline"): which queries show saved data, and
 // since when, for "You're offline: showing what you saw at 7:42 PM". They are
 // fetched again as soon as the network is back: the browser's `online` event,
-// or any answer that came from the network.
+// or any answer that came from the network. A saved answer that comes while
+// the browser says it is online (the network is back for the page a moment
+// before it is for the worker's fetches, or it is flaky) is asked again after
+// a while, backing off, until the network answers.
 import { useSyncExternalStore } from 'react';
 import type { QueryClient } from '@tanstack/react-query';
 import { env } from '../config/env';
@@ -17,9 +20,32 @@ const listeners = new Set<() => void>();
 let oldest: number | null = null;
 let client: QueryClient | null = null;
 
+/** Waits before asking again while online and still shown saved answers (ms). */
+export const RETRY_SAVED_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+let retryTimer: ReturnType<typeof setTimeout> | null = null;
+let retries = 0;
+
 function changed(): void {
   oldest = saved.size ? Math.min(...saved.values()) : null;
+  if (saved.size === 0) stopRetrying();
   for (const listener of listeners) listener();
+}
+
+function stopRetrying(): void {
+  if (retryTimer !== null) clearTimeout(retryTimer);
+  retryTimer = null;
+  retries = 0;
+}
+
+/** Online, yet shown a saved answer: ask again in a while (one timer at a time). */
+function retrySavedLater(): void {
+  if (retryTimer !== null || typeof navigator === 'undefined' || !navigator.onLine) return;
+  const delay = RETRY_SAVED_MS[Math.min(retries, RETRY_SAVED_MS.length - 1)];
+  retries++;
+  retryTimer = setTimeout(() => {
+    retryTimer = null;
+    refetchSaved();
+  }, delay);
 }
 
 /** Fetches again every query that shows a saved answer (they are replaced when the network answers). */
@@ -50,6 +76,7 @@ export function noteAnswer(queryClient: QueryClient, queryHash: string, res: Res
   if (savedAt > 0) {
     saved.set(queryHash, savedAt);
     changed();
+    retrySavedLater();
     return;
   }
   if (saved.delete(queryHash)) changed();
@@ -99,4 +126,5 @@ export function resetOfflineReads(): void {
   saved.clear();
   client = null;
   changed();
+  stopRetrying();
 }
