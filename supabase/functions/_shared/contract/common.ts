@@ -38,8 +38,22 @@ export const PLAN_STATUSES = ['planning', 'time_range_locked', 'date_locked', 'c
 export const planStatusSchema = z.enum(PLAN_STATUSES);
 export type PlanStatus = z.infer<typeof planStatusSchema>;
 
-/** Spec §3 Voter (an idea's or a time slot's): `id` is the user id of a member, the guest id of a guest. */
-export const voterSchema = z.lazy(() => z.object({ id: z.string(), name: z.string(), isGuest: z.boolean() }));
+/**
+ * A date vote's answer (docs/api.md "Time slots and the lock flow"): yes, or
+ * "if need be". Ideas stay yes-only (spec §3).
+ */
+export const DATE_ANSWERS = ['yes', 'ifneedbe'] as const;
+export type DateAnswer = (typeof DATE_ANSWERS)[number];
+export const dateAnswerSchema = z.enum(DATE_ANSWERS);
+
+/**
+ * Spec §3 Voter (an idea's or a time slot's): `id` is the user id of a member,
+ * the guest id of a guest; a time slot's voters also say which answer they gave
+ * (absent on an idea's, and on a copy kept from before answers).
+ */
+export const voterSchema = z.lazy(() =>
+  z.object({ id: z.string(), name: z.string(), isGuest: z.boolean(), answer: z.optional(dateAnswerSchema) }),
+);
 export const voterListSchema = z.lazy(() => z.array(voterSchema));
 export type Voter = z.infer<typeof voterSchema>;
 

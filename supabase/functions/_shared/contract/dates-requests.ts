@@ -2,7 +2,7 @@
 // and the lock flow").
 import { z } from 'zod';
 import { LOCATION_MAX } from './common.ts';
-import { DATE_INVALID, GUEST_ID_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_ZONE_INVALID } from './dates.ts';
+import { ANSWER_INVALID, DATE_ANSWERS, DATE_INVALID, GUEST_ID_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_ZONE_INVALID } from './dates.ts';
 import { body, cleaner, optionalGuestId, optionalText } from './fields.ts';
 import { isCalendarDate, normalizePeriod, parse24HourTime, toPeriodTime } from './periods.ts';
 import { isTimeZoneName } from './zoned-time.ts';
@@ -40,9 +40,18 @@ export const guestIdQuery = z
   .pipe(z.uuid({ error: GUEST_ID_INVALID }))
   .transform((value) => value.toLowerCase());
 
-export const voteDateBody = body({ date: calendarDate(), period, guestId });
+/** A date vote's answer: "yes" (also when absent: spec §7's toggle) or "ifneedbe". */
+const answer = z.enum(DATE_ANSWERS, { error: ANSWER_INVALID }).optional().transform((value) => value ?? 'yes');
 
-export const timeSlotVoteBody = body({ guestId });
+export const voteDateBody = body({ date: calendarDate(), period, guestId, answer });
+
+export const timeSlotVoteBody = body({ guestId, answer });
+
+/** POST /api/plans/{id}/no-dates: "none of these dates work for me" (a toggle). */
+export const noDatesBody = body({ guestId });
+
+/** GET my-votes' `answers` parameter: `true` asks for each slot's answer and "none work". */
+export const myVotesAnswersQuery = z.enum(['true', 'false'], { error: 'answers must be true or false' }).optional();
 
 export const lockDateBody = body({ date: calendarDate() });
 

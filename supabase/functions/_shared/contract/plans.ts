@@ -115,8 +115,10 @@ const participantShape = () => ({
   userId: z.nullish(z.string()),
   guestId: z.nullish(z.string()),
   isGuest: z.boolean(),
-  /** Voted on at least one idea or date. */
+  /** Voted on at least one idea or date, or said none of the dates work. */
   hasResponded: z.optional(z.boolean()),
+  /** Said "none of these dates work for me" (docs/api.md "Time slots and the lock flow"). */
+  noDates: z.optional(z.boolean()),
   /** 'host', 'cohost' or null (docs/api-after-the-date.md "Co-hosts"). */
   role: roleSchema(),
 });
