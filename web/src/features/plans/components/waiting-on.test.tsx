@@ -40,7 +40,7 @@ function openPlan({ plan = planJson({ participantCount: 5 }), user = ada, partic
     'GET /api/plans/p1': () => json(current),
     'GET /api/plans/p1/participants': () => json(participants),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
     'GET /api/plans/p1/ideas': () => json([]),
     'GET /api/plans': () => json([planSummaryJson({ ...plan })]),
     ...routes,
