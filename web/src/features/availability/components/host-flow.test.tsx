@@ -7,7 +7,7 @@ import { ada, ben, planJson } from '../../plans/test-fixtures';
 import { openPlanPage } from '../../plans/test-plan-page';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { localToday, plusDays } from '../date-window';
-import { slotJson, votersJson } from '../test-fixtures';
+import { myAnswersJson, slotJson, votersJson } from '../test-fixtures';
 
 const d1 = plusDays(localToday(), 1);
 const d2 = plusDays(localToday(), 2);
@@ -30,7 +30,7 @@ function openPlan(initial: Plan, { user = ada, routes = {} }: { user?: object; r
     route: '/plan/p1?tab=availability',
     routes: {
       'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 2), slotJson('s2', d2, 0)]),
-      'GET /api/plans/p1/my-votes': () => json([]),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson([])),
       'GET /api/timeslots/s1/voters': () => json(votersJson('Ben', 'Cy')),
       ...routes,
     },

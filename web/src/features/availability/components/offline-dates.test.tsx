@@ -9,7 +9,7 @@ import { json, mockFetch, text, type RecordedRequest } from '../../../test/mock-
 import { renderWithProviders } from '../../../test/test-utils';
 import { planJson } from '../../plans/test-fixtures';
 import { localToday, plusDays } from '../date-window';
-import { slotJson, votersJson } from '../test-fixtures';
+import { myAnswersJson, slotJson, votersJson } from '../test-fixtures';
 import { DashboardAvailabilityTab } from './dashboard-availability-tab';
 
 // Date votes made with no network (docs/offline.md "Offline votes and
@@ -43,7 +43,7 @@ function openDates() {
   const network = mockFetch({
     'GET /api/auth/me': () => text('Not signed in', 401),
     'GET /api/plans/p1/timeslots': () => json(slots.map((slot) => ({ ...slot }))),
-    'GET /api/plans/p1/my-votes': () => json([...mine]),
+    'GET /api/plans/p1/my-votes': () => json(myAnswersJson([...mine])),
     'GET /api/timeslots/s1/voters': () => json(votersJson('Ada', 'Ben', ...(mine.has('s1') ? ['Gwen (guest)'] : []))),
     'GET /api/timeslots/s2/voters': () => json(votersJson('Gwen (guest)')),
     'POST /api/plans/p1/vote-date': voteDate,
