@@ -60,6 +60,22 @@ describe('host: Pick Date', () => {
     expect(screen.getByRole('region', { name: 'Plan Status' })).toHaveTextContent(formatLongDate(d1));
   });
 
+  it("marks the API's leading date 'Leading' for the host: its ranking, never the screen's own", async () => {
+    // The API ranks (most yes, then most if need be, then earliest): here it says d2 leads.
+    const slots = [
+      { ...slotJson('s1', d1, 2), ifNeedBeCount: 0, leading: false },
+      { ...slotJson('s2', d2, 2), ifNeedBeCount: 1, leading: true },
+    ];
+    const routes = {
+      'GET /api/plans/p1/timeslots': () => json(slots),
+      'GET /api/timeslots/s2/voters': () => json(votersJson('Ben', 'Cy', 'Dee')),
+    };
+    openPlan(planJson(pickedIdea), { routes });
+    const leading = await screen.findByText('Leading');
+    expect(leading.closest('li')).toHaveTextContent('2 yes, 1 if need be');
+    expect(screen.getAllByText('Leading')).toHaveLength(1);
+  });
+
   it("shows no Pick Date to members", async () => {
     openPlan(planJson(), { user: ben });
     await screen.findByRole('heading', { name: 'When are you free?' });

@@ -63,6 +63,15 @@ describe('Waiting on (the host, while no date is locked)', () => {
     expect(card.getByRole('button', { name: 'Remind them' })).toBeEnabled();
   });
 
+  it("names apart who said none of the dates work: answered, so not waited on", async () => {
+    const noDates = people.map((person) => (person.name === 'Cy Young' || person.name === 'Dee' ? { ...person, hasResponded: true, noDates: true } : person));
+    openPlan({ participants: noDates });
+    const card = await waitingOn();
+    const cannot = await card.findByRole('list', { name: "2 can't make any of these" });
+    expect(within(cannot).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Cy Young', 'Dee (Guest)']);
+    expect(within(card.getByRole('list', { name: 'Waiting on' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Hal (Guest)']);
+  });
+
   it('never lists a co-host either: the co-host who opens it is the one reminding', async () => {
     // Ben co-hosts and has not voted; he sees the card as the host does.
     const withCohost = people.map((person) =>
