@@ -1,4 +1,5 @@
-import { Box, SegmentedControl, Stack, Switch } from '@mantine/core';
+import { useId } from 'react';
+import { Box, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { Icon, type IconProps } from '../../../components/icons';
 import { PendingMark } from '../../../components/pending-mark';
 import type { DateAnswer } from '../../../../../supabase/functions/_shared/contract/dates';
@@ -51,16 +52,23 @@ interface NoDatesToggleProps {
 
 /** "None of these dates work for me": on, the visitor counts as answered and the host sees it. */
 export function NoDatesToggle({ checked, onToggle, pending, waiting }: NoDatesToggleProps) {
+  const noteId = useId();
   return (
     <Stack gap={4}>
       <Switch
         checked={checked}
         onChange={onToggle}
         aria-busy={pending || undefined}
+        // Said under the switch, not inside its label: the switch's name stays the choice itself.
+        aria-describedby={checked ? noteId : undefined}
         label="None of these dates work for me"
-        description={checked ? "The host sees that you can't make any of these." : undefined}
         size="md"
       />
+      {checked && (
+        <Text id={noteId} fz="sm" c="dimmed">
+          The host sees that you can't make any of these.
+        </Text>
+      )}
       {waiting && (
         <Box>
           <PendingMark label="Your answer is waiting for connection" />
