@@ -65,6 +65,10 @@ function openAnswers(initial: [string, DateAnswer][] = []) {
     'POST /api/plans/p1/vote-date': voteDate,
     'POST /api/plans/p1/no-dates': () => {
       state.noDates = !state.noDates;
+      if (state.noDates) {
+        for (const [slotId, answer] of mine) count(slots.find((slot) => slot.id === slotId)!, answer, -1);
+        mine.clear();
+      }
       return json({ noDates: state.noDates });
     },
   });
@@ -136,19 +140,23 @@ describe('answers on dates', () => {
     expect(calls('POST', '/api/plans/p1/vote-date')[0]!.body).toEqual({ date: d3, guestId: 'g1', answer: 'ifneedbe' });
   });
 
-  it('says none of these dates work, and a vote on a date takes that back', async () => {
-    const { user, calls, state } = openAnswers();
-    const none = await screen.findByRole('switch', { name: 'None of these dates work for me' });
+  it("says none of these dates work, which clears the visitor's marks; a vote on a date takes it back", async () => {
+    const { user, calls, state } = openAnswers([['s1', 'yes']]);
+    await waitFor(() => expect(dayButton(d1)).toHaveAttribute('aria-pressed', 'true'));
+    const none = screen.getByRole('switch', { name: 'None of these dates work for me' });
     expect(none).not.toBeChecked();
     await user.click(none);
-    await waitFor(() => expect(none).toBeChecked());
-    expect(state.noDates).toBe(true);
+    // At once: on, and the visitor's yes on d1 gone from the day and its count.
+    expect(none).toBeChecked();
+    expect(dayButton(d1)).toHaveAccessibleName(`${formatLongDate(d1)}: 1 yes, 1 if need be`);
+    await waitFor(() => expect(state.noDates).toBe(true));
     expect(calls('POST', '/api/plans/p1/no-dates')[0]!.body).toEqual({ guestId: 'g1' });
     expect(screen.getByText("The host sees that you can't make any of these.")).toBeInTheDocument();
+    await waitFor(() => expect(dayButton(d1)).toHaveAttribute('aria-pressed', 'false'));
 
     await user.click(dayButton(d2));
     // At once, before the server's answer is read back.
-    await waitFor(() => expect(none).not.toBeChecked());
+    expect(none).not.toBeChecked();
     await waitFor(() => expect(dayButton(d2)).toHaveAttribute('aria-pressed', 'true'));
     expect(state.noDates).toBe(false);
   });
