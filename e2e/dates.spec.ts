@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { apiPost as post, localDate, passDeadlineAndRunScheduler, signInViaApi, uniqueEmail } from './support.ts';
+import { apiCall, apiPost as post, localDate, runScheduler, signInViaApi, uniqueEmail } from './support.ts';
 
 /** 'Saturday, March 14, 2026'. */
 function longDate(iso: string): string {
@@ -213,7 +213,7 @@ test('yes, if need be and none of these work: the host and the automatic lock pi
   });
   await cyPage.goto(`/l/${plan.slug}/availability`);
   const none = cyPage.getByRole('switch', { name: 'None of these dates work for me' });
-  await cyPage.getByText('None of these dates work for me').click();
+  await none.click();
   await expect(none).toBeChecked();
   await expect(cyPage.getByText("The host sees that you can't make any of these.")).toBeVisible();
 
@@ -229,8 +229,18 @@ test('yes, if need be and none of these work: the host and the automatic lock pi
   await expect(row3.getByRole('img', { name: '1 yes, 1 if need be: Ada Yes, Ben Maybe (Guest) (if need be)' })).toBeVisible();
   await expect(hostPage.getByRole('listitem').filter({ hasText: shortDay(day2) }).getByText('Leading')).toBeHidden();
 
-  // The deadline passes with its automatic lock: the same date is locked.
-  await passDeadlineAndRunScheduler(plan.id);
+  // A deadline two seconds ahead with its automatic lock; once it passes, a
+  // scheduler run locks the same date (asked again until the deadline is past).
+  await post(`/api/plans/${plan.id}/deadline`, { deadline: new Date(Date.now() + 2_000).toISOString(), autoLock: true }, hostToken);
+  await expect
+    .poll(
+      async () => {
+        await runScheduler();
+        return (await apiCall<{ lockedTimeSlotDate: string | null }>('GET', `/api/plans/${plan.id}`, undefined, hostToken)).lockedTimeSlotDate;
+      },
+      { timeout: 15_000, message: 'the automatic lock at the deadline' },
+    )
+    .toBe(day3);
   await hostPage.reload();
   await expect(hostPage.getByRole('region', { name: 'Plan Status' })).toContainText(longDate(day3));
 });

@@ -1,7 +1,6 @@
 // Helpers for end-to-end tests: unique addresses and codes read from maildev.
 import { expect } from '@playwright/test';
 import { randomUUID } from 'node:crypto';
-import postgres from 'postgres';
 
 export const uniqueEmail = (label: string) => `${label}-${randomUUID().slice(0, 8)}@example.com`;
 
@@ -208,19 +207,13 @@ export async function serviceWorkerOf(page: import('@playwright/test').Page, ori
 }
 
 /**
- * The plan's deadline (with its automatic lock) passed a minute ago, then one
- * scheduler run, as pg_cron's would make it (docs/notifications.md "At the
- * deadline"): the owner's database moves the deadline, since the API takes
- * only future ones, and the run is asked at once instead of waiting for the
- * stack's timer.
+ * One scheduler run, the request pg_cron's job makes (docs/notifications.md
+ * "Scheduling"), asked now rather than waiting for the stack's timer.
  */
-export async function passDeadlineAndRunScheduler(planId: string): Promise<void> {
-  const sql = postgres(process.env.E2E_DB_URL!, { max: 1, onnotice: () => {} });
-  try {
-    await sql`update app.plans set deadline = now() - interval '1 minute', auto_lock = true where id = ${planId}::uuid`;
-  } finally {
-    await sql.end();
-  }
-  const res = await fetch(`${process.env.E2E_WEB_URL}/api/scheduler/run`, { method: 'POST', headers: { authorization: `Bearer ${process.env.E2E_SCHEDULER_SECRET}` } });
+export async function runScheduler(): Promise<void> {
+  const res = await fetch(`${process.env.E2E_WEB_URL}/api/scheduler/run`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${process.env.E2E_SCHEDULER_SECRET}` },
+  });
   expect(res.ok, `the scheduler run answered ${res.status}`).toBe(true);
 }
