@@ -66,7 +66,7 @@ function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onP
             )}
             {canPickDate && slot.leading && (
               // The host's hint: the API's ranking (most yes, then most if need be, then earliest), never the screen's own.
-              <Badge size="sm" color="violet.8" variant="light" style={{ flexShrink: 0 }}>
+              <Badge size="sm" variant="light" style={{ flexShrink: 0 }}>
                 Leading
               </Badge>
             )}
