@@ -37,7 +37,7 @@ export function AnswerSwitch({ value, onChange, disabled }: { value: DateAnswer;
       fullWidth
       radius="xl"
       mb="sm"
-      // A thumb's 44 px on every screen (docs/web-app.md "Layout"): the labels are what is tapped.
+      // A thumb's 44 px on every screen (docs/decisions/0109-if-need-be-on-the-screens.md): the labels are what is tapped.
       styles={{ label: { minHeight: 44, display: 'flex', alignItems: 'center', justifyContent: 'center' } }}
     />
   );
