@@ -304,8 +304,8 @@ grant execute on function private.send_reminder(uuid) to authenticated;
 -- -----------------------------------------------------------------------------
 -- app.remind_unanswered: the host's "Remind them".
 -- -----------------------------------------------------------------------------
--- Who has not voted on any idea or date gets a reminder (push; members also
--- e-mail); once a date is locked, who has not answered Going, Maybe or
+-- Who has not answered (private.has_responded: no idea or date vote, and not
+-- "none of these dates work") gets a reminder (push; members also e-mail); once a date is locked, who has not answered Going, Maybe or
 -- Can't go (private.send_reminder). Once per window per plan (HP429,
 -- DETAIL = seconds to wait), the deadline's automatic reminder included
 -- (private.run_deadlines); a reminder that reaches nobody does not count.
