@@ -53,8 +53,12 @@ create table app.time_slot_votes (
   plan_id      uuid not null,
   user_id      uuid references app.users (id) on delete cascade,
   guest_id     uuid,
+  -- 'yes', or 'ifneedbe' ("if need be": could make it at a push). A vote
+  -- without one says yes (spec §7's toggle); docs/decisions/0108-answers-on-dates.md.
+  answer       text not null default 'yes',
   created_at   timestamptz not null default now(),
 
+  constraint time_slot_votes_answer_valid check (answer in ('yes', 'ifneedbe')),
   constraint time_slot_votes_time_slot_fkey foreign key (time_slot_id, plan_id)
     references app.time_slots (id, plan_id) on delete cascade,
   constraint time_slot_votes_guest_fkey foreign key (guest_id, plan_id)
@@ -64,14 +68,38 @@ create table app.time_slot_votes (
   constraint time_slot_votes_time_slot_id_user_id_key unique (time_slot_id, user_id),
   constraint time_slot_votes_time_slot_id_guest_id_key unique (time_slot_id, guest_id)
 );
-comment on table app.time_slot_votes is 'One row per (slot, voter). Toggled by app.vote_on_time_slot / app.vote_on_date.';
+comment on table app.time_slot_votes is 'One row per (slot, voter) with its answer (yes, if need be). Toggled by app.vote_on_time_slot / app.vote_on_date.';
 
 create index time_slot_votes_time_slot_id_plan_id_idx on app.time_slot_votes (time_slot_id, plan_id);
 create index time_slot_votes_plan_id_idx on app.time_slot_votes (plan_id);
 create index time_slot_votes_user_id_idx on app.time_slot_votes (user_id);
 create index time_slot_votes_guest_id_plan_id_idx on app.time_slot_votes (guest_id, plan_id);
 grant select on app.time_slots, app.time_slot_votes to anon, authenticated;
-grant insert (id, time_slot_id, plan_id, user_id, guest_id), delete on app.time_slot_votes to anon, authenticated;
+grant insert (id, time_slot_id, plan_id, user_id, guest_id, answer), delete on app.time_slot_votes to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- "None of these dates work for me"
+-- -----------------------------------------------------------------------------
+-- docs/decisions/0108-answers-on-dates.md. A participant who can make none of
+-- the dates says so (app.set_no_dates, a toggle) instead of staying silent:
+-- it counts as an answer (private.has_responded, the reminders file), and the
+-- host sees who said it (the participants JSON's noDates). A person has date
+-- answers or this, never both: saying it removes the person's date votes, and
+-- any date vote removes it (app.vote_on_date, app.vote_on_time_slot). It goes
+-- with the participant (a leave, a removal, a guest deleted or transferred).
+-- Written only by those rules (definers); read like the votes.
+create table app.no_dates (
+  participant_id uuid not null,
+  plan_id        uuid not null,
+  created_at     timestamptz not null default now(),
+
+  constraint no_dates_pkey primary key (participant_id, plan_id),
+  constraint no_dates_participant_fkey foreign key (participant_id, plan_id)
+    references app.participants (id, plan_id) on delete cascade
+);
+comment on table app.no_dates is
+  'The participants who said none of the plan''s dates work for them (one row each). Toggled by app.set_no_dates; a date vote removes it.';
+grant select on app.no_dates to anon, authenticated;
 
 -- The plan of a time slot, for the plan_id claim of /api/timeslots/{id}/...
 -- (null for an unknown id); a definer for the same reason as plan_id_of_idea.
@@ -181,32 +209,49 @@ comment on function private.hold_time_slot(uuid) is
 revoke all on function private.hold_time_slot(uuid) from public;
 grant execute on function private.hold_time_slot(uuid) to anon, authenticated;
 
-create function private.toggle_time_slot_vote_of(p_time_slot_id uuid, p_plan_id uuid, p_user_id uuid, p_guest_id uuid)
-returns boolean
+-- The toggle with an answer (docs/decisions/0108-answers-on-dates.md): no
+-- vote -> insert with the answer; the same answer -> delete; the other answer
+-- -> update to it. Delete and update are one statement (their conditions
+-- exclude each other), so an answer costs the toggle no statement. The lock
+-- is per voter and PLAN, not slot: one person's date votes and "none of these
+-- work" (app.set_no_dates) never interleave; different voters never wait.
+create function private.toggle_time_slot_vote_of(p_time_slot_id uuid, p_plan_id uuid, p_user_id uuid, p_guest_id uuid, p_answer text)
+returns text
 language plpgsql
 volatile
 set search_path = ''
 as $$
+declare
+  v_answer text;
 begin
-  perform private.lock_vote(p_time_slot_id, coalesce(p_user_id, p_guest_id));
-  if p_user_id is not null then
-    delete from app.time_slot_votes v where v.time_slot_id = p_time_slot_id and v.user_id = p_user_id;
-  else
-    delete from app.time_slot_votes v where v.time_slot_id = p_time_slot_id and v.guest_id = p_guest_id;
-  end if;
+  perform private.lock_vote(p_plan_id, coalesce(p_user_id, p_guest_id));
+  with removed as (
+    delete from app.time_slot_votes v
+     where v.time_slot_id = p_time_slot_id and (v.user_id = p_user_id or v.guest_id = p_guest_id)
+       and v.answer = p_answer
+    returning null::text as answer
+  ), replaced as (
+    update app.time_slot_votes v set answer = p_answer
+     where v.time_slot_id = p_time_slot_id and (v.user_id = p_user_id or v.guest_id = p_guest_id)
+       and v.answer <> p_answer
+    returning v.answer
+  )
+  select c.answer into v_answer from (select r.answer from removed r union all select r.answer from replaced r) c;
   if found then
-    return false;
+    return v_answer;
   end if;
-  insert into app.time_slot_votes (time_slot_id, plan_id, user_id, guest_id)
-  values (p_time_slot_id, p_plan_id, p_user_id, p_guest_id)
+  -- Inserted, or (conflict) the vote appeared meanwhile through a path that
+  -- does not take the vote lock: either way it now exists.
+  insert into app.time_slot_votes (time_slot_id, plan_id, user_id, guest_id, answer)
+  values (p_time_slot_id, p_plan_id, p_user_id, p_guest_id, p_answer)
   on conflict do nothing;
-  return true;
+  return p_answer;
 end;
 $$;
-comment on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid) is
-  'The toggle of a time-slot vote (per-voter lock, delete, else insert) for a caller already checked; invoker, so RLS still decides. True when the vote now exists.';
-revoke all on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid) from public;
-grant execute on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid) to anon, authenticated;
+comment on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid, text) is
+  'The toggle of a time-slot vote with its answer (per-voter lock; the same answer deletes, the other replaces, none inserts) for a caller already checked; invoker. Returns the answer now, null when the vote was removed.';
+revoke all on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid, text) from public;
+grant execute on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uuid, text) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
 -- The date vote rules, checking the voter once
@@ -231,8 +276,12 @@ grant execute on function private.toggle_time_slot_vote_of(uuid, uuid, uuid, uui
 -- it) are the security-invoker wrappers the API calls; the policies stay for
 -- any other path.
 
-create function private.vote_on_time_slot(p_time_slot_id uuid)
-returns table (voted boolean, vote_count integer)
+-- Both rules take the answer (null: yes) and answer the caller's answer now
+-- (null: removed) with the slot's two counts; and both clear the caller's
+-- "none of these dates work" in the statement that counts (one person never
+-- has both, the no_dates section above).
+create function private.vote_on_time_slot(p_time_slot_id uuid, p_answer text)
+returns table (voted boolean, vote_count integer, if_need_be_count integer, answer text)
 language plpgsql
 volatile
 security definer
@@ -242,6 +291,7 @@ declare
   -- A valid token wins: a signed-in caller never votes as a guest.
   v_user_id  uuid := auth.uid();
   v_guest_id uuid := case when auth.uid() is null then private.claimed_guest_id() end;
+  v_answer   text := coalesce(p_answer, 'yes');
   v_plan_id  uuid;
 begin
   select s.plan_id into v_plan_id from app.time_slots s where s.id = p_time_slot_id;
@@ -249,33 +299,43 @@ begin
   if v_plan_id is null or not private.can_read_plan(v_plan_id) then
     raise exception using errcode = 'HP404', message = 'Time slot not found';
   end if;
+  if v_answer not in ('yes', 'ifneedbe') then
+    raise exception using errcode = 'HP400', message = 'answer must be "yes" or "ifneedbe"';
+  end if;
   perform private.ensure_participant(v_plan_id);
-  voted := private.toggle_time_slot_vote_of(p_time_slot_id, v_plan_id, v_user_id, v_guest_id);
+  answer := private.toggle_time_slot_vote_of(p_time_slot_id, v_plan_id, v_user_id, v_guest_id, v_answer);
+  voted := answer is not null;
   -- A slot whose last vote this was is gone by now (empty slots go): 0.
-  select count(*)::integer into vote_count
+  with cleared as (
+    delete from app.no_dates n
+     where n.participant_id = (select pa.id from app.participants pa
+                                where pa.plan_id = v_plan_id and (pa.user_id = v_user_id or pa.guest_id = v_guest_id))
+  )
+  select (count(*) filter (where v.answer = 'yes'))::integer, (count(*) filter (where v.answer = 'ifneedbe'))::integer
+    into vote_count, if_need_be_count
     from app.time_slot_votes v where v.time_slot_id = p_time_slot_id and v.plan_id = v_plan_id;
   return next;
 end;
 $$;
-comment on function private.vote_on_time_slot(uuid) is
+comment on function private.vote_on_time_slot(uuid, text) is
   'app.vote_on_time_slot''s rule, as a definer that checks what the policies would (readable slot, participant voter, the caller''s own vote) once.';
-revoke all on function private.vote_on_time_slot(uuid) from public;
-grant execute on function private.vote_on_time_slot(uuid) to anon, authenticated;
+revoke all on function private.vote_on_time_slot(uuid, text) from public;
+grant execute on function private.vote_on_time_slot(uuid, text) to anon, authenticated;
 
-create function app.vote_on_time_slot(p_time_slot_id uuid)
-returns table (voted boolean, vote_count integer)
+create function app.vote_on_time_slot(p_time_slot_id uuid, p_answer text default 'yes')
+returns table (voted boolean, vote_count integer, if_need_be_count integer, answer text)
 language sql
 volatile
 set search_path = ''
 as $$
-  select v.voted, v.vote_count from private.vote_on_time_slot(p_time_slot_id) v
+  select v.voted, v.vote_count, v.if_need_be_count, v.answer from private.vote_on_time_slot(p_time_slot_id, p_answer) v
 $$;
-comment on function app.vote_on_time_slot(uuid) is
-  'Toggles the caller''s vote on a time slot and answers whether it now exists and the slot''s vote count. HP404 unknown slot, HP403 not a participant.';
-revoke all on function app.vote_on_time_slot(uuid) from public;
-grant execute on function app.vote_on_time_slot(uuid) to anon, authenticated;
-create function private.vote_on_date(p_plan_id uuid, p_date date, p_period text default null)
-returns table (voted boolean, time_slot_id uuid, vote_count integer)
+comment on function app.vote_on_time_slot(uuid, text) is
+  'Toggles the caller''s vote on a time slot with an answer (yes, ifneedbe: the same again removes it, the other replaces it) and answers whether it now exists, the slot''s yes and if-need-be counts and the caller''s answer. HP404 unknown slot, HP403 not a participant, HP400 unknown answer.';
+revoke all on function app.vote_on_time_slot(uuid, text) from public;
+grant execute on function app.vote_on_time_slot(uuid, text) to anon, authenticated;
+create function private.vote_on_date(p_plan_id uuid, p_date date, p_period text, p_answer text)
+returns table (voted boolean, time_slot_id uuid, vote_count integer, if_need_be_count integer, answer text)
 language plpgsql
 volatile
 security definer
@@ -284,6 +344,7 @@ as $$
 declare
   -- '' and blanks mean "whole day", like an absent period.
   v_period      text := nullif(btrim(p_period), '');
+  v_answer      text := coalesce(p_answer, 'yes');
   v_user_id     uuid := auth.uid();
   v_guest_id    uuid := case when auth.uid() is null then private.claimed_guest_id() end;
   v_participant boolean := private.is_participant_as(p_plan_id, v_user_id, v_guest_id);
@@ -302,6 +363,9 @@ begin
     raise exception using errcode = 'HP400',
       message = 'Period must be Morning, Afternoon, Evening, Night or a time like 19:30';
   end if;
+  if v_answer not in ('yes', 'ifneedbe') then
+    raise exception using errcode = 'HP400', message = 'answer must be "yes" or "ifneedbe"';
+  end if;
   if not v_participant then
     perform private.ensure_participant(p_plan_id);
   end if;
@@ -311,21 +375,30 @@ begin
    where s.plan_id = p_plan_id and s.date = p_date and s.period is not distinct from v_period;
 
   if time_slot_id is not null then
-    perform private.lock_vote(time_slot_id, coalesce(v_user_id, v_guest_id));
-    if v_user_id is not null then
-      delete from app.time_slot_votes v where v.time_slot_id = vote_on_date.time_slot_id and v.user_id = v_user_id;
-    else
-      delete from app.time_slot_votes v where v.time_slot_id = vote_on_date.time_slot_id and v.guest_id = v_guest_id;
-    end if;
+    -- private.toggle_time_slot_vote_of, inline.
+    perform private.lock_vote(p_plan_id, coalesce(v_user_id, v_guest_id));
+    with removed as (
+      delete from app.time_slot_votes v
+       where v.time_slot_id = vote_on_date.time_slot_id and (v.user_id = v_user_id or v.guest_id = v_guest_id)
+         and v.answer = v_answer
+      returning null::text as answer
+    ), replaced as (
+      update app.time_slot_votes v set answer = v_answer
+       where v.time_slot_id = vote_on_date.time_slot_id and (v.user_id = v_user_id or v.guest_id = v_guest_id)
+         and v.answer <> v_answer
+      returning v.answer
+    )
+    select c.answer into answer from (select r.answer from removed r union all select r.answer from replaced r) c;
     if found then
-      voted := false;
+      voted := answer is not null;
     elsif private.hold_time_slot(time_slot_id) then
       -- Inserted, or (conflict) the vote appeared meanwhile through a path
       -- that does not take the vote lock: either way it now exists.
-      insert into app.time_slot_votes (time_slot_id, plan_id, user_id, guest_id)
-      values (time_slot_id, p_plan_id, v_user_id, v_guest_id)
+      insert into app.time_slot_votes (time_slot_id, plan_id, user_id, guest_id, answer)
+      values (time_slot_id, p_plan_id, v_user_id, v_guest_id, v_answer)
       on conflict do nothing;
       voted := true;
+      answer := v_answer;
     else
       -- Removed by a clean-up since the lookup: created anew below.
       time_slot_id := null;
@@ -336,31 +409,132 @@ begin
     -- Insert first (not look again): a slot being removed makes the insert
     -- wait for the removal and then create the slot anew.
     time_slot_id := private.find_or_create_time_slot(p_plan_id, p_date, v_period);
-    voted := private.toggle_time_slot_vote_of(time_slot_id, p_plan_id, v_user_id, v_guest_id);
+    answer := private.toggle_time_slot_vote_of(time_slot_id, p_plan_id, v_user_id, v_guest_id, v_answer);
+    voted := answer is not null;
   end if;
 
-  select count(*)::integer into vote_count
+  with cleared as (
+    delete from app.no_dates n
+     where n.participant_id = (select pa.id from app.participants pa
+                                where pa.plan_id = p_plan_id and (pa.user_id = v_user_id or pa.guest_id = v_guest_id))
+  )
+  select (count(*) filter (where v.answer = 'yes'))::integer, (count(*) filter (where v.answer = 'ifneedbe'))::integer
+    into vote_count, if_need_be_count
     from app.time_slot_votes v where v.time_slot_id = vote_on_date.time_slot_id and v.plan_id = p_plan_id;
   return next;
 end;
 $$;
-comment on function private.vote_on_date(uuid, date, text) is
+comment on function private.vote_on_date(uuid, date, text, text) is
   'app.vote_on_date''s rule, as a definer that checks what the policies would (readable plan, participant voter, the caller''s own vote) once.';
-revoke all on function private.vote_on_date(uuid, date, text) from public;
-grant execute on function private.vote_on_date(uuid, date, text) to anon, authenticated;
+revoke all on function private.vote_on_date(uuid, date, text, text) from public;
+grant execute on function private.vote_on_date(uuid, date, text, text) to anon, authenticated;
 
-create function app.vote_on_date(p_plan_id uuid, p_date date, p_period text default null)
-returns table (voted boolean, time_slot_id uuid, vote_count integer)
+create function app.vote_on_date(p_plan_id uuid, p_date date, p_period text default null, p_answer text default 'yes')
+returns table (voted boolean, time_slot_id uuid, vote_count integer, if_need_be_count integer, answer text)
 language sql
 volatile
 set search_path = ''
 as $$
-  select v.voted, v.time_slot_id, v.vote_count from private.vote_on_date(p_plan_id, p_date, p_period) v
+  select v.voted, v.time_slot_id, v.vote_count, v.if_need_be_count, v.answer
+    from private.vote_on_date(p_plan_id, p_date, p_period, p_answer) v
 $$;
-comment on function app.vote_on_date(uuid, date, text) is
-  'The date vote endpoint: finds or creates the slot (plan, date, period; null = whole day), toggles the caller''s vote on it, answers (voted, the slot, its count). HP400 bad date/period, HP404 unknown plan, HP403 not a participant.';
-revoke all on function app.vote_on_date(uuid, date, text) from public;
-grant execute on function app.vote_on_date(uuid, date, text) to anon, authenticated;
+comment on function app.vote_on_date(uuid, date, text, text) is
+  'The date vote endpoint: finds or creates the slot (plan, date, period; null = whole day), toggles the caller''s vote on it with an answer (yes, ifneedbe), answers (voted, the slot, its yes and if-need-be counts, the caller''s answer). HP400 bad date/period/answer, HP404 unknown plan, HP403 not a participant.';
+revoke all on function app.vote_on_date(uuid, date, text, text) from public;
+grant execute on function app.vote_on_date(uuid, date, text, text) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- app.set_no_dates: "none of these dates work for me", a toggle
+-- -----------------------------------------------------------------------------
+-- Checked like a date vote (readable plan, 404 else; cancelled 409; a
+-- signed-in link holder joins, anyone else who is not a participant 403),
+-- and open while a date is locked, as the date votes are. On, it removes the
+-- caller's date votes (their slots go if nothing else keeps them); answers
+-- whether it is now on.
+create function private.set_no_dates(p_plan_id uuid)
+returns boolean
+language plpgsql
+volatile
+security definer
+set search_path = ''
+as $$
+declare
+  v_user_id        uuid := auth.uid();
+  v_guest_id       uuid := case when auth.uid() is null then private.claimed_guest_id() end;
+  v_participant_id uuid;
+begin
+  select pa.id into v_participant_id
+    from app.participants pa
+   where pa.plan_id = p_plan_id and (pa.user_id = v_user_id or pa.guest_id = v_guest_id);
+  if v_participant_id is null
+     and not (private.can_read_plan(p_plan_id) and exists (select 1 from app.plans p where p.id = p_plan_id)) then
+    raise exception using errcode = 'HP404', message = 'Plan not found';
+  end if;
+  perform private.refuse_cancelled_plan(p_plan_id);
+  if v_participant_id is null then
+    perform private.ensure_participant(p_plan_id);
+    select pa.id into v_participant_id from app.participants pa where pa.plan_id = p_plan_id and pa.user_id = v_user_id;
+  end if;
+
+  -- The date votes' lock (private.toggle_time_slot_vote_of): per voter and plan.
+  perform private.lock_vote(p_plan_id, coalesce(v_user_id, v_guest_id));
+  delete from app.no_dates n where n.participant_id = v_participant_id and n.plan_id = p_plan_id;
+  if found then
+    return false;
+  end if;
+  insert into app.no_dates (participant_id, plan_id) values (v_participant_id, p_plan_id) on conflict do nothing;
+  delete from app.time_slot_votes v where v.plan_id = p_plan_id and (v.user_id = v_user_id or v.guest_id = v_guest_id);
+  return true;
+end;
+$$;
+comment on function private.set_no_dates(uuid) is
+  'app.set_no_dates''s rule, as a definer that checks the caller once (readable plan, participant or joined, not cancelled).';
+revoke all on function private.set_no_dates(uuid) from public;
+grant execute on function private.set_no_dates(uuid) to anon, authenticated;
+
+create function app.set_no_dates(p_plan_id uuid)
+returns boolean
+language sql
+volatile
+set search_path = ''
+as $$
+  select private.set_no_dates(p_plan_id)
+$$;
+comment on function app.set_no_dates(uuid) is
+  'Toggles the caller''s "none of these dates work for me" (on: the caller''s date votes go); answers whether it is now on. HP404 unknown plan, HP403 not a participant, HP409 cancelled.';
+revoke all on function app.set_no_dates(uuid) from public;
+grant execute on function app.set_no_dates(uuid) to anon, authenticated;
+
+-- -----------------------------------------------------------------------------
+-- The one ranking of a plan's dates
+-- -----------------------------------------------------------------------------
+-- docs/decisions/0108-answers-on-dates.md. The dates from today on that have
+-- an answer, placed by: most people with yes on any slot of the date, then
+-- most people with "if need be" on it (and no yes), then the earliest. Place
+-- 1 leads. private.vote_leaders (the deadline's automatic lock, the host's
+-- notice at the deadline) and the timeslots JSON's `leading` (the host's
+-- hint on Pick Date) read it; nothing else ranks dates. Invoker: a request
+-- sees only the votes its policies show.
+create function private.date_ranking(p_plan_id uuid)
+returns table (date date, yes_votes integer, if_need_be_votes integer, place integer)
+language sql
+stable
+set search_path = ''
+as $$
+  select d.date, d.yes_votes, d.voters - d.yes_votes,
+         (row_number() over (order by d.yes_votes desc, d.voters - d.yes_votes desc, d.date))::integer
+    from (select ts.date,
+                 (count(distinct coalesce(v.user_id, v.guest_id)) filter (where v.answer = 'yes'))::integer as yes_votes,
+                 count(distinct coalesce(v.user_id, v.guest_id))::integer as voters
+            from app.time_slots ts
+            join app.time_slot_votes v on v.time_slot_id = ts.id and v.plan_id = ts.plan_id
+           where ts.plan_id = p_plan_id and ts.date >= current_date
+           group by ts.date) d
+$$;
+comment on function private.date_ranking(uuid) is
+  'The plan''s dates from today on with answers, placed (1 leads) by most yes, then most if need be (people with no yes that day), then earliest.';
+revoke all on function private.date_ranking(uuid) from public;
+grant execute on function private.date_ranking(uuid) to anon, authenticated;
 
 -- -----------------------------------------------------------------------------
 -- A time slot with no votes that is not locked is removed.
@@ -484,3 +658,13 @@ create policy time_slot_votes_delete_anon on app.time_slot_votes
 create policy time_slot_votes_delete_authenticated on app.time_slot_votes
   for delete to authenticated
   using (user_id = (select auth.uid()));
+
+-- "None of these dates work": read like the votes; written only by the rules.
+alter table app.no_dates enable row level security;
+
+create policy no_dates_select_anon on app.no_dates
+  for select to anon
+  using (plan_id = (select private.claimed_plan_id()) or plan_id in (select private.my_plan_ids()));
+create policy no_dates_select_authenticated on app.no_dates
+  for select to authenticated
+  using (plan_id = (select private.claimed_plan_id()) or plan_id in (select private.my_plan_ids()));

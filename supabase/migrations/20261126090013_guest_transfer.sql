@@ -45,7 +45,8 @@ grant execute on function private.adopt_guest_name(uuid) to authenticated;
 -- -----------------------------------------------------------------------------
 -- After signing in on a device that holds a guest session, the client hands
 -- over the guestId. The guest's idea and slot votes become the user's
--- (dropping those the user already has), the guest's ideas and comments are
+-- (dropping those the user already has), and its "none of these dates work",
+-- the guest's ideas and comments are
 -- attributed to the user, the user joins the plan if needed (keeping the
 -- guest's place in the join order), and the guest is deleted, which removes
 -- its participants row: the guest's row is replaced by the user's.
@@ -67,6 +68,8 @@ declare
   v_user_id     uuid := auth.uid();
   v_guest       app.guests;
   v_joined_at   timestamptz;
+  v_guest_part  uuid;
+  v_user_part   uuid;
   v_idea_votes  integer;
   v_time_votes  integer;
 begin
@@ -92,7 +95,7 @@ begin
   -- guest's name (a restore) may vote as it, not take it away (0064).
   perform private.require_joining_device(p_guest_id);
 
-  select pa.joined_at into v_joined_at
+  select pa.joined_at, pa.id into v_joined_at, v_guest_part
     from app.participants pa where pa.guest_id = p_guest_id;
 
   -- Join (or keep) the user, at the earlier of the two join times. The name
@@ -100,7 +103,8 @@ begin
   insert into app.participants as pa (plan_id, user_id, name, joined_at)
   values (v_guest.plan_id, v_user_id, '-', coalesce(v_joined_at, now()))
   on conflict (plan_id, user_id) do update
-    set joined_at = least(pa.joined_at, excluded.joined_at);
+    set joined_at = least(pa.joined_at, excluded.joined_at)
+  returning pa.id into v_user_part;
 
   -- Copy the votes the user does not have yet; count what moved.
   with moved as (
@@ -113,15 +117,29 @@ begin
   )
   select count(*)::integer into v_idea_votes from moved;
 
+  -- Each date vote keeps its answer; on a slot the user voted on too, the
+  -- user's answer stays.
   with moved as (
-    insert into app.time_slot_votes (time_slot_id, plan_id, user_id)
-    select v.time_slot_id, v.plan_id, v_user_id
+    insert into app.time_slot_votes (time_slot_id, plan_id, user_id, answer)
+    select v.time_slot_id, v.plan_id, v_user_id, v.answer
       from app.time_slot_votes v
      where v.guest_id = p_guest_id
     on conflict do nothing
     returning 1
   )
   select count(*)::integer into v_time_votes from moved;
+
+  -- "None of these dates work" (the dates file's app.no_dates) moves too,
+  -- unless the user now has date votes: a date vote clears it, so the user
+  -- keeps either the votes or this, never both
+  -- (docs/decisions/0108-answers-on-dates.md).
+  if exists (select 1 from app.time_slot_votes v where v.plan_id = v_guest.plan_id and v.user_id = v_user_id) then
+    delete from app.no_dates n where n.participant_id = v_user_part and n.plan_id = v_guest.plan_id;
+  else
+    insert into app.no_dates (participant_id, plan_id)
+    select v_user_part, n.plan_id from app.no_dates n where n.participant_id = v_guest_part and n.plan_id = v_guest.plan_id
+    on conflict do nothing;
+  end if;
 
   update app.ideas i set user_id = v_user_id, guest_id = null where i.guest_id = p_guest_id;
   update app.idea_comments c set user_id = v_user_id, guest_id = null where c.guest_id = p_guest_id;

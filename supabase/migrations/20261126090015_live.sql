@@ -400,6 +400,18 @@ create constraint trigger time_slot_votes_publish_plan_changes
   after insert or update or delete on app.time_slot_votes
   deferrable initially deferred
   for each row execute function private.publish_plan_changes();
+-- "None of these dates work" shows in the participants list (noDates,
+-- hasResponded) and in the caller's date answers (my-votes): both parts.
+create trigger no_dates_note_plan_change
+  after insert or update or delete on app.no_dates
+  for each row execute function private.note_plan_change('participants');
+create trigger no_dates_note_dates_change
+  after insert or update or delete on app.no_dates
+  for each row execute function private.note_plan_change('dates');
+create constraint trigger no_dates_publish_plan_changes
+  after insert or update or delete on app.no_dates
+  deferrable initially deferred
+  for each row execute function private.publish_plan_changes();
 create trigger rsvps_note_plan_change
   after insert or update or delete on app.rsvps
   for each row execute function private.note_plan_change('rsvps');

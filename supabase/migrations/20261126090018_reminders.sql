@@ -7,7 +7,8 @@
 -- =============================================================================
 
 -- -----------------------------------------------------------------------------
--- private.has_responded: voted on at least one idea or date of the plan.
+-- private.has_responded: voted on at least one idea or date of the plan, or
+-- said none of its dates work (the dates file's app.no_dates).
 -- -----------------------------------------------------------------------------
 -- Definer: whoever reads the participants list sees everyone's answer, not
 -- only the votes RLS shows the caller.
@@ -22,9 +23,11 @@ as $$
                   where v.plan_id = p_plan_id and (v.user_id = p_user_id or v.guest_id = p_guest_id))
       or exists (select 1 from app.time_slot_votes v
                   where v.plan_id = p_plan_id and (v.user_id = p_user_id or v.guest_id = p_guest_id))
+      or exists (select 1 from app.participants pa join app.no_dates n on n.participant_id = pa.id and n.plan_id = pa.plan_id
+                  where pa.plan_id = p_plan_id and (pa.user_id = p_user_id or pa.guest_id = p_guest_id))
 $$;
 comment on function private.has_responded(uuid, uuid, uuid) is
-  'True when the member (user id) or guest has voted on an idea or a date of the plan.';
+  'True when the member (user id) or guest has voted on an idea or a date of the plan, or said none of its dates work.';
 revoke all on function private.has_responded(uuid, uuid, uuid) from public;
 grant execute on function private.has_responded(uuid, uuid, uuid) to anon, authenticated;
 
@@ -301,8 +304,8 @@ grant execute on function private.send_reminder(uuid) to authenticated;
 -- -----------------------------------------------------------------------------
 -- app.remind_unanswered: the host's "Remind them".
 -- -----------------------------------------------------------------------------
--- Who has not voted on any idea or date gets a reminder (push; members also
--- e-mail); once a date is locked, who has not answered Going, Maybe or
+-- Who has not answered (private.has_responded: no idea or date vote, and not
+-- "none of these dates work") gets a reminder (push; members also e-mail); once a date is locked, who has not answered Going, Maybe or
 -- Can't go (private.send_reminder). Once per window per plan (HP429,
 -- DETAIL = seconds to wait), the deadline's automatic reminder included
 -- (private.run_deadlines); a reminder that reaches nobody does not count.
@@ -373,16 +376,17 @@ grant execute on function app.set_deadline(uuid, timestamptz, boolean) to authen
 -- -----------------------------------------------------------------------------
 
 -- The leaders of a plan's vote: the most-voted idea (ties: the older) and the
--- most-voted date from today on, counting each person once per date (ties:
--- the earlier). Nothing that has no vote.
+-- date that leads the one ranking of dates (the dates file's
+-- private.date_ranking: most yes, then most if need be, then earliest), with
+-- its yes and if-need-be counts. Nothing that has no vote.
 create function private.vote_leaders(p_plan_id uuid)
-returns table (idea_id uuid, idea_text text, idea_votes integer, date date, date_votes integer)
+returns table (idea_id uuid, idea_text text, idea_votes integer, date date, date_votes integer, date_if_need_be integer)
 language sql
 stable
 security definer
 set search_path = ''
 as $$
-  select i.id, i.text, i.votes, d.date, d.votes
+  select i.id, i.text, i.votes, d.date, d.yes_votes, d.if_need_be_votes
     from (select 1) one
     left join lateral (
       select i.id, i.text, count(*)::integer as votes
@@ -391,13 +395,7 @@ as $$
        group by i.id
        order by count(*) desc, i.created_at, i.id
        limit 1) i on true
-    left join lateral (
-      select ts.date, count(distinct coalesce(v.user_id, v.guest_id))::integer as votes
-        from app.time_slots ts join app.time_slot_votes v on v.time_slot_id = ts.id and v.plan_id = ts.plan_id
-       where ts.plan_id = p_plan_id and ts.date >= current_date
-       group by ts.date
-       order by 2 desc, ts.date
-       limit 1) d on true
+    left join private.date_ranking(p_plan_id) d on d.place = 1
 $$;
 revoke all on function private.vote_leaders(uuid) from public;
 
@@ -468,7 +466,8 @@ begin
       perform private.enqueue_notification(v_plan.id, 'deadline_reached', jsonb_build_object(
         'autoLock', v_plan.auto_lock,
         'ideaText', v_leaders.idea_text, 'ideaVotes', v_leaders.idea_votes,
-        'date', v_leaders.date, 'dateVotes', v_leaders.date_votes), 'host', true, null);
+        'date', v_leaders.date, 'dateVotes', v_leaders.date_votes,
+        'dateIfNeedBe', v_leaders.date_if_need_be), 'host', true, null);
     end if;
   end loop;
   return v_done;

@@ -243,6 +243,8 @@ const ROUTES: Route[] = [
     name: 'POST /api/plans/{id}/preview-details',
     request: (w, who) => ['POST', `/api/plans/${w.planA.id}/preview-details`, withGuest(who, { previewDetails: false })],
   },
+  // "None of these dates work" (docs/decisions/0108-answers-on-dates.md): a date vote's callers.
+  { name: 'POST /api/plans/{id}/no-dates', request: (w, who) => ['POST', `/api/plans/${w.planA.id}/no-dates`, withGuest(who)] },
 ];
 
 /** The rows of docs/authorization.md: the matrix (a status per caller) and the routes open to anyone. */

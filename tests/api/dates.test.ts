@@ -4,10 +4,18 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { voterListSchema } from '../../supabase/functions/_shared/contract/common.ts';
-import type { TimeSlotVoteResult, VoteDateResult } from '../../supabase/functions/_shared/contract/dates.ts';
+import {
+  ANSWER_INVALID,
+  type MyDateAnswers,
+  myDateAnswersSchema,
+  type NoDatesResult,
+  type TimeSlotVoteResult,
+  type VoteDateResult,
+} from '../../supabase/functions/_shared/contract/dates.ts';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner, expectText } from '../support/api.ts';
 import { apiWorld, type SlotJson } from '../support/api-world.ts';
+import { rankedPlan } from '../support/date-ranking.ts';
 import { day } from '../support/dates.ts';
 
 const owner = apiDatabaseAsOwner();
@@ -34,21 +42,21 @@ describe('POST /api/plans/{id}/vote-date', () => {
 
     const first = await voteDate(plan.id, { date }, host.token);
     expect(first.status).toBe(200);
-    expect(first.json).toEqual({ voted: true, timeSlotId: expect.any(String), voteCount: 1 });
+    expect(first.json).toEqual({ voted: true, timeSlotId: expect.any(String), voteCount: 1, ifNeedBeCount: 0, answer: 'yes' });
 
     // The last vote of a slot goes: so does the slot (its id is still answered).
     const again = await voteDate(plan.id, { date }, host.token);
-    expect(again.json).toEqual({ voted: false, timeSlotId: first.json.timeSlotId, voteCount: 0 });
+    expect(again.json).toEqual({ voted: false, timeSlotId: first.json.timeSlotId, voteCount: 0, ifNeedBeCount: 0, answer: null });
     expect((await slotsOf(plan.id)).json).toEqual([]);
 
     // Another period is another slot; voting the whole day again makes a new one.
     const evening = await voteDate(plan.id, { date, period: 'Evening' }, host.token);
     const day2 = await voteDate(plan.id, { date }, host.token);
     expect(evening.json.timeSlotId).not.toBe(first.json.timeSlotId);
-    expect(day2.json).toEqual({ voted: true, timeSlotId: expect.any(String), voteCount: 1 });
+    expect(day2.json).toEqual({ voted: true, timeSlotId: expect.any(String), voteCount: 1, ifNeedBeCount: 0, answer: 'yes' });
     expect((await slotsOf(plan.id)).json).toEqual([
-      { id: day2.json.timeSlotId, date, period: null, voteCount: 1 },
-      { id: evening.json.timeSlotId, date, period: 'Evening', voteCount: 1 },
+      { id: day2.json.timeSlotId, date, period: null, voteCount: 1, ifNeedBeCount: 0, leading: true },
+      { id: evening.json.timeSlotId, date, period: 'Evening', voteCount: 1, ifNeedBeCount: 0, leading: true },
     ]);
   });
 
@@ -58,7 +66,7 @@ describe('POST /api/plans/{id}/vote-date', () => {
     const date = await day(owner, 2);
     const a = await voteDate(plan.id, { date, period: 'evening' }, host.token);
     const b = await voteDate(plan.id, { date, period: 'Evening' }, host.token);
-    expect(b.json).toEqual({ voted: false, timeSlotId: a.json.timeSlotId, voteCount: 0 });
+    expect(b.json).toMatchObject({ voted: false, timeSlotId: a.json.timeSlotId, voteCount: 0 });
     const clock = await voteDate(plan.id, { date, period: '07:30' }, host.token);
     const blank = await voteDate(plan.id, { date, period: '  ' }, host.token);
     const periods = (await slotsOf(plan.id)).json.map((s) => [s.id, s.period]);
@@ -174,7 +182,7 @@ describe('dates proposed per participant (docs/decisions/0084-caps-per-participa
 });
 
 describe('GET /api/plans/{id}/timeslots', () => {
-  it('lists {id, date, period, voteCount} by date, then whole day first and by time of day', async () => {
+  it('lists {id, date, period, voteCount, ifNeedBeCount, leading} by date, then whole day first and by time of day', async () => {
     const host = await world.newUser();
     const plan = await world.newPlan(host);
     const guest = await world.newGuest(plan.id);
@@ -202,7 +210,9 @@ describe('GET /api/plans/{id}/timeslots', () => {
       [d3, '19:30', 1],
       [d3, 'Night', 1],
     ]);
-    expect(Object.keys(res.json[0]).sort()).toEqual(['date', 'id', 'period', 'voteCount']);
+    expect(Object.keys(res.json[0]).sort()).toEqual(['date', 'id', 'ifNeedBeCount', 'leading', 'period', 'voteCount']);
+    // Day 3 leads (two people say yes on it): each of its slots says so.
+    expect(res.json.map((s) => s.leading)).toEqual([false, true, true, true, true, true, true]);
   });
 
   it('readable with the link alone; [] for a plan without slots; 404 for unknown or malformed ids', async () => {
@@ -223,12 +233,13 @@ describe('POST /api/timeslots/{id}/vote', () => {
     const guest = await world.newGuest(plan.id);
     const slot = (await voteDate(plan.id, { date: await day(owner, 4), period: 'Night' }, host.token)).json.timeSlotId;
 
-    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual({ voted: true, voteCount: 2 });
-    expect((await voteSlot(slot, {}, host.token)).json).toEqual({ voted: false, voteCount: 1 });
-    expect((await voteSlot(slot, undefined, host.token)).json).toEqual({ voted: true, voteCount: 2 });
+    const yes = (voted: boolean, voteCount: number) => ({ voted, voteCount, ifNeedBeCount: 0, answer: voted ? 'yes' : null });
+    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual(yes(true, 2));
+    expect((await voteSlot(slot, {}, host.token)).json).toEqual(yes(false, 1));
+    expect((await voteSlot(slot, undefined, host.token)).json).toEqual(yes(true, 2));
     // The last votes go: the slot goes with them, and is then unknown.
-    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual({ voted: false, voteCount: 1 });
-    expect((await voteSlot(slot, undefined, host.token)).json).toEqual({ voted: false, voteCount: 0 });
+    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual(yes(false, 1));
+    expect((await voteSlot(slot, undefined, host.token)).json).toEqual(yes(false, 0));
     expect((await slotsOf(plan.id)).json).toEqual([]);
     expectText(await voteSlot(slot, undefined, host.token), 404, 'Time slot not found');
   });
@@ -238,7 +249,7 @@ describe('POST /api/timeslots/{id}/vote', () => {
     const plan = await world.newPlan(host);
     const slot = (await voteDate(plan.id, { date: await day(owner, 4) }, host.token)).json.timeSlotId;
     const friend = await world.newUser('Fay');
-    expect((await voteSlot(slot, {}, friend.token)).json).toEqual({ voted: true, voteCount: 2 });
+    expect((await voteSlot(slot, {}, friend.token)).json).toMatchObject({ voted: true, voteCount: 2 });
     expect((await api(`GET`, `/api/plans/${plan.id}`)).json.participantCount).toBe(2);
   });
 
@@ -275,9 +286,9 @@ describe('GET /api/timeslots/{id}/voters', () => {
     // The shape the web app reads (the shared contract), and the values.
     expect(voterListSchema.safeParse(res.json).success).toBe(true);
     expect(res.json).toEqual([
-      { id: host.id, name: 'Hana Host', isGuest: false },
-      { id: guest.id, name: guest.name, isGuest: true },
-      { id: member.id, name: 'Mia', isGuest: false },
+      { id: host.id, name: 'Hana Host', isGuest: false, answer: 'yes' },
+      { id: guest.id, name: guest.name, isGuest: true, answer: 'yes' },
+      { id: member.id, name: 'Mia', isGuest: false, answer: 'yes' },
     ]);
 
     await voteSlot(slot, { guestId: guest.id });
@@ -331,5 +342,118 @@ describe('GET /api/plans/{id}/my-votes', () => {
     expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${randomUUID()}`), 404, 'Guest not found');
     expectText(await api('GET', `/api/plans/${plan.id}/my-votes?guestId=abc`), 400, 'guestId must be a valid id');
     expectText(await api('GET', `/api/plans/${randomUUID()}/my-votes`, { token: host.token }), 404, 'Plan not found');
+  });
+});
+
+describe('answers on dates: yes, if need be, none of these work (docs/decisions/0108-answers-on-dates.md)', () => {
+  const noDates = (planId: string, body: unknown, token?: string, headers?: Record<string, string>) =>
+    api<NoDatesResult>('POST', `/api/plans/${planId}/no-dates`, { body, token, headers });
+  const participants = async (planId: string) =>
+    (await api<{ name: string; hasResponded: boolean; noDates: boolean }[]>('GET', `/api/plans/${planId}/participants`)).json.map(
+      (p) => [p.name, p.hasResponded, p.noDates],
+    );
+
+  it('the toggle table on both routes: the same answer removes, the other replaces; voters, my-votes and its answers say which', async () => {
+    const host = await world.newUser('Hana', 'Host');
+    const plan = await world.newPlan(host);
+    const guest = await world.newGuest(plan.id);
+    const date = await day(owner, 4);
+    const maybe = await voteDate(plan.id, { date, answer: 'ifneedbe' }, host.token);
+    expect(maybe.json).toEqual({ voted: true, timeSlotId: expect.any(String), voteCount: 0, ifNeedBeCount: 1, answer: 'ifneedbe' });
+    const slot = maybe.json.timeSlotId;
+    expect((await voteSlot(slot, { guestId: guest.id })).json).toEqual({ voted: true, voteCount: 1, ifNeedBeCount: 1, answer: 'yes' });
+    expect((await voteDate(plan.id, { date, answer: 'yes' }, host.token)).json).toMatchObject({ voted: true, timeSlotId: slot, voteCount: 2, ifNeedBeCount: 0 });
+    expect((await voteSlot(slot, { answer: 'ifneedbe' }, host.token)).json).toEqual({ voted: true, voteCount: 1, ifNeedBeCount: 1, answer: 'ifneedbe' });
+
+    const voters = await api('GET', `/api/timeslots/${slot}/voters`);
+    expect(voterListSchema.safeParse(voters.json).success).toBe(true);
+    expect(voters.json).toEqual([
+      { id: host.id, name: 'Hana Host', isGuest: false, answer: 'ifneedbe' },
+      { id: guest.id, name: guest.name, isGuest: true, answer: 'yes' },
+    ]);
+    expect((await slotsOf(plan.id)).json).toEqual([{ id: slot, date, period: null, voteCount: 1, ifNeedBeCount: 1, leading: true }]);
+    // Without the parameter my-votes stays the ids (both answers); with it, each answer.
+    expect((await api('GET', `/api/plans/${plan.id}/my-votes`, { token: host.token })).json).toEqual([slot]);
+    const mine = await api<MyDateAnswers>('GET', `/api/plans/${plan.id}/my-votes?answers=true`, { token: host.token });
+    expect(myDateAnswersSchema.safeParse(mine.json).success).toBe(true);
+    expect(mine.json).toEqual({ answers: [{ timeSlotId: slot, answer: 'ifneedbe' }], noDates: false });
+    expect(mine.headers.get('etag')).not.toBe((await api('GET', `/api/plans/${plan.id}/my-votes`, { token: host.token })).headers.get('etag'));
+    expect((await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${guest.id}&answers=true`)).json).toEqual({
+      answers: [{ timeSlotId: slot, answer: 'yes' }],
+      noDates: false,
+    });
+    expectText(await api('GET', `/api/plans/${plan.id}/my-votes?answers=yes`, { token: host.token }), 400, 'answers must be true or false');
+
+    expect((await voteDate(plan.id, { date, answer: 'ifneedbe' }, host.token)).json).toMatchObject({ voted: false, voteCount: 1, ifNeedBeCount: 0, answer: null });
+  });
+
+  it('an unknown answer is 400 with one sentence on both routes, and nothing changes', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const date = await day(owner, 5);
+    const slot = (await voteDate(plan.id, { date }, host.token)).json.timeSlotId;
+    for (const answer of ['no', 'maybe', 'YES', '', null, 2, ['yes']]) {
+      expectText(await voteDate(plan.id, { date, answer }, host.token), 400, ANSWER_INVALID);
+      expectText(await voteDate(plan.id, { date: await day(owner, 6), answer }, host.token), 400, ANSWER_INVALID);
+      expectText(await voteSlot(slot, { answer }, host.token), 400, ANSWER_INVALID);
+    }
+    expect((await slotsOf(plan.id)).json).toEqual([{ id: slot, date, period: null, voteCount: 1, ifNeedBeCount: 0, leading: true }]);
+  });
+
+  it('none of these work: a toggle that takes the caller’s date votes, counts as answered, shows to the host; a vote clears it', async () => {
+    const host = await world.newUser('Hana');
+    const plan = await world.newPlan(host);
+    const guest = await world.newGuest(plan.id, 'Gwen');
+    const date = await day(owner, 3);
+    await voteDate(plan.id, { date, guestId: guest.id, answer: 'ifneedbe' });
+    expect(await participants(plan.id)).toEqual([['Hana', false, false], ['Gwen', true, false]]);
+
+    expect((await noDates(plan.id, { guestId: guest.id })).json).toEqual({ noDates: true });
+    expect(await participants(plan.id)).toEqual([['Hana', false, false], ['Gwen', true, true]]);
+    expect((await slotsOf(plan.id)).json).toEqual([]);
+    expect((await api('GET', `/api/plans/${plan.id}/my-votes?guestId=${guest.id}&answers=true`)).json).toEqual({ answers: [], noDates: true });
+    expect((await noDates(plan.id, {}, host.token)).json).toEqual({ noDates: true });
+    expect((await noDates(plan.id, {}, host.token)).json).toEqual({ noDates: false });
+
+    // A date vote clears it.
+    await voteDate(plan.id, { date, guestId: guest.id });
+    expect(await participants(plan.id)).toEqual([['Hana', false, false], ['Gwen', true, false]]);
+
+    // A repeat with the same Idempotency-Key replays the first answer instead of toggling back.
+    const key = { 'Idempotency-Key': randomUUID() };
+    expect((await noDates(plan.id, {}, host.token, key)).json).toEqual({ noDates: true });
+    const replay = await noDates(plan.id, {}, host.token, key);
+    expect(replay.json).toEqual({ noDates: true });
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(await participants(plan.id)).toEqual([['Hana', true, true], ['Gwen', true, false]]);
+  });
+
+  it('no-dates refusals: 401 without identity, 403 for another plan’s guest, 404 unknown plans, 409 cancelled; a link holder joins', async () => {
+    const host = await world.newUser();
+    const plan = await world.newPlan(host);
+    const other = await world.newPlan(host);
+    const otherGuest = await world.newGuest(other.id);
+    expectText(await noDates(plan.id, {}), 401, 'Join the plan first to vote');
+    expectText(await noDates(plan.id, { guestId: otherGuest.id }), 403, 'Please join the plan first to vote');
+    expectText(await noDates(plan.id, { guestId: 'x' }), 400, 'guestId must be a valid id');
+    expectText(await noDates(randomUUID(), {}, host.token), 404, 'Plan not found');
+    expectText(await noDates('nope', {}, host.token), 404, 'Plan not found');
+    const friend = await world.newUser('Fay');
+    expect((await noDates(plan.id, {}, friend.token)).json).toEqual({ noDates: true });
+    expect((await api('GET', `/api/plans/${plan.id}`)).json.participantCount).toBe(2);
+    expect((await api('POST', `/api/plans/${plan.id}/cancel`, { body: {}, token: host.token })).status).toBe(200);
+    expectText(await noDates(plan.id, {}, friend.token), 409, 'This plan was cancelled.');
+  });
+
+  it('the timeslots JSON marks the slots of the date the one ranking puts first (the fixture the deadline’s lock is tested on)', async () => {
+    const ranked = await rankedPlan(owner);
+    const slots = (await slotsOf(ranked.planId)).json;
+    const [{ leader }] = await owner<{ leader: string }[]>`select (current_date + ${ranked.leadingDay}::int)::text as leader`;
+    expect(slots.filter((s) => s.leading).map((s) => s.date)).toEqual([leader, leader]);
+    expect(slots.filter((s) => !s.leading).every((s) => s.date !== leader)).toBe(true);
+    const byDate = new Map<string, [number, number]>();
+    for (const s of slots) byDate.set(`${s.date} ${s.period}`, [s.voteCount, s.ifNeedBeCount!]);
+    expect(byDate.get(`${leader} Night`)).toEqual([2, 0]);
+    expect(byDate.get(`${leader} null`)).toEqual([1, 1]);
   });
 });

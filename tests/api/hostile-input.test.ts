@@ -197,6 +197,11 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
   );
   const guest = { headers: guestHeader(w.guest.secret) };
   const badAnswer = fc.oneof(fc.string({ maxLength: 12 }).filter((a) => !['going', 'maybe', 'no'].includes(a)), fc.constantFrom('waitlist', 'Going', 'yes', ' going'), wrongType);
+  const badDateAnswer = fc.oneof(
+    fc.string({ maxLength: 12 }).filter((a) => !['yes', 'ifneedbe'].includes(a)),
+    fc.constantFrom('Yes', 'IFNEEDBE', 'if need be', 'no', 'maybe', ' yes', 'yes\u0000'),
+    wrongType,
+  );
   const badFriends = fc.oneof(fc.integer({ max: -1 }), fc.integer({ min: 11 }), fc.double({ min: 0.1, max: 9.9, noInteger: true }), fc.string({ maxLength: 3 }), fc.boolean(), fc.constant(null));
   return [
     { name: 'vote-date date', bad: badDate, build: (date) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/vote-date`, opts: { body: { date, guestId: w.guest.id }, ...guest } }) },
@@ -264,6 +269,10 @@ function shapeTargets(): Array<{ name: string; bad: fc.Arbitrary<unknown>; build
       build: (capacity) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/capacity`, opts: { body: { capacity }, token: w.host.token } }),
     },
     { name: 'capacity maxPlusOnes', bad: badFriends, build: (maxPlusOnes) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/capacity`, opts: { body: { capacity: 8, maxPlusOnes }, token: w.host.token } }) },
+    // Answers on dates (docs/decisions/0108-answers-on-dates.md): "yes" or "ifneedbe", nothing else.
+    { name: 'vote-date answer', bad: badDateAnswer, build: (answer) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/vote-date`, opts: { body: { date: w.date, answer, guestId: w.guest.id }, ...guest } }) },
+    { name: 'timeslot vote answer', bad: badDateAnswer, build: (answer) => ({ method: 'POST', path: `/api/timeslots/${w.slotA}/vote`, opts: { body: { answer }, token: w.member.token } }) },
+    { name: 'no-dates guestId', bad: badId, build: (guestId) => ({ method: 'POST', path: `/api/plans/${w.planA.id}/no-dates`, opts: { body: { guestId }, ...guest } }) },
     // Link previews (docs/api.md "Link previews").
     {
       name: 'preview-details previewDetails',
@@ -323,6 +332,7 @@ function idPaths(junk: string): Array<[string, string, ApiOptions]> {
     ['GET', `/api/plans/slug/${id}/preview`, {}],
     ['GET', `/api/plans/slug/${id}/preview.png`, {}],
     ['POST', `/api/plans/${id}/preview-details`, { body: { previewDetails: false }, token: w.host.token }],
+    ['POST', `/api/plans/${id}/no-dates`, { body: { guestId: w.guest.id }, ...guest }],
   ];
 }
 
@@ -371,6 +381,7 @@ function tokenRoutes(): Array<[string, string, ApiOptions]> {
     ['PUT', `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, { body: { answer: 'going' } }],
     ['POST', `/api/plans/${w.planA.id}/capacity`, { body: { capacity: 5 } }],
     ['POST', `/api/plans/${w.planA.id}/preview-details`, { body: { previewDetails: false } }],
+    ['POST', `/api/plans/${w.planA.id}/no-dates`, { body: {} }],
   ];
 }
 
@@ -391,6 +402,7 @@ function guestWrites(guestId: string): Array<[string, string, ApiOptions]> {
     ['DELETE', `/api/guest-session/${guestId}/other-devices`, {}],
     ['POST', '/api/push/subscriptions', { body: { subscription: { endpoint: pushEndpoint(), keys: pushKeys() }, guestId } }],
     ['PUT', `/api/plans/${w.planA.id}/rsvp`, { body: { answer: 'going', guestId } }],
+    ['POST', `/api/plans/${w.planA.id}/no-dates`, { body: { guestId } }],
   ];
 }
 
@@ -405,6 +417,7 @@ function idempotentRoutes(): Array<[string, string, ApiOptions]> {
     ['POST', `/api/ideas/${w.ideaA}/comments`, { body: { text: 'Fine comment' }, token: w.member.token }],
     ['PUT', `/api/plans/${w.planA.id}/rsvp`, { body: { answer: 'going', guestId: w.guest.id }, ...guest }],
     ['PUT', `/api/plans/${w.planA.id}/rsvps/${w.guestParticipantId}`, { body: { answer: 'maybe' }, token: w.host.token }],
+    ['POST', `/api/plans/${w.planA.id}/no-dates`, { body: { guestId: w.guest.id }, ...guest }],
   ];
 }
 

@@ -130,7 +130,7 @@ describe('date and slot votes', () => {
     const slotKey = newKey();
     const voteSlot = () => api('POST', `/api/timeslots/${slotId}/vote`, withKey(slotKey, { body: { guestId: guest.id } }));
     const slotFirst = await voteSlot();
-    expect(slotFirst.json).toEqual({ voted: true, voteCount: 2 });
+    expect(slotFirst.json).toEqual({ voted: true, voteCount: 2, ifNeedBeCount: 0, answer: 'yes' });
     const slotAgain = await voteSlot();
     expect(answerOf(slotAgain)).toEqual(answerOf(slotFirst));
     expect(replayed(slotAgain)).toBe('true');

@@ -271,7 +271,7 @@ describe('writes per participant per minute', () => {
     expectTooMany(await comment('Hello?'), /^Too many comments in a short time, please try again in /, 60);
   });
 
-  it('votes: idea votes, date votes and slot votes count together', async () => {
+  it('votes: idea votes, date votes (either answer), slot votes and "none of these dates work" count together', async () => {
     const voter = await newUser('Vi');
     await addMember(planId, voter);
     const [{ id: ideaId }] = await owner`
@@ -286,12 +286,14 @@ describe('writes per participant per minute', () => {
     const votes = [
       await limited('POST', `/api/ideas/${ideaId}/vote`, { body: {}, token: voter.token }),
       await limited('POST', `/api/plans/${planId}/vote-date`, { body: { date }, token: voter.token }),
-      await limited('POST', `/api/timeslots/${byDate.json.timeSlotId}/vote`, { body: {}, token: voter.token }),
+      await limited('POST', `/api/timeslots/${byDate.json.timeSlotId}/vote`, { body: { answer: 'ifneedbe' }, token: voter.token }),
+      await limited('POST', `/api/plans/${planId}/no-dates`, { body: {}, token: voter.token }),
     ];
     for (const res of votes) expectTooMany(res, /^Too many votes in a short time, please try again in /, 60);
     // Refused votes changed nothing.
     const [{ n }] = await owner`select count(*)::int as n from app.idea_votes where idea_id = ${ideaId} and user_id = ${voter.id}`;
     expect(n).toBe(1);
+    expect(await owner`select 1 from app.no_dates where plan_id = ${planId}`).toEqual([]);
   });
 
   it('votes: a replay of an Idempotency-Key counts like any vote (docs/offline.md "Idempotency keys")', async () => {

@@ -53,7 +53,8 @@ describe('planning → time_range_locked → completed → unlock → planning',
     expect(timed.json).toMatchObject({ status: 'completed', eventTime: '7:30 PM', lockedTimeSlotDate: date, lockedIdeaId: ideaId });
     const slots = (await api<SlotJson[]>('GET', `/api/plans/${plan.id}/timeslots`)).json;
     const timeSlot = slots.find((s) => s.id === timed.json.lockedTimeSlotId);
-    expect(timeSlot).toEqual({ id: timed.json.lockedTimeSlotId, date, period: '19:30', voteCount: 0 });
+    // No vote of its own; its date leads (the guest's whole-day yes).
+    expect(timeSlot).toEqual({ id: timed.json.lockedTimeSlotId, date, period: '19:30', voteCount: 0, ifNeedBeCount: 0, leading: true });
 
     // GET /api/plans/{id} agrees.
     expect((await api<PlanJson>('GET', `/api/plans/${plan.id}`)).json).toEqual(timed.json);

@@ -345,10 +345,10 @@ describe('GET /api/plans/{id}/participants', () => {
     const res = await api('GET', `/api/plans/${plan.id}/participants`);
     expect(res.status).toBe(200);
     expect(res.json).toEqual([
-      { id: hostRow.id, name: 'Hal Host', userId: host.id, guestId: null, isGuest: false, hasResponded: false, role: 'host' },
-      { id: gus.participantId, name: 'Gus', userId: null, guestId: gus.guestId, isGuest: true, hasResponded: true, role: null },
-      { id: zedRow, name: 'Zed', userId: zed.id, guestId: null, isGuest: false, hasResponded: true, role: null },
-      { id: amyRow, name: amyEmail.email.split('@')[0], userId: amy.id, guestId: null, isGuest: false, hasResponded: false, role: null },
+      { id: hostRow.id, name: 'Hal Host', userId: host.id, guestId: null, isGuest: false, hasResponded: false, noDates: false, role: 'host' },
+      { id: gus.participantId, name: 'Gus', userId: null, guestId: gus.guestId, isGuest: true, hasResponded: true, noDates: false, role: null },
+      { id: zedRow, name: 'Zed', userId: zed.id, guestId: null, isGuest: false, hasResponded: true, noDates: false, role: null },
+      { id: amyRow, name: amyEmail.email.split('@')[0], userId: amy.id, guestId: null, isGuest: false, hasResponded: false, noDates: false, role: null },
     ]);
   });
 

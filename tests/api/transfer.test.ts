@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GUEST_SECRET_MISSING, GUEST_SECRET_WRONG } from '../../supabase/functions/_shared/contract/guest-secret.ts';
 import { api, apiDatabaseAsOwner, expectText } from '../support/api.ts';
+import { day } from '../support/dates.ts';
 import { newAccount, newGuest, newPlan, participantsOf, type User } from '../support/api-world.ts';
 import { guestClaims, memberClaims, newIdea, newSlot, sorted, toggleIdeaVote, toggleSlotVote } from '../support/votes.ts';
 
@@ -82,6 +83,36 @@ describe('POST /api/auth/transfer-guest-votes', () => {
     expect([ideaVotes, slotVotes]).toEqual([3, 2]);
     const participants = await participantsOf(owner, planId);
     expect(participants.map((p) => p.name)).toEqual(['Hanna Host', 'Max']);
+  });
+
+  it("keeps each date vote's answer (the member's own answer stays on a slot both voted) and moves 'none of these dates work'", async () => {
+    const planId = await newPlan(host, 'Answers');
+    const guest = await newGuest(planId);
+    const slot = async (days: number, answer: string, who: { token?: string; guestId?: string }) =>
+      (await api('POST', `/api/plans/${planId}/vote-date`, { body: { date: await day(owner, days), answer, guestId: who.guestId }, token: who.token }))
+        .json.timeSlotId as string;
+    const both = await slot(1, 'ifneedbe', { guestId: guest.id });
+    const own = await slot(2, 'ifneedbe', { guestId: guest.id });
+    const member = await newAccount(owner, 'Ines', null);
+    await slot(1, 'yes', { token: member.token });
+    const res = await transfer({ guestId: guest.id }, member.token);
+    expect(res.json).toEqual({ transferredIdeaVotes: 0, transferredTimeVotes: 1 });
+    const answers = await api('GET', `/api/plans/${planId}/my-votes?answers=true`, { token: member.token });
+    expect(answers.json.answers).toEqual(expect.arrayContaining([{ timeSlotId: both, answer: 'yes' }, { timeSlotId: own, answer: 'ifneedbe' }]));
+    expect(answers.json).toMatchObject({ noDates: false });
+    expect(answers.json.answers).toHaveLength(2);
+
+    // "Yes, that's me" on a new phone: the restored device answers as the guest; its "none work" moves with the guest.
+    const quiet = await newGuest(planId);
+    const restored = await api('POST', '/api/guest-session/restore', { body: { planId, name: quiet.name } });
+    const secret = (restored.json as { secret: string }).secret;
+    const none = await api('POST', `/api/plans/${planId}/no-dates`, { body: { guestId: quiet.id }, guestSecret: secret });
+    expect(none.json).toEqual({ noDates: true });
+    const taker = await newAccount(owner, 'Tao', null);
+    expect((await transfer({ guestId: quiet.id }, taker.token, quiet.secret)).status).toBe(200);
+    expect((await api('GET', `/api/plans/${planId}/my-votes?answers=true`, { token: taker.token })).json).toEqual({ answers: [], noDates: true });
+    const people = (await api('GET', `/api/plans/${planId}/participants`)).json as { name: string; noDates: boolean; hasResponded: boolean }[];
+    expect(people.find((p) => p.name === 'Tao')).toMatchObject({ noDates: true, hasResponded: true });
   });
 
   it('the guest is gone afterwards: a second transfer, the session and the name check all say so', async () => {

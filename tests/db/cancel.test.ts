@@ -66,13 +66,14 @@ describe('app.cancel_plan', () => {
 });
 
 describe('a cancelled plan is frozen', () => {
-  it('votes, ideas, comments, date votes and answers: 409 for guests and members alike; nothing is written', async () => {
+  it('votes, ideas, comments, date votes, "none of these dates work" and answers: 409 for guests and members alike; nothing is written', async () => {
     await cancel();
     const counts = async () =>
       (await db.owner`select (select count(*) from app.idea_votes where plan_id = ${w.planA})::int as iv,
                              (select count(*) from app.ideas where plan_id = ${w.planA})::int as ideas,
                              (select count(*) from app.idea_comments where plan_id = ${w.planA})::int as comments,
-                             (select count(*) from app.time_slot_votes where plan_id = ${w.planA})::int as tv`)[0];
+                             (select count(*) from app.time_slot_votes where plan_id = ${w.planA})::int as tv,
+                             (select count(*) from app.no_dates where plan_id = ${w.planA})::int as none`)[0];
     const before = await counts();
     for (const actor of ['member', 'guest', 'host', 'strangerWithLink'] as const) {
       const who = w.actors[actor];
@@ -81,6 +82,7 @@ describe('a cancelled plan is frozen', () => {
       await expectPgError(call(who, "select * from app.add_idea_comment($1, 'Yes')", w.ideaA), 'HP409', CANCELLED);
       await expectPgError(call(who, 'select * from app.vote_on_time_slot($1)', w.slotA), 'HP409', CANCELLED);
       await expectPgError(call(who, "select * from app.vote_on_date($1, current_date + 5, 'Evening')", w.planA), 'HP409', CANCELLED);
+      await expectPgError(call(who, 'select app.set_no_dates($1)', w.planA), 'HP409', CANCELLED);
       await expectPgError(call(who, "select * from app.rsvp($1, 'going', 0)", w.planA), 'HP409', CANCELLED);
     }
     expect(await counts()).toEqual(before);

@@ -8,7 +8,7 @@ import { useFreshDatabase, usePlanWorld } from '../support/db.ts';
 const db = useFreshDatabase();
 const w = usePlanWorld(db);
 
-const TABLES = ['guests', 'participants', 'ideas', 'idea_comments', 'idea_votes', 'time_slots', 'time_slot_votes'];
+const TABLES = ['guests', 'participants', 'ideas', 'idea_comments', 'idea_votes', 'time_slots', 'time_slot_votes', 'no_dates'];
 const countsOf = async (planId: string) => {
   const out: Record<string, number> = {};
   for (const t of TABLES) {
@@ -24,6 +24,8 @@ describe('deleting a plan', () => {
     await as('select app.pick_idea($1, $2)', w.planA, w.ideaA);
     await as('select app.lock_date($1, current_date + 3)', w.planA);
     await as('select app.set_event_time($1, $2)', w.planA, '19:00');
+    // Mia (no date votes) says none of the dates work.
+    await db.as(w.actors.member, (sql) => sql`select app.set_no_dates(${w.planA})`);
 
     const before = await countsOf(w.planA);
     expect(Object.values(before).every((n) => n > 0)).toBe(true);

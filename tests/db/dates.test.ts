@@ -15,6 +15,7 @@ import {
   readersOfA,
   type ActorName,
 } from '../support/plan-fixture.ts';
+import { rankedPlan } from '../support/date-ranking.ts';
 
 const db = useFreshDatabase();
 
@@ -149,7 +150,7 @@ describe('the vote rules', () => {
       const first = await vote(w.actors.member, w.slotA);
       expect(first.vote_count).toBe(first.voted ? before + 1 : before - 1);
       const second = await vote(w.actors.member, w.slotA);
-      expect(second).toEqual({ voted: !first.voted, vote_count: before });
+      expect(second).toEqual({ voted: !first.voted, vote_count: before, if_need_be_count: 0, answer: first.voted ? null : 'yes' });
     });
 
     it('refuses an unknown slot, another plan’s slot and a guest of another plan, changing nothing', async () => {
@@ -190,10 +191,12 @@ describe('the vote rules', () => {
       const day = await isoDay(11);
       const first = await vote(w.actors.guest, day, 'Night');
       const slot = await db.owner`select id from app.time_slots where plan_id = ${w.planA} and date = ${day}::date and period = 'Night'`;
-      expect(first).toEqual({ voted: true, time_slot_id: slot[0].id, vote_count: 1 });
-      expect(await vote(w.actors.member, day, ' Night ')).toEqual({ voted: true, time_slot_id: slot[0].id, vote_count: 2 });
-      expect(await vote(w.actors.member, day, 'Night')).toEqual({ voted: false, time_slot_id: slot[0].id, vote_count: 1 });
-      expect(await vote(w.actors.guest, day, 'Night')).toEqual({ voted: false, time_slot_id: slot[0].id, vote_count: 0 });
+      const answered = (voted: boolean, count: number) =>
+        ({ voted, time_slot_id: slot[0].id, vote_count: count, if_need_be_count: 0, answer: voted ? 'yes' : null });
+      expect(first).toEqual(answered(true, 1));
+      expect(await vote(w.actors.member, day, ' Night ')).toEqual(answered(true, 2));
+      expect(await vote(w.actors.member, day, 'Night')).toEqual(answered(false, 1));
+      expect(await vote(w.actors.guest, day, 'Night')).toEqual(answered(false, 0));
       expect(await db.owner`select 1 from app.time_slots where id = ${slot[0].id}`).toHaveLength(0);
     });
 
@@ -262,6 +265,227 @@ describe('the vote rules', () => {
       await expectPgError(voteDate(w.actors.stranger, w.planA, await isoDay(1)), 'HP404', 'Plan not found');
       await expectPgError(voteDate(w.actors.otherGuestWithLink, w.planA, await isoDay(1)), 'HP403');
     });
+  });
+});
+
+describe('answers on dates: yes, if need be, none of these work (docs/decisions/0108-answers-on-dates.md)', () => {
+  const { newPlan } = useHostAndMember(db);
+  type Answered = { voted: boolean; time_slot_id?: string; vote_count: number; if_need_be_count: number; answer: string | null };
+
+  async function plan() {
+    const p = await newPlan();
+    const gus = await addGuest(db.owner, p.planId, 'Gus');
+    return { ...p, gusId: gus, hostId: p.host.sub!, memberId: p.member.sub!, guest: asGuest(gus, { plan_id: p.planId }) };
+  }
+  const byDate = (claims: Claims, planId: string, days: number, answer?: string | null) =>
+    db.as(claims, async (sql) =>
+      (await sql<Answered[]>`
+        select * from app.vote_on_date(${planId}, current_date + ${days}::int, null, ${answer === undefined ? 'yes' : answer})`)[0]);
+  const bySlot = (claims: Claims, slotId: string, answer?: string | null) =>
+    db.as(claims, async (sql) =>
+      (await sql<Answered[]>`select * from app.vote_on_time_slot(${slotId}, ${answer === undefined ? 'yes' : answer})`)[0]);
+  const votesOf = async (planId: string) =>
+    await db.owner<{ days: number; voter: string; answer: string }[]>`
+      select (s.date - current_date)::int as days, coalesce(v.user_id, v.guest_id)::text as voter, v.answer
+        from app.time_slot_votes v join app.time_slots s on s.id = v.time_slot_id
+       where v.plan_id = ${planId} order by 1, 2`;
+  const noDates = (claims: Claims, planId: string) =>
+    db.as(claims, async (sql) => (await sql<{ on: boolean }[]>`select app.set_no_dates(${planId}) as on`)[0].on);
+  const saidNoDates = async (planId: string) =>
+    (await db.owner<{ name: string }[]>`
+      select pa.name from app.no_dates n join app.participants pa on pa.id = n.participant_id where n.plan_id = ${planId} order by 1`).map((r) => r.name);
+
+  describe('the toggle table', () => {
+    it('by date: none -> yes; the same yes removes; if need be -> yes replaces; yes -> if need be replaces; the same if need be removes', async () => {
+      const p = await plan();
+      const first = await byDate(p.member, p.planId, 4);
+      expect(first).toMatchObject({ voted: true, vote_count: 1, if_need_be_count: 0, answer: 'yes' });
+      expect(await byDate(p.member, p.planId, 4, 'yes')).toMatchObject({ voted: false, vote_count: 0, if_need_be_count: 0, answer: null });
+      expect(await votesOf(p.planId)).toEqual([]);
+
+      const maybe = await byDate(p.member, p.planId, 4, 'ifneedbe');
+      expect(maybe).toMatchObject({ voted: true, vote_count: 0, if_need_be_count: 1, answer: 'ifneedbe' });
+      expect(await byDate(p.guest, p.planId, 4)).toMatchObject({ voted: true, vote_count: 1, if_need_be_count: 1, answer: 'yes' });
+      // Replacing keeps the slot and the one row.
+      expect(await byDate(p.member, p.planId, 4, 'yes')).toEqual({
+        voted: true, time_slot_id: maybe.time_slot_id, vote_count: 2, if_need_be_count: 0, answer: 'yes',
+      });
+      expect(await byDate(p.member, p.planId, 4, 'ifneedbe')).toMatchObject({ voted: true, vote_count: 1, if_need_be_count: 1, answer: 'ifneedbe' });
+      expect(await votesOf(p.planId)).toEqual(
+        [{ days: 4, voter: p.gusId, answer: 'yes' }, { days: 4, voter: p.memberId, answer: 'ifneedbe' }].sort((a, b) => a.voter.localeCompare(b.voter)),
+      );
+      expect(await byDate(p.member, p.planId, 4, 'ifneedbe')).toMatchObject({ voted: false, vote_count: 1, if_need_be_count: 0, answer: null });
+      expect(await votesOf(p.planId)).toEqual([{ days: 4, voter: p.gusId, answer: 'yes' }]);
+    });
+
+    it('by slot the same, an absent answer (null) is yes; the last vote going takes the slot', async () => {
+      const p = await plan();
+      const slot = (await byDate(p.guest, p.planId, 5, 'ifneedbe')).time_slot_id!;
+      expect(await bySlot(p.member, slot, null)).toEqual({ voted: true, vote_count: 1, if_need_be_count: 1, answer: 'yes' });
+      expect(await bySlot(p.member, slot, 'ifneedbe')).toEqual({ voted: true, vote_count: 0, if_need_be_count: 2, answer: 'ifneedbe' });
+      expect(await bySlot(p.guest, slot, 'yes')).toEqual({ voted: true, vote_count: 1, if_need_be_count: 1, answer: 'yes' });
+      expect(await bySlot(p.guest, slot)).toEqual({ voted: false, vote_count: 0, if_need_be_count: 1, answer: null });
+      expect(await bySlot(p.member, slot, 'ifneedbe')).toEqual({ voted: false, vote_count: 0, if_need_be_count: 0, answer: null });
+      expect(await db.owner`select 1 from app.time_slots where id = ${slot}`).toHaveLength(0);
+    });
+
+    it('an unknown answer is 400 on both paths and changes nothing; the table refuses one too', async () => {
+      const p = await plan();
+      const slot = (await byDate(p.member, p.planId, 6)).time_slot_id!;
+      const before = await votesOf(p.planId);
+      for (const bad of ['no', 'maybe', 'Yes', '', 'if need be']) {
+        await expectPgError(byDate(p.member, p.planId, 6, bad), 'HP400', 'answer must be "yes" or "ifneedbe"');
+        await expectPgError(byDate(p.guest, p.planId, 7, bad), 'HP400', 'answer must be "yes" or "ifneedbe"');
+        await expectPgError(bySlot(p.member, slot, bad), 'HP400', 'answer must be "yes" or "ifneedbe"');
+      }
+      expect(await votesOf(p.planId)).toEqual(before);
+      expect(await db.owner`select 1 from app.time_slots where plan_id = ${p.planId} and date = current_date + 7`).toHaveLength(0);
+      await expectPgError(
+        db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, user_id, answer) values (${slot}, ${p.planId}, ${p.hostId}, 'maybe')`,
+        '23514',
+      );
+    });
+  });
+
+  describe('both answers at once', () => {
+    it("one voter's yes and if need be on one slot at once, round after round: one row at most, never an error", async () => {
+      const p = await plan();
+      const pool = db.pool(2);
+      const slot = (await byDate(p.host, p.planId, 8)).time_slot_id!;
+      const mine = async () =>
+        (await db.owner<{ answer: string }[]>`select answer from app.time_slot_votes where time_slot_id = ${slot} and user_id = ${p.memberId}`)
+          .map((r) => r.answer);
+      // What the two toggles answer, and leave, when one runs after the other.
+      const toggle = (now: string | null, answer: string) => (now === answer ? null : answer);
+      const inTurn = (before: string | null, first: string, second: string) => {
+        const afterFirst = toggle(before, first);
+        const afterSecond = toggle(afterFirst, second);
+        return { [first]: afterFirst, [second]: afterSecond, left: afterSecond };
+      };
+      for (let round = 0; round < 6; round += 1) {
+        const before = (await mine())[0] ?? null;
+        const [yes, maybe] = await Promise.all(
+          (['yes', 'ifneedbe'] as const).map((answer) =>
+            runAs(pool, p.member, async (sql) => (await sql<Answered[]>`select * from app.vote_on_time_slot(${slot}, ${answer})`)[0]),
+          ),
+        );
+        const rows = await mine();
+        expect(rows.length).toBeLessThanOrEqual(1);
+        const seen = { yes: yes.answer, ifneedbe: maybe.answer, left: rows[0] ?? null };
+        expect([inTurn(before, 'yes', 'ifneedbe'), inTurn(before, 'ifneedbe', 'yes')], `round ${round} from ${before}`).toContainEqual(seen);
+        // The counts each answered are the slot's at its commit: the host's yes is always among them.
+        expect(Math.min(yes.vote_count, maybe.vote_count)).toBeGreaterThanOrEqual(1);
+      }
+    });
+
+    it('twelve voters, half yes and half if need be at once, twice: counted exactly, then gone with the slot', async () => {
+      const p = await plan();
+      const voters: Claims[] = [];
+      for (let i = 0; i < 12; i += 1) {
+        const user = await createUser(db.owner, `Answerer${i}`, null);
+        await addMember(db.owner, p.planId, user);
+        voters.push({ role: 'authenticated', sub: user, plan_id: p.planId });
+      }
+      const pool = db.pool(12);
+      const round = () =>
+        Promise.all(
+          voters.map((claims, i) =>
+            runAs(pool, claims, (sql) => sql`select * from app.vote_on_date(${p.planId}, current_date + 9, null, ${i % 2 ? 'ifneedbe' : 'yes'})`),
+          ),
+        );
+      await round();
+      const counts = async () =>
+        (await db.owner`
+          select count(*) filter (where answer = 'yes')::int as yes, count(*) filter (where answer = 'ifneedbe')::int as maybe
+            from app.time_slot_votes where plan_id = ${p.planId}`)[0];
+      expect(await counts()).toEqual({ yes: 6, maybe: 6 });
+      await round();
+      expect(await counts()).toEqual({ yes: 0, maybe: 0 });
+      expect(await db.owner`select 1 from app.time_slots where plan_id = ${p.planId}`).toHaveLength(0);
+    });
+  });
+
+  describe('none of these dates work', () => {
+    it("a toggle; on, it takes the caller's date votes (and the slots only they kept); any date vote clears it, on either path", async () => {
+      const p = await plan();
+      await byDate(p.member, p.planId, 2);
+      await byDate(p.member, p.planId, 3, 'ifneedbe');
+      await byDate(p.guest, p.planId, 3);
+      expect(await noDates(p.member, p.planId)).toBe(true);
+      expect(await saidNoDates(p.planId)).toEqual(['Mia']);
+      expect(await votesOf(p.planId)).toEqual([{ days: 3, voter: p.gusId, answer: 'yes' }]);
+      expect((await db.owner`select (date - current_date)::int as d from app.time_slots where plan_id = ${p.planId}`).map((r) => r.d)).toEqual([3]);
+      expect(await noDates(p.member, p.planId)).toBe(false);
+      expect(await saidNoDates(p.planId)).toEqual([]);
+
+      // A vote by date, and one by slot, clear it (also a vote that removes one).
+      expect(await noDates(p.member, p.planId)).toBe(true);
+      expect(await noDates(p.guest, p.planId)).toBe(true);
+      expect(await saidNoDates(p.planId)).toEqual(['Gus', 'Mia']);
+      expect(await byDate(p.member, p.planId, 4, 'ifneedbe')).toMatchObject({ voted: true, answer: 'ifneedbe' });
+      expect(await saidNoDates(p.planId)).toEqual(['Gus']);
+      const slot = (await votesOf(p.planId))[0];
+      expect(slot).toMatchObject({ days: 4 });
+      const [{ id }] = await db.owner`select id from app.time_slots where plan_id = ${p.planId}`;
+      await bySlot(p.guest, id);
+      expect(await saidNoDates(p.planId)).toEqual([]);
+    });
+
+    // A cancelled plan's 409: tests/db/cancel.test.ts.
+    it('refused like a date vote: unknown or unreadable 404, not a participant 403; a link holder joins', async () => {
+      const p = await plan();
+      const stranger = await createUser(db.owner, 'Sten', null);
+      const otherPlan = await newPlan();
+      const otherGuest = asGuest(await addGuest(db.owner, otherPlan.planId, 'Olga'), { plan_id: p.planId });
+      await expectPgError(noDates(p.member, crypto.randomUUID()), 'HP404', 'Plan not found');
+      await expectPgError(noDates({ role: 'authenticated', sub: stranger }, p.planId), 'HP404', 'Plan not found');
+      await expectPgError(noDates({ role: 'anon', plan_id: p.planId }, p.planId), 'HP403', 'Please join the plan first to vote');
+      await expectPgError(noDates(otherGuest, p.planId), 'HP403', 'Please join the plan first to vote');
+      expect(await saidNoDates(p.planId)).toEqual([]);
+      expect(await noDates({ role: 'authenticated', sub: stranger, plan_id: p.planId }, p.planId)).toBe(true);
+      expect(await saidNoDates(p.planId)).toEqual(['Sten']);
+    });
+
+    it('read like the votes, written only by the rules; it goes with its participant', async () => {
+      const p = await plan();
+      await noDates(p.member, p.planId);
+      await noDates(p.guest, p.planId);
+      const read = (claims: Claims) => db.as(claims, async (sql) => (await sql`select count(*)::int as n from app.no_dates where plan_id = ${p.planId}`)[0].n);
+      expect(await read({ role: 'anon', plan_id: p.planId })).toBe(2);
+      expect(await read({ role: 'anon' })).toBe(0);
+      const [{ pid }] = await db.owner`select id as pid from app.participants where plan_id = ${p.planId} and user_id = ${p.hostId}`;
+      await expectDenied(db.as(p.host, (sql) => sql`insert into app.no_dates (participant_id, plan_id) values (${pid}, ${p.planId})`));
+      await expectDenied(db.as(p.member, (sql) => sql`delete from app.no_dates`));
+      await db.as(p.member, (sql) => sql`select app.leave_plan(${p.planId})`);
+      await db.owner`delete from app.guests where id = ${p.gusId}`;
+      expect(await saidNoDates(p.planId)).toEqual([]);
+    });
+
+    it("one person's date vote and 'none work' at once, round after round: never both", async () => {
+      const p = await plan();
+      const pool = db.pool(2);
+      for (let round = 0; round < 6; round += 1) {
+        await Promise.all([
+          runAs(pool, p.member, (sql) => sql`select * from app.vote_on_date(${p.planId}, current_date + 2)`),
+          runAs(pool, p.member, (sql) => sql`select app.set_no_dates(${p.planId})`),
+        ]);
+        const votes = (await votesOf(p.planId)).length;
+        const said = (await saidNoDates(p.planId)).length;
+        expect(votes * said, `round ${round}: ${votes} votes, ${said} none-work`).toBe(0);
+      }
+    });
+  });
+
+  it('private.date_ranking: most yes, then most if need be, then earliest; from today on; a request sees only what it may read', async () => {
+    const ranked = await rankedPlan(db.owner);
+    const rows = await db.owner<{ days: number; yes_votes: number; if_need_be_votes: number; place: number }[]>`
+      select (date - current_date)::int as days, yes_votes, if_need_be_votes, place from private.date_ranking(${ranked.planId}) order by place`;
+    expect(rows.map((r) => [r.days, r.yes_votes, r.if_need_be_votes])).toEqual(ranked.ranking);
+    expect(rows.map((r) => r.place)).toEqual([1, 2, 3, 4]);
+    const asReader = (claims: Claims) =>
+      db.as(claims, async (sql) => (await sql`select count(*)::int as n from private.date_ranking(${ranked.planId})`)[0].n);
+    expect(await asReader({ role: 'anon', plan_id: ranked.planId })).toBe(4);
+    expect(await asReader({ role: 'anon' })).toBe(0);
   });
 });
 

@@ -3,7 +3,7 @@
 // device is the guest's.
 import { describe, expect, it } from 'vitest';
 import { expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
-import { addGuest, addIdea, addMember, asGuest, participantNames, sha256Hex } from '../support/plan-fixture.ts';
+import { addGuest, addIdea, addMember, addSlot, asGuest, participantNames, sha256Hex } from '../support/plan-fixture.ts';
 
 const db = useFreshDatabase();
 const w = usePlanWorld(db, { each: true });
@@ -37,6 +37,39 @@ describe('transfer_guest_votes', () => {
     expect(await db.owner`select user_id, guest_id from app.ideas where id = ${idea2}`).toEqual([
       { user_id: w.users.stranger, guest_id: null },
     ]);
+  });
+
+  it("keeps each date vote's answer (on a slot both voted, the user's stays) and moves 'none of these dates work'", async () => {
+    // Gus says "if need be" on slot A and day 6; the stranger said yes on slot A itself.
+    await db.owner`update app.time_slot_votes set answer = 'ifneedbe' where guest_id = ${w.guest}`;
+    const day6 = await addSlot(db.owner, w.planA, 6, null);
+    await db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, guest_id, answer) values (${day6}, ${w.planA}, ${w.guest}, 'ifneedbe')`;
+    await addMember(db.owner, w.planA, w.users.stranger);
+    await db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, user_id) values (${w.slotA}, ${w.planA}, ${w.users.stranger})`;
+    expect(await transfer(w.actors.stranger, w.guest)).toEqual({ transferred_idea_votes: 1, transferred_time_votes: 1 });
+    const answers = await db.owner`select time_slot_id, answer from app.time_slot_votes where user_id = ${w.users.stranger}`;
+    expect(answers).toEqual(expect.arrayContaining([{ time_slot_id: w.slotA, answer: 'yes' }, { time_slot_id: day6, answer: 'ifneedbe' }]));
+    expect(answers).toHaveLength(2);
+
+    // A guest who said none work: the user who has no date votes takes it over...
+    const saidNone = (planId: string) =>
+      db.owner`select pa.name from app.no_dates n join app.participants pa on pa.id = n.participant_id where n.plan_id = ${planId} order by 1`;
+    const ria = await addGuest(db.owner, w.planA, 'Ria');
+    await db.as(asGuest(ria, { plan_id: w.planA }), (sql) => sql`select app.set_no_dates(${w.planA})`);
+    await transfer(w.actors.member, ria);
+    expect((await saidNone(w.planA)).map((r) => r.name)).toEqual(['Mia']);
+    // ...one who has date votes keeps them, and the guest's "none" goes (a date vote clears it).
+    const rob = await addGuest(db.owner, w.planA, 'Rob');
+    await db.as(asGuest(rob, { plan_id: w.planA }), (sql) => sql`select app.set_no_dates(${w.planA})`);
+    await transfer(w.actors.stranger, rob);
+    expect((await saidNone(w.planA)).map((r) => r.name)).toEqual(['Mia']);
+    expect(await db.owner`select 1 from app.time_slot_votes where user_id = ${w.users.stranger}`).toHaveLength(2);
+    // And a user who said none takes a guest's date votes: they clear it.
+    const sol = await addGuest(db.owner, w.planA, 'Sol');
+    await db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, guest_id) values (${day6}, ${w.planA}, ${sol})`;
+    await transfer(w.actors.member, sol);
+    expect(await saidNone(w.planA)).toEqual([]);
+    expect(await db.owner`select answer from app.time_slot_votes where user_id = ${w.users.member}`).toEqual([{ answer: 'yes' }]);
   });
 
   it("joins a user who was not in the plan, at the guest's place in the join order", async () => {

@@ -139,7 +139,7 @@ describe('one notification per plan per transaction, for every kind of write', (
     expect(change.ideaIds).toEqual([w.ideaA]);
   });
 
-  it('a date vote (find-or-create slot + vote) and a slot vote name the slot', async () => {
+  it('a date vote (find-or-create slot + vote) and a slot vote name the slot; "none of these work" tells dates and participants', async () => {
     const date = await today(5);
     const first = await expectOneChange(w.planA, ['dates'], () =>
       call(w.actors.guest, (sql) => sql`select * from app.vote_on_date(${w.planA}, ${date}::date, null)`),
@@ -149,6 +149,14 @@ describe('one notification per plan per transaction, for every kind of write', (
       call(w.actors.guest, (sql) => sql`select * from app.vote_on_time_slot(${w.slotA})`),
     );
     expect(again.slotIds).toEqual([w.slotA]);
+    // "None of these dates work" shows in the participants list and the caller's answers;
+    // a date vote after it clears it: the same two parts (docs/decisions/0108-answers-on-dates.md).
+    await expectOneChange(w.planA, ['dates', 'participants'], () =>
+      call(w.actors.member, (sql) => sql`select app.set_no_dates(${w.planA})`),
+    );
+    await expectOneChange(w.planA, ['dates', 'participants'], () =>
+      call(w.actors.member, (sql) => sql`select * from app.vote_on_date(${w.planA}, ${date}::date, null, 'ifneedbe')`),
+    );
   });
 
   it("the host's pick, location, lock, time and unlock", async () => {

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectDenied, expectPgError, useFreshDatabase, usePlanWorld, type Claims } from '../support/db.ts';
 import { addGuest, addIdea, addMember, addSlot, asGuest, createUser } from '../support/plan-fixture.ts';
+import { rankedPlan } from '../support/date-ranking.ts';
 import { useOutbox, WINDOW } from './outbox-fixture.ts';
 
 const db = useFreshDatabase();
@@ -266,7 +267,7 @@ describe('the notice budget: at most one notice of the decisions per plan per wi
 });
 
 describe('who has answered, and the host reminding the others', () => {
-  it('has_responded: an idea or a date vote counts', async () => {
+  it('has_responded: an idea or a date vote counts, and so does "none of these dates work"', async () => {
     const q = (user: string | null, guest: string | null) =>
       db.as(w.actors.host, async (sql) => (await sql`select private.has_responded(${w.planA}, ${user}, ${guest}) as r`)[0].r);
     expect(await q(w.users.member, null)).toBe(true); // an idea vote
@@ -276,6 +277,11 @@ describe('who has answered, and the host reminding the others', () => {
     expect(await q(null, ann)).toBe(false);
     await db.owner`insert into app.time_slot_votes (time_slot_id, plan_id, guest_id) values (${w.slotA}, ${w.planA}, ${ann})`;
     expect(await q(null, ann)).toBe(true);
+    const bo = await addGuest(db.owner, w.planA, 'Bo');
+    await db.as(asGuest(bo, { plan_id: w.planA }), (sql) => sql`select app.set_no_dates(${w.planA})`);
+    expect(await q(null, bo)).toBe(true);
+    await db.as(w.actors.host, (sql) => sql`select app.set_no_dates(${w.planA})`);
+    expect(await q(w.users.host, null)).toBe(true);
   });
 
   const remind = (claims: Claims, planId = w.planA, window = 43_200) =>
@@ -300,6 +306,10 @@ describe('who has answered, and the host reminding the others', () => {
     await db.owner`update app.plans set reminded_at = null where id = ${w.planA}`;
 
     const annPhone = await subscribe(asGuest(ann, { plan_id: w.planA }));
+    // Uma said none of the dates work: she has answered, and is left out.
+    const uma = await addGuest(db.owner, w.planA, 'Uma');
+    await subscribe(asGuest(uma, { plan_id: w.planA }));
+    await db.as(asGuest(uma, { plan_id: w.planA }), (sql) => sql`select app.set_no_dates(${w.planA})`);
     expect(await remind(coraClaims)).toBe(2);
     expect((await outbox(w.planA)).map((r) => [r.kind, r.channel, r.endpoint ?? r.user_id])).toEqual([
       ['reminder', 'push', annPhone],
@@ -412,6 +422,25 @@ describe('deadlines', () => {
     expect(await runDeadlines()).toBe(0);
   });
 
+  it('at the deadline with auto-lock, the one ranking picks the date: most yes, then most if need be, then earliest', async () => {
+    const ranked = await rankedPlan(db.owner);
+    const host: Claims = { role: 'authenticated', sub: ranked.hostId, plan_id: ranked.planId };
+    await setDeadline(host, '1 hour', true, ranked.planId);
+    await db.owner`update app.plans set deadline = now() - interval '1 second' where id = ${ranked.planId}`;
+    expect(await runDeadlines()).toBe(1);
+    const [{ date }] = await db.owner`select (current_date + ${ranked.leadingDay}::int)::text as date`;
+    expect(await deadlineOf(ranked.planId)).toMatchObject({ closed: true, status: 'time_range_locked', date });
+    // The host's notice at the deadline names the same leader, with its counts.
+    await db.owner`update app.plans set status = 'planning', locked_time_slot_date = null, deadline_closed_at = null,
+                                        auto_lock = false, deadline = now() - interval '1 second' where id = ${ranked.planId}`;
+    await clearOutbox();
+    await subscribe(host);
+    expect(await runDeadlines()).toBe(1);
+    const [told] = await outbox(ranked.planId);
+    expect(told).toMatchObject({ kind: 'deadline_reached' });
+    expect(told.detail).toMatchObject({ date, dateVotes: 2, dateIfNeedBe: 1 });
+  });
+
   it('at the deadline without auto-lock (or with no date voted): the host is told where things stand', async () => {
     const hostPhone = await subscribe(w.actors.host);
     await setDeadline(w.actors.host, '1 hour', false);
@@ -424,7 +453,7 @@ describe('deadlines', () => {
       ['deadline_reached', 'email', w.users.host],
     ]);
     const [{ date }] = await db.owner`select (current_date + 3)::text as date`;
-    expect(rows[0].detail).toMatchObject({ autoLock: false, ideaText: 'Bowling', ideaVotes: 2, date, dateVotes: 1 });
+    expect(rows[0].detail).toMatchObject({ autoLock: false, ideaText: 'Bowling', ideaVotes: 2, date, dateVotes: 1, dateIfNeedBe: 0 });
   });
 
   it('two schedulers at once handle each plan once', async () => {

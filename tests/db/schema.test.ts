@@ -26,7 +26,7 @@ describe('schema hygiene', () => {
        where n.nspname = 'app' and c.relkind = 'r' order by 1`;
     expect(rows.map((r) => r.relname)).toEqual([
       'calendar_feeds', 'email_change_undos', 'email_changes', 'email_unsubscribes', 'guest_credentials', 'guests',
-      'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'notification_deliveries', 'notification_events',
+      'idea_comments', 'idea_votes', 'ideas', 'interest_catalog', 'no_dates', 'notification_deliveries', 'notification_events',
       'participants', 'plan_digests', 'plan_notices', 'plan_removals', 'plan_versions', 'plans', 'push_subscriptions', 'rate_limit_counters', 'rsvps', 'sessions', 'sign_in_codes', 'sign_in_devices',
       'time_slot_votes', 'time_slots',
       'user_interests', 'users',
@@ -107,11 +107,12 @@ describe('schema hygiene', () => {
       'app.set_deadline(p_plan_id uuid, p_deadline timestamp with time zone, p_auto_lock boolean) -> void',
       'app.set_event_time(p_plan_id uuid, p_time text, p_time_zone text) -> void',
       'app.set_location(p_plan_id uuid, p_location text) -> void',
+      'app.set_no_dates(p_plan_id uuid) -> boolean',
       'app.transfer_guest_votes(p_guest_id uuid) -> TABLE(transferred_idea_votes integer, transferred_time_votes integer)',
       'app.unlock_plan(p_plan_id uuid) -> void',
-      'app.vote_on_date(p_plan_id uuid, p_date date, p_period text) -> TABLE(voted boolean, time_slot_id uuid, vote_count integer)',
+      'app.vote_on_date(p_plan_id uuid, p_date date, p_period text, p_answer text) -> TABLE(voted boolean, time_slot_id uuid, vote_count integer, if_need_be_count integer, answer text)',
       'app.vote_on_idea(p_idea_id uuid) -> TABLE(voted boolean, vote_count integer)',
-      'app.vote_on_time_slot(p_time_slot_id uuid) -> TABLE(voted boolean, vote_count integer)',
+      'app.vote_on_time_slot(p_time_slot_id uuid, p_answer text) -> TABLE(voted boolean, vote_count integer, if_need_be_count integer, answer text)',
       'private.can_read_plan(p_plan_id uuid) -> boolean',
       'private.check_request(p_user_id uuid, p_session_id uuid, p_guest_id uuid, p_guest_secret_hash text) -> boolean',
       'private.claimed_guest_id() -> uuid',

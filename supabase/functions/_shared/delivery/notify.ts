@@ -87,6 +87,8 @@ export interface NoticeDetail {
   autoLock?: boolean;
   ideaVotes?: number | null;
   dateVotes?: number | null;
+  /** deadline_reached: the leading date's "if need be" answers (its yes are dateVotes). */
+  dateIfNeedBe?: number | null;
   calendarSequence?: number | null;
   /**
    * A notice of the plan's decisions says what is true when it goes, however
@@ -112,6 +114,11 @@ function count(n: number, one: string): string {
 
 function votes(n: number | null | undefined): string {
   return `${n ?? 0} vote${n === 1 ? '' : 's'}`;
+}
+
+/** A date's answers: '2 votes', or with "if need be" answers '2 yes, 1 if need be'. */
+function dateVotes(yes: number | null | undefined, ifNeedBe: number | null | undefined): string {
+  return ifNeedBe ? `${yes ?? 0} yes, ${ifNeedBe} if need be` : votes(yes);
 }
 
 /** 'Saturday, March 14, 2026 at 7:00 PM' (or without the time, or '' without a date). */
@@ -194,7 +201,7 @@ function kindLine(kind: NoticeKind, detail: NoticeDetail, planTitle: string): st
       if (!idea && !detail.date) return 'Voting has closed, with no votes yet';
       const leaders = [
         ...(idea ? [`${idea} (${votes(detail.ideaVotes)})`] : []),
-        ...(detail.date ? [`${formatLongDate(detail.date)} (${votes(detail.dateVotes)})`] : []),
+        ...(detail.date ? [`${formatLongDate(detail.date)} (${dateVotes(detail.dateVotes, detail.dateIfNeedBe)})`] : []),
       ].join(' and ');
       const reason = detail.autoLock && !detail.date ? ' No date has votes, so nothing was locked.' : ' Time to decide.';
       return `Voting has closed. Leading: ${leaders}.${reason}`;

@@ -13,10 +13,11 @@
 // migrations, whose HP4xx sentences reach the client.
 import { Hono } from 'hono';
 import { optionalUserId } from '../../../_shared/auth/tokens.ts';
-import { guestIdQuery, timeSlotVoteBody, voteDateBody } from '../../../_shared/contract/dates-requests.ts';
+import { guestIdQuery, myVotesAnswersQuery, noDatesBody, timeSlotVoteBody, voteDateBody } from '../../../_shared/contract/dates-requests.ts';
 import {
   JOIN_FIRST_TO_SEE_VOTES,
   JOIN_FIRST_TO_VOTE,
+  type NoDatesResult,
   TIME_SLOT_NOT_FOUND,
   type TimeSlot,
   type TimeSlotVoteResult,
@@ -46,10 +47,12 @@ function sortTimeSlots(slots: TimeSlot[]): TimeSlot[] {
 }
 
 /**
- * The plan's slots with their vote counts, versioned; undefined when the
- * caller cannot see the plan (unknown id), in ONE statement (votes counted by
- * the (time_slot_id, plan_id) index). `date` goes through jsonb: 'YYYY-MM-DD',
- * no time-zone shift.
+ * The plan's slots with their yes and if-need-be counts and whether their
+ * date leads (the one ranking, private.date_ranking: most yes, then most if
+ * need be, then earliest; docs/decisions/0108-answers-on-dates.md), versioned;
+ * undefined when the caller cannot see the plan (unknown id), in ONE
+ * statement (votes counted by the (time_slot_id, plan_id) index). `date` goes
+ * through jsonb: 'YYYY-MM-DD', no time-zone shift.
  */
 function readTimeSlots(tx: Tx, planId: string, known: string | null) {
   return tx<VersionedRow[]>`
@@ -58,13 +61,39 @@ function readTimeSlots(tx: Tx, planId: string, known: string | null) {
                'id', s.id,
                'date', s.date,
                'period', s.period,
-               'voteCount', (select count(*)::int from app.time_slot_votes v
-                              where v.time_slot_id = s.id and v.plan_id = s.plan_id)
+               'voteCount', c.yes,
+               'ifNeedBeCount', c.if_need_be,
+               'leading', coalesce(s.date = lead.date, false)
              ) order by s.date, s.id), '[]'::jsonb)
         from app.time_slots s
+        cross join lateral (
+          select (count(*) filter (where v.answer = 'yes'))::int as yes, (count(*) filter (where v.answer = 'ifneedbe'))::int as if_need_be
+            from app.time_slot_votes v where v.time_slot_id = s.id and v.plan_id = s.plan_id) c
+        left join private.date_ranking(p.id) lead on lead.place = 1
        where s.plan_id = p.id`)}
       from app.plans p join app.plan_versions pv on pv.plan_id = p.id
      where p.id = ${planId}::uuid`;
+}
+
+/**
+ * The caller's own date answers (the `v` alias of viewersOwnVote) on the plan
+ * row `p`: the slot ids (spec §7, both answers), or with `answers` each slot's
+ * answer and whether the caller said none of the dates work (myDateAnswersSchema).
+ */
+function myVotesBody(tx: Tx, userId: string | null, guestId: string | null, answers: boolean) {
+  const own = viewersOwnVote(tx, userId, guestId);
+  if (!answers) {
+    return tx`select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
+                from app.time_slot_votes v
+               where ${own} and v.plan_id = p.id`;
+  }
+  const ownRow = userId ? tx`pa.user_id = ${userId}::uuid` : tx`pa.guest_id = ${guestId}::uuid`;
+  return tx`select jsonb_build_object(
+              'answers', coalesce((select jsonb_agg(jsonb_build_object('timeSlotId', v.time_slot_id, 'answer', v.answer)
+                                                    order by v.created_at, v.id)
+                                     from app.time_slot_votes v where ${own} and v.plan_id = p.id), '[]'::jsonb),
+              'noDates', exists (select 1 from app.participants pa join app.no_dates n on n.participant_id = pa.id and n.plan_id = pa.plan_id
+                                  where ${ownRow} and pa.plan_id = p.id))`;
 }
 
 export const dateRoutes = new Hono()
@@ -89,9 +118,11 @@ export const dateRoutes = new Hono()
     const userId = await optionalUserId(c);
     const rawGuestId = c.req.query('guestId');
     const guestId = rawGuestId === undefined || rawGuestId === '' ? null : validate(guestIdQuery, rawGuestId);
+    const answers = validate(myVotesAnswersQuery, c.req.query('answers')) === 'true';
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_SEE_VOTES);
     const voterGuestId = userId ? null : guestId;
-    const viewer = viewerOf(userId, voterGuestId);
+    // The answers are another body: another copy and another ETag.
+    const viewer = answers ? `${viewerOf(userId, voterGuestId)}:answers` : viewerOf(userId, voterGuestId);
     // One statement: the plan (404), the guest's row (visible through the
     // plan_id claim: 404 when it is gone or another plan's), and the votes,
     // built only when the client's copy is stale.
@@ -100,11 +131,7 @@ export const dateRoutes = new Hono()
       viewer,
       query: async (known) => {
         const found = await requestRow({ userId, planId }, (tx) => tx<(VersionedRow & { guestPlanId: string | null })[]>`
-            select ${versionedColumns(tx, known, tx`
-                     select coalesce(jsonb_agg(v.time_slot_id order by v.created_at, v.id), '[]'::jsonb)
-                       from app.time_slot_votes v
-                      where ${viewersOwnVote(tx, userId, voterGuestId)}
-                        and v.plan_id = p.id`)},
+            select ${versionedColumns(tx, known, myVotesBody(tx, userId, voterGuestId, answers))},
                    (select g.plan_id from app.guests g where g.id = ${voterGuestId}::uuid) as "guestPlanId"
               from app.plans p join app.plan_versions pv on pv.plan_id = p.id
              where p.id = ${planId}::uuid`);
@@ -116,13 +143,14 @@ export const dateRoutes = new Hono()
     return response;
   })
 
-  // Find-or-create the (date, period) slot and toggle the caller's vote on it.
+  // Find-or-create the (date, period) slot and toggle the caller's answer on
+  // it (yes when absent: the same answer removes it, the other replaces it).
   // A member is joined on first vote; a guest must be a guest of this plan.
   // With an Idempotency-Key, a repeat replays the first answer.
   .post('/plans/:id/vote-date', async (c) => {
     const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
     const userId = await optionalUserId(c);
-    const { date, period, guestId } = await parseBody(c, voteDateBody);
+    const { date, period, guestId, answer } = await parseBody(c, voteDateBody);
     const idempotencyKey = await idempotencyKeyOf(c);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
@@ -131,8 +159,8 @@ export const dateRoutes = new Hono()
     const result = await requestRow(
       { userId, guestId: userId ? null : guestId, planId },
       (tx) => tx<VoteDateResult[]>`
-        select voted, time_slot_id as "timeSlotId", vote_count as "voteCount"
-          from app.vote_on_date(${planId}::uuid, ${date}::date, ${period})`,
+        select voted, time_slot_id as "timeSlotId", vote_count as "voteCount", if_need_be_count as "ifNeedBeCount", answer
+          from app.vote_on_date(${planId}::uuid, ${date}::date, ${period}, ${answer})`,
       { limits: [{ limit: 'vote', key: voter }], idempotencyKey },
     );
     return c.json(result);
@@ -145,20 +173,38 @@ export const dateRoutes = new Hono()
   .post('/timeslots/:id/vote', async (c) => {
     const timeSlotId = pathId(c.req.param('id'), TIME_SLOT_NOT_FOUND);
     const userId = await optionalUserId(c);
-    const { guestId } = await parseBody(c, timeSlotVoteBody);
+    const { guestId, answer } = await parseBody(c, timeSlotVoteBody);
     const idempotencyKey = await idempotencyKeyOf(c);
     if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
     const voter = participantKey(userId, guestId);
-    // The rule (app.vote_on_time_slot: the toggle and the count), and the
+    // The rule (app.vote_on_time_slot: the toggle and the counts), and the
     // limit in the claims statement: one round trip.
     const row = await requestRow(
       { userId, guestId: userId ? null : guestId, timeSlotId },
-      (tx) => tx<{ voted: boolean; voteCount: number }[]>`
-        select voted, vote_count as "voteCount" from app.vote_on_time_slot(${timeSlotId}::uuid)`,
+      (tx) => tx<TimeSlotVoteResult[]>`
+        select voted, vote_count as "voteCount", if_need_be_count as "ifNeedBeCount", answer
+          from app.vote_on_time_slot(${timeSlotId}::uuid, ${answer})`,
       { limits: [{ limit: 'vote', key: voter }], idempotencyKey },
     );
-    const { voted, voteCount } = row!;
-    const result: TimeSlotVoteResult = { voted, voteCount };
+    const { voted, voteCount, ifNeedBeCount, answer: now } = row!;
+    const result: TimeSlotVoteResult = { voted, voteCount, ifNeedBeCount, answer: now };
+    return c.json(result);
+  })
+
+  // "None of these dates work for me", a toggle (app.set_no_dates: on, the
+  // caller's date votes go; a date vote clears it). Checked like a date vote,
+  // counted against the same abuse limit; takes an Idempotency-Key.
+  .post('/plans/:id/no-dates', async (c) => {
+    const planId = pathId(c.req.param('id'), PLAN_NOT_FOUND);
+    const userId = await optionalUserId(c);
+    const { guestId } = await parseBody(c, noDatesBody);
+    const idempotencyKey = await idempotencyKeyOf(c);
+    if (!userId && !guestId) throw new HttpError(401, JOIN_FIRST_TO_VOTE);
+    const result = await requestRow(
+      { userId, guestId: userId ? null : guestId, planId },
+      (tx) => tx<NoDatesResult[]>`select app.set_no_dates(${planId}::uuid) as "noDates"`,
+      { limits: [{ limit: 'vote', key: participantKey(userId, guestId) }], idempotencyKey },
+    );
     return c.json(result);
   })
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { lockDateBody, setEventTimeBody, setLocationBody, timeSlotVoteBody, voteDateBody } from '../../../_shared/contract/dates-requests.ts';
-import { DATE_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_SLOT_NOT_FOUND, TIME_ZONE_INVALID } from '../../../_shared/contract/dates.ts';
+import {
+  lockDateBody,
+  myVotesAnswersQuery,
+  noDatesBody,
+  setEventTimeBody,
+  setLocationBody,
+  timeSlotVoteBody,
+  voteDateBody,
+} from '../../../_shared/contract/dates-requests.ts';
+import { ANSWER_INVALID, DATE_INVALID, PERIOD_INVALID, TIME_INVALID, TIME_SLOT_NOT_FOUND, TIME_ZONE_INVALID } from '../../../_shared/contract/dates.ts';
 import { HttpError } from '../../../_shared/http/errors.ts';
 import { rejectionOf } from '../../../_shared/http/validation-test-helpers.ts';
 import { pathId } from '../../../_shared/http/params.ts';
@@ -10,11 +18,12 @@ const GUEST = '0B6F2A4E-8C1D-4E5F-9A7B-3C2D1E0F9A8B';
 
 describe('vote-date body', () => {
   it('date required and real; period normalised; guestId lower-cased', () => {
-    expect(validate(voteDateBody, { date: '2026-03-14' })).toEqual({ date: '2026-03-14', period: null, guestId: null });
-    expect(validate(voteDateBody, { date: ' 2026-03-14 ', period: 'evening', guestId: GUEST })).toEqual({
+    expect(validate(voteDateBody, { date: '2026-03-14' })).toEqual({ date: '2026-03-14', period: null, guestId: null, answer: 'yes' });
+    expect(validate(voteDateBody, { date: ' 2026-03-14 ', period: 'evening', guestId: GUEST, answer: 'ifneedbe' })).toEqual({
       date: '2026-03-14',
       period: 'Evening',
       guestId: GUEST.toLowerCase(),
+      answer: 'ifneedbe',
     });
     expect(validate(voteDateBody, { date: '2026-03-14', period: '07:30', guestId: null }).period).toBe('7:30');
     expect(validate(voteDateBody, { date: '2026-03-14', period: '' }).period).toBeNull();
@@ -27,8 +36,24 @@ describe('vote-date body', () => {
     expect(rejectionOf(voteDateBody, { date: '2026-03-14', guestId: 'nope' })).toBe('guestId must be a valid id');
   });
   it('timeslot vote body', () => {
-    expect(validate(timeSlotVoteBody, {})).toEqual({ guestId: null });
+    expect(validate(timeSlotVoteBody, {})).toEqual({ guestId: null, answer: 'yes' });
+    expect(validate(timeSlotVoteBody, { answer: 'ifneedbe' })).toEqual({ guestId: null, answer: 'ifneedbe' });
     expect(rejectionOf(timeSlotVoteBody, { guestId: 5 })).toBe('guestId must be a valid id');
+  });
+  it('an answer is "yes" or "ifneedbe", nothing else', () => {
+    expect(validate(timeSlotVoteBody, { answer: 'yes' }).answer).toBe('yes');
+    for (const answer of ['Yes', 'maybe', 'no', '', ' yes', 'if need be', null, 1, true, {}, ['yes']]) {
+      expect(rejectionOf(voteDateBody, { date: '2026-03-14', answer })).toBe(ANSWER_INVALID);
+      expect(rejectionOf(timeSlotVoteBody, { answer })).toBe(ANSWER_INVALID);
+    }
+  });
+  it('no-dates body and the my-votes answers parameter', () => {
+    expect(validate(noDatesBody, {})).toEqual({ guestId: null });
+    expect(validate(noDatesBody, { guestId: GUEST }).guestId).toBe(GUEST.toLowerCase());
+    expect(rejectionOf(noDatesBody, { guestId: 'x' })).toBe('guestId must be a valid id');
+    expect(validate(myVotesAnswersQuery, undefined)).toBeUndefined();
+    expect(validate(myVotesAnswersQuery, 'true')).toBe('true');
+    expect(rejectionOf(myVotesAnswersQuery, 'yes')).toBe('answers must be true or false');
   });
 });
 

@@ -1,7 +1,8 @@
 // Who voted on an idea or a time slot (spec §3 Voter, contract/common.ts's
 // voterSchema), first voters first:
 // `id` is the member's user id or the guest's id, `name` the voter's
-// participants row (kept right by triggers). One statement; `undefined` when the
+// participants row (kept right by triggers); a slot's voters also say their
+// `answer` (yes, ifneedbe). One statement; `undefined` when the
 // idea/slot is unknown or out of the caller's reach (RLS), so that an empty
 // list and a 404 can be told apart.
 import type { Tx } from '../../../_shared/db/client.ts';
@@ -9,19 +10,19 @@ import { versionedColumns, type VersionedRow } from '../../../_shared/db/version
 
 // Fixed identifiers only (never from a request), so splicing them is safe.
 const TARGETS = {
-  idea: { targets: 'app.ideas', votes: 'app.idea_votes', column: 'idea_id' },
-  timeSlot: { targets: 'app.time_slots', votes: 'app.time_slot_votes', column: 'time_slot_id' },
+  idea: { targets: 'app.ideas', votes: 'app.idea_votes', column: 'idea_id', answer: '' },
+  timeSlot: { targets: 'app.time_slots', votes: 'app.time_slot_votes', column: 'time_slot_id', answer: ", 'answer', v.answer" },
 } as const;
 
 /** Versioned (the ETag is the version of the idea's or slot's plan); undefined when out of reach. */
 export function readVoters(tx: Tx, kind: keyof typeof TARGETS, id: string, known: string | null) {
-  const { targets, votes, column } = TARGETS[kind];
+  const { targets, votes, column, answer } = TARGETS[kind];
   return tx<VersionedRow[]>`
     select ${versionedColumns(tx, known, tx`
       select coalesce(jsonb_agg(jsonb_build_object(
                'id', coalesce(v.user_id, v.guest_id),
                'name', coalesce(member.name, guest.name, 'Someone'),
-               'isGuest', v.guest_id is not null
+               'isGuest', v.guest_id is not null${tx.unsafe(answer)}
              ) order by v.created_at, v.id), '[]'::jsonb)
         from ${tx.unsafe(votes)} v
         left join app.participants member on member.plan_id = v.plan_id and member.user_id = v.user_id

@@ -26,6 +26,7 @@ export function participantJson(tx: Tx, pa = 'pa', p = 'p'): Fragment {
       'guestId', ${part}.guest_id,
       'isGuest', ${part}.guest_id is not null,
       'hasResponded', private.has_responded(${part}.plan_id, ${part}.user_id, ${part}.guest_id),
+      'noDates', exists (select 1 from app.no_dates n where n.participant_id = ${part}.id and n.plan_id = ${part}.plan_id),
       'role', ${participantRole(tx, pa, p)}
     )`;
 }
