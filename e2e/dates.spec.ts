@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
-import { apiPost as post, localDate, signInViaApi, uniqueEmail } from './support.ts';
+import { apiCall, apiPost as post, localDate, runScheduler, signInViaApi, uniqueEmail } from './support.ts';
 
 /** 'Saturday, March 14, 2026'. */
 function longDate(iso: string): string {
@@ -159,4 +159,88 @@ test('guest and member vote, the host locks a date and sets the time, then unloc
   await guestPage.getByRole('tab', { name: /Availability/ }).click();
   await expect(guestPage.getByRole('heading', { name: 'When are you free?' })).toBeVisible();
   await expect(dayButton(guestPage, tomorrow)).toHaveAttribute('aria-pressed', 'true');
+});
+
+// Answers on dates (decision 0109): three phones answer yes, if need be and
+// none of these work; the host's view and the deadline's automatic lock pick
+// the same date by the API's one ranking (most yes, then most if need be, then
+// the earliest).
+test('yes, if need be and none of these work: the host and the automatic lock pick the same date', async ({ browser }) => {
+  const day2 = localDate(2);
+  const day3 = localDate(3);
+  const shortDay = (iso: string) => new Date(`${iso}T12:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' });
+
+  const hostPage = await newPage(browser);
+  const hostToken = await signInViaApi(hostPage, uniqueEmail('host'), { firstName: 'Hana', lastName: 'Host' });
+  const plan = await post<{ id: string; slug: string }>('/api/plans', { title: 'Picnic', isOpenInvite: true }, hostToken);
+  await post(`/api/plans/${plan.id}/ideas`, { text: 'Park lawn' }, hostToken);
+
+  // Ada says yes to two days; she watches her grid while the others answer.
+  const adaPage = await newPage(browser);
+  const adaToken = await signInViaApi(adaPage, uniqueEmail('ada'), { firstName: 'Ada', lastName: 'Yes' });
+  await post(`/api/plans/${plan.id}/join`, { name: 'Ada Yes' }, adaToken);
+  await adaPage.goto(`/plan/${plan.id}/availability`);
+  await dayButton(adaPage, day2).click();
+  await expect(dayButton(adaPage, day2)).toHaveAccessibleName(`${longDate(day2)}: 1 vote, you're free`);
+  await dayButton(adaPage, day3).click();
+  await expect(dayButton(adaPage, day3)).toHaveAccessibleName(`${longDate(day3)}: 1 vote, you're free`);
+
+  // Ben, a guest, can make the later day if need be: the switch, then a tap.
+  const ben = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Ben Maybe', planId: plan.id });
+  const benPage = await newPage(browser);
+  await benPage.addInitScript((session) => localStorage.setItem('guestSession', JSON.stringify(session)), {
+    id: ben.id,
+    name: ben.name,
+    planId: plan.id,
+    secret: ben.secret,
+  });
+  await benPage.goto(`/l/${plan.slug}/availability`);
+  await benPage.getByRole('radiogroup', { name: 'A tap says' }).getByText('If need be').click();
+  await dayButton(benPage, day3).click();
+  await expect(dayButton(benPage, day3)).toHaveAttribute('aria-pressed', 'mixed');
+  await expect(dayButton(benPage, day3)).toHaveAccessibleName(`${longDate(day3)}: 1 yes, 1 if need be, you're free if need be`);
+  // Live on Ada's phone, with no reload.
+  await expect(dayButton(adaPage, day3)).toHaveAccessibleName(`${longDate(day3)}: 1 yes, 1 if need be, you're free`);
+
+  // Cy, a guest, can make none of them.
+  const cy = await post<{ id: string; name: string; secret: string }>('/api/guest-session', { name: 'Cy None', planId: plan.id });
+  const cyPage = await newPage(browser);
+  await cyPage.addInitScript((session) => localStorage.setItem('guestSession', JSON.stringify(session)), {
+    id: cy.id,
+    name: cy.name,
+    planId: plan.id,
+    secret: cy.secret,
+  });
+  await cyPage.goto(`/l/${plan.slug}/availability`);
+  const none = cyPage.getByRole('switch', { name: 'None of these dates work for me' });
+  await none.click();
+  await expect(none).toBeChecked();
+  await expect(cyPage.getByText("The host sees that you can't make any of these.")).toBeVisible();
+
+  // The host: Cy is not waited on but named apart; the later day leads (a tie on yes, won by if need be).
+  await hostPage.goto(`/plan/${plan.id}`);
+  const waiting = hostPage.getByRole('region', { name: 'Waiting on' });
+  await expect(waiting.getByRole('list', { name: "1 can't make any of these" })).toHaveText('Cy None (Guest)');
+  await expect(waiting).not.toContainText('Ben Maybe');
+  await hostPage.goto(`/plan/${plan.id}?tab=availability`);
+  const row3 = hostPage.getByRole('listitem').filter({ hasText: shortDay(day3) });
+  await expect(row3.getByText('Leading')).toBeVisible();
+  await expect(row3.getByText('1 yes, 1 if need be')).toBeVisible();
+  await expect(row3.getByRole('img', { name: '1 yes, 1 if need be: Ada Yes, Ben Maybe (Guest) (if need be)' })).toBeVisible();
+  await expect(hostPage.getByRole('listitem').filter({ hasText: shortDay(day2) }).getByText('Leading')).toBeHidden();
+
+  // A deadline two seconds ahead with its automatic lock; once it passes, a
+  // scheduler run locks the same date (asked again until the deadline is past).
+  await post(`/api/plans/${plan.id}/deadline`, { deadline: new Date(Date.now() + 2_000).toISOString(), autoLock: true }, hostToken);
+  await expect
+    .poll(
+      async () => {
+        await runScheduler();
+        return (await apiCall<{ lockedTimeSlotDate: string | null }>('GET', `/api/plans/${plan.id}`, undefined, hostToken)).lockedTimeSlotDate;
+      },
+      { timeout: 15_000, message: 'the automatic lock at the deadline' },
+    )
+    .toBe(day3);
+  await hostPage.reload();
+  await expect(hostPage.getByRole('region', { name: 'Plan Status' })).toContainText(longDate(day3));
 });

@@ -36,6 +36,10 @@ export default async function globalSetup() {
   // The build the preview serves, for e2e/update.spec.ts, which deploys a
   // new build into a copy of it. Workers inherit this.
   if (stack.webDir) process.env.E2E_WEB_DIR = stack.webDir;
+  // The scheduler's secret, for a spec that runs the scheduler as soon as a
+  // deadline passes rather than waiting for the stack's timer
+  // (e2e/dates.spec.ts, the automatic lock).
+  process.env.E2E_SCHEDULER_SECRET = notificationKeys.schedulerSecret;
   return async () => {
     await stack.stop();
     await push.close();

@@ -205,3 +205,15 @@ export async function serviceWorkerOf(page: import('@playwright/test').Page, ori
   await cdp.send('ServiceWorker.enable');
   return { cdp, origin, registrationId: await registrationId };
 }
+
+/**
+ * One scheduler run, the request pg_cron's job makes (docs/notifications.md
+ * "Scheduling"), asked now rather than waiting for the stack's timer.
+ */
+export async function runScheduler(): Promise<void> {
+  const res = await fetch(`${process.env.E2E_WEB_URL}/api/scheduler/run`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${process.env.E2E_SCHEDULER_SECRET}` },
+  });
+  expect(res.ok, `the scheduler run answered ${res.status}`).toBe(true);
+}

@@ -63,4 +63,16 @@ describe('VoterAvatars', () => {
     expect(stack).toHaveTextContent('ALBECYDE+1');
     await waitFor(() => expect(server.reads).toBe(1));
   });
+
+  it("says a date's answers apart and outlines who said if need be", async () => {
+    const { options } = votersServer([
+      { ...ada, answer: 'yes' },
+      { ...hal, answer: 'ifneedbe' },
+      { id: 'u2', name: 'Ben', isGuest: false, answer: 'yes' },
+    ]);
+    renderWithProviders(<VoterAvatars voters={options} voteCount={3} />);
+    const stack = await screen.findByRole('img', { name: '2 yes, 1 if need be: Ada Lovelace, Hal (Guest) (if need be), Ben' });
+    expect(stack.querySelectorAll('[data-answer="ifneedbe"]')).toHaveLength(1);
+    expect(stack.querySelector('[data-answer="ifneedbe"]')).toHaveTextContent('H');
+  });
 });

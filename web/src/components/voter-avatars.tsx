@@ -9,6 +9,7 @@ import type { Voter } from '../../../supabase/functions/_shared/contract/common'
 interface VoterAvatarsProps<K extends QueryKey> {
   /** Who voted: an idea's or a time slot's voters (the feature's query options). */
   voters: UseQueryOptions<Voter[], Error, Voter[], K>;
+  /** Everyone in the list: a time slot's yes and if-need-be voters together. */
   voteCount: number;
   /** Spec §9: 3 by default, 4 in the date list. */
   max?: number;
@@ -16,7 +17,8 @@ interface VoterAvatarsProps<K extends QueryKey> {
 
 /**
  * Who voted for an idea or a time slot: up to `max` initials, then '+N'; the
- * tooltip says '1 vote' / 'n votes' and screen readers hear the names. Voters
+ * tooltip says '1 vote' / 'n votes' ('2 yes, 1 if need be' on a date someone
+ * said "if need be" to, those outlined) and screen readers hear the names. Voters
  * are fetched only when there are votes (spec §7), and again when the count
  * changes. One copy for ideas and dates alike (docs/web-app.md "Code layout").
  */
@@ -44,11 +46,26 @@ export function VoterAvatars<K extends QueryKey>({ voters: options, voteCount, m
     <Tooltip label={tooltip} events={{ hover: true, focus: true, touch: true }} withArrow>
       <Box component="span" tabIndex={0} role="img" aria-label={accessibleLabel} style={{ borderRadius: 999, display: 'inline-flex' }}>
         <Avatar.Group spacing={4}>
-          {visible.map((voter) => (
-            <Avatar key={voter.id} size={28} radius="xl" variant="filled" color={voter.isGuest ? 'gray.7' : 'violet'}>
-              {nameInitials(voter.name)}
-            </Avatar>
-          ))}
+          {visible.map((voter) =>
+            voter.answer === 'ifneedbe' ? (
+              // "If need be" (a date's second answer): outlined and dashed, not by colour alone; the tooltip says it in words.
+              <Avatar
+                key={voter.id}
+                size={28}
+                radius="xl"
+                variant="outline"
+                color={voter.isGuest ? 'gray.7' : 'violet.7'}
+                data-answer="ifneedbe"
+                style={{ borderStyle: 'dashed', background: 'var(--mantine-color-body)' }}
+              >
+                {nameInitials(voter.name)}
+              </Avatar>
+            ) : (
+              <Avatar key={voter.id} size={28} radius="xl" variant="filled" color={voter.isGuest ? 'gray.7' : 'violet'}>
+                {nameInitials(voter.name)}
+              </Avatar>
+            ),
+          )}
           {overflowLabel && (
             <Avatar size={28} radius="xl" color="gray.7" variant="light">
               {overflowLabel}

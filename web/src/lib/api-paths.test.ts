@@ -6,7 +6,8 @@ describe('apiPaths', () => {
     expect(apiPaths.participants('p1')).toBe('/api/plans/p1/participants');
     expect(apiPaths.ideas('p1', null)).toBe('/api/plans/p1/ideas');
     expect(apiPaths.ideas('p1', 'g 1')).toBe('/api/plans/p1/ideas?guestId=g%201');
-    expect(apiPaths.myVotes('p1', undefined)).toBe('/api/plans/p1/my-votes');
+    expect(apiPaths.myVotes('p1', undefined)).toBe('/api/plans/p1/my-votes?answers=true');
+    expect(apiPaths.myVotes('p1', 'g 1')).toBe('/api/plans/p1/my-votes?answers=true&guestId=g%201');
     expect(apiPaths.timeSlot('s1', 'voters')).toBe('/api/timeslots/s1/voters');
     expect(apiPaths.planEvents('p1')).toBe('/api/plans/p1/events');
     expect(apiPaths.planEvents('p1', 12)).toBe('/api/plans/p1/events?since=12');

@@ -35,7 +35,9 @@ export const apiPaths = {
     withGuest(`${apiPaths.idea(ideaId, 'comments')}/${seg(commentId)}`, guestId),
 
   timeSlots: (planId: string) => apiPaths.planAction(planId, 'timeslots'),
-  myVotes: (planId: string, guestId?: string | null) => withGuest(apiPaths.planAction(planId, 'my-votes'), guestId),
+  /** The caller's own date answers (`answers=true`: each slot's answer and "none work"); a guest's by `guestId`. */
+  myVotes: (planId: string, guestId?: string | null) =>
+    `${apiPaths.planAction(planId, 'my-votes')}?answers=true${guestId ? `&guestId=${seg(guestId)}` : ''}`,
   timeSlot: (slotId: string, rest: 'vote' | 'voters') => `/api/timeslots/${seg(slotId)}/${rest}`,
 
   /** Who's coming (docs/api-after-the-date.md "Who's coming"): PUT the caller's answer; GET the headcount (`mine` for `guestId` without a token). */

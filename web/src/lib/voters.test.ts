@@ -1,11 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { voterSummary, votesLabel } from './voters';
+import { answersLabel, voterSummary, votesLabel } from './voters';
 
 describe('votesLabel', () => {
   it("says '1 vote' / 'n votes'", () => {
     expect(votesLabel(0)).toBe('0 votes');
     expect(votesLabel(1)).toBe('1 vote');
     expect(votesLabel(2)).toBe('2 votes');
+  });
+});
+
+describe('answersLabel', () => {
+  it("keeps spec §9's count while nobody said if need be, else names both answers", () => {
+    expect(answersLabel(2)).toBe('2 votes');
+    expect(answersLabel(1, 0)).toBe('1 vote');
+    expect(answersLabel(2, 1)).toBe('2 yes, 1 if need be');
+    expect(answersLabel(0, 3)).toBe('0 yes, 3 if need be');
   });
 });
 
@@ -24,5 +33,17 @@ describe('voterSummary', () => {
     expect(voterSummary(voters.slice(0, 1))).toMatchObject({ overflowLabel: null, tooltip: '1 vote' });
     expect(voterSummary(voters.slice(0, 3)).overflowLabel).toBeNull();
     expect(voterSummary(voters, 4)).toMatchObject({ overflowLabel: '+1' });
+  });
+
+  it("counts a date's answers apart and names who said if need be", () => {
+    const dated = [
+      { id: 'v1', name: 'Ada', isGuest: false, answer: 'yes' as const },
+      { id: 'v2', name: 'Hal', isGuest: true, answer: 'ifneedbe' as const },
+      { id: 'v3', name: 'Ben', isGuest: false, answer: 'yes' as const },
+    ];
+    expect(voterSummary(dated)).toMatchObject({
+      tooltip: '2 yes, 1 if need be',
+      accessibleLabel: '2 yes, 1 if need be: Ada, Hal (Guest) (if need be), Ben',
+    });
   });
 });

@@ -2,7 +2,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { apiGet } from '../../lib/api';
 import { apiPaths } from '../../lib/api-paths';
 import { dateKeys } from '../../lib/query-keys';
-import { myVotesSchema, timeSlotListSchema, voterListSchema } from '../../../../supabase/functions/_shared/contract/dates';
+import { myDateAnswersSchema, timeSlotListSchema, voterListSchema } from '../../../../supabase/functions/_shared/contract/dates';
 
 // The dates endpoints' reads (spec §7): the plan's time slots, the caller's own
 // votes and a slot's voters, all under `dateKeys.all(planId)` inside the plan's
@@ -16,11 +16,15 @@ export function timeSlotsQueryOptions(planId: string) {
   });
 }
 
-/** GET /api/plans/{id}/my-votes: the slot ids the visitor voted on (a member by token, a guest by ?guestId=). */
+/**
+ * GET /api/plans/{id}/my-votes?answers=true: the visitor's answer on each slot
+ * it voted on, and whether it said none of the dates work (a member by token,
+ * a guest by ?guestId=).
+ */
 export function myVotesQueryOptions(planId: string, guestId: string | undefined) {
   return queryOptions({
     queryKey: dateKeys.myVotes(planId, guestId),
-    queryFn: apiGet(apiPaths.myVotes(planId, guestId), (body) => myVotesSchema.parse(body)),
+    queryFn: apiGet(apiPaths.myVotes(planId, guestId), (body) => myDateAnswersSchema.parse(body)),
   });
 }
 

@@ -1,4 +1,4 @@
-import type { TimeSlot, Voter } from '../../../../supabase/functions/_shared/contract/dates';
+import type { MyDateAnswers, TimeSlot, Voter } from '../../../../supabase/functions/_shared/contract/dates';
 
 // API-shaped slots and voters for component tests.
 
@@ -9,4 +9,15 @@ export function slotJson(id: string, date: string, voteCount: number, period: st
 /** Voters by name; 'Cy (guest)' is the guest Cy. */
 export function votersJson(...names: string[]): Voter[] {
   return names.map((name, index) => ({ id: `v${index}`, name: name.replace(/ \(guest\)$/, ''), isGuest: name.endsWith(' (guest)') }));
+}
+
+/** GET my-votes?answers=true: the slots said yes to, those said "if need be" to, and "none of these dates work". */
+export function myAnswersJson(yes: string[] = [], ifNeedBe: string[] = [], noDates = false): MyDateAnswers {
+  return {
+    answers: [
+      ...yes.map((timeSlotId) => ({ timeSlotId, answer: 'yes' as const })),
+      ...ifNeedBe.map((timeSlotId) => ({ timeSlotId, answer: 'ifneedbe' as const })),
+    ],
+    noDates,
+  };
 }

@@ -1,6 +1,8 @@
 // Voting on dates (spec §2 Availability, §4 toggling, §5, §8): a whole-day vote
 // through POST vote-date, a vote on an existing slot (a period or a time)
-// through POST timeslots/{id}/vote. Both toggle. A guest's votes are mirrored
+// through POST timeslots/{id}/vote. Both toggle, with an answer: yes (a tap,
+// spec §7) or "if need be"; the same answer again removes the vote, the other
+// one replaces it (docs/decisions/0109-if-need-be-on-the-screens.md). A guest's votes are mirrored
 // in localStorage (spec §3 'Guest votes'); the caches are updated from the
 // answer and then refreshed. Every vote goes through the device's outbox
 // (lib/offline-actions/): made with no network, it stays shown, marked
@@ -23,7 +25,13 @@ import { guestBody, usePlanVisitor, type PlanVisitor } from '../guests';
 import { requirePlanId, showPlanActionError } from '../plans';
 import { planKeys } from '../plans';
 import type { Plan } from '../plans';
-import { type TimeSlot, timeSlotVoteResultSchema, voteDateResultSchema } from '../../../../supabase/functions/_shared/contract/dates';
+import {
+  type DateAnswer,
+  type MyDateAnswers,
+  type TimeSlot,
+  timeSlotVoteResultSchema,
+  voteDateResultSchema,
+} from '../../../../supabase/functions/_shared/contract/dates';
 import { dateKeys } from './queries';
 import { JOIN_TO_VOTE } from '../../../../supabase/functions/_shared/contract/common';
 
@@ -41,17 +49,25 @@ const targetKey = (target: VoteTarget) => (target.kind === 'date' ? `date:${targ
 interface VoteVariables {
   target: VoteTarget;
   who: PlanVisitor;
+  answer: DateAnswer;
 }
 
 /**
  * What a date vote meant when tapped: the day or slot, the slot it is about
- * when it existed, and whether it was a vote (false: an unvote; null: unknown,
- * the visitor's own votes were not loaded).
+ * when it existed, the answer tapped, the visitor's answer before (`before`,
+ * null: none) and whether a vote exists after it (false: an unvote; null:
+ * unknown, the visitor's own votes were not loaded). An action stored by a
+ * build before answers has neither `answer` nor `before`: it was a yes, and
+ * `voted` says the rest.
  */
 interface DateVoteData {
   target: VoteTarget;
   slotId: string | null;
   voted: boolean | null;
+  answer?: DateAnswer;
+  before?: DateAnswer | null;
+  /** The visitor had said none of the dates work: a vote clears that (the API does, the screen follows). */
+  clearsNoDates?: boolean;
 }
 
 /** A pending date vote as the day and the list show it. */
@@ -59,6 +75,19 @@ export interface PendingDateVote {
   /** Kept on the device until the network is back. */
   waiting: boolean;
   voted: boolean | null;
+  /** The visitor's answer once it is through (null: none; undefined: unknown). */
+  answer?: DateAnswer | null;
+}
+
+/** The toggle table (docs/api.md "Time slots and the lock flow"): the same answer again removes it, another replaces it. */
+const answerAfter = (before: DateAnswer | null, tapped: DateAnswer) => (before === tapped ? null : tapped);
+
+/** The answer before a tap and after it, or null when unknown. */
+function change(data: DateVoteData): { before: DateAnswer | null; after: DateAnswer | null } | null {
+  if (data.voted === null) return null;
+  const answer = data.answer ?? 'yes';
+  const before = data.before !== undefined ? data.before : data.voted ? null : answer;
+  return { before, after: answerAfter(before, answer) };
 }
 
 /** The whole-day slot of a date among `slots`. */
@@ -71,44 +100,67 @@ function slotOf(action: OfflineAction<DateVoteData>, slots: TimeSlot[] | undefin
 
 const guestIdOf = (as: ActionIdentity) => (as.kind === 'guest' ? as.guestId : null);
 
+/** A slot's counts with one person's answer moved from `from` to `to`. */
+function moveCounts(slot: TimeSlot, from: DateAnswer | null, to: DateAnswer | null): TimeSlot {
+  const delta = (answer: DateAnswer) => (to === answer ? 1 : 0) - (from === answer ? 1 : 0);
+  return {
+    ...slot,
+    voteCount: Math.max(0, slot.voteCount + delta('yes')),
+    ifNeedBeCount: Math.max(0, (slot.ifNeedBeCount ?? 0) + delta('ifneedbe')),
+  };
+}
+
+/** The visitor's answers with the slot's set to `answer` (null: none), and "none work" as given. */
+function withAnswer(mine: MyDateAnswers, slotId: string, answer: DateAnswer | null, noDates: boolean): MyDateAnswers {
+  const rest = mine.answers.filter((entry) => entry.timeSlotId !== slotId);
+  return { answers: answer ? [...rest, { timeSlotId: slotId, answer }] : rest, noDates };
+}
+
+const isMyAnswers = (data: unknown): data is MyDateAnswers =>
+  typeof data === 'object' && data !== null && Array.isArray((data as MyDateAnswers).answers);
+
 /**
- * The plan's slots and the visitor's own votes with the vote shown (`voted`:
- * the toggle's direction) or taken back (`!voted`): the visitor's votes gain
- * or lose the slot, and the slot's count moves by one. Nothing for a day with
- * no slot yet (the day shows the vote itself, NextTwoWeeks).
+ * The plan's slots and the visitor's own votes with the vote shown (`forward`)
+ * or taken back: the visitor's answer on the slot moves from before to after
+ * (or back), and the slot's counts with it. Nothing for a day with no slot yet
+ * (the day shows the vote itself, NextTwoWeeks).
  */
-function dateVoteShown(key: QueryKey, data: unknown, action: OfflineAction<DateVoteData>, client: QueryClient, voted: boolean): unknown {
+function dateVoteShown(key: QueryKey, data: unknown, action: OfflineAction<DateVoteData>, client: QueryClient, forward: boolean): unknown {
+  const moved = change(action.data);
+  if (!moved) return data;
+  const [from, to] = forward ? [moved.before, moved.after] : [moved.after, moved.before];
   const { planId } = action;
   if (partialMatchKey(key, dateKeys.timeSlots(planId)) && Array.isArray(data)) {
     const slots = data as TimeSlot[];
     const slotId = slotOf(action, slots);
     if (!slotId || !slots.some((slot) => slot.id === slotId)) return data;
-    return slots.map((slot) => (slot.id === slotId ? { ...slot, voteCount: Math.max(0, slot.voteCount + (voted ? 1 : -1)) } : slot));
+    return slots.map((slot) => (slot.id === slotId ? moveCounts(slot, from, to) : slot));
   }
-  if (partialMatchKey(key, dateKeys.myVotes(planId, guestIdOf(action.as))) && Array.isArray(data)) {
-    const mine = data as string[];
+  if (partialMatchKey(key, dateKeys.myVotes(planId, guestIdOf(action.as))) && isMyAnswers(data)) {
     const slotId = slotOf(action, client.getQueryData<TimeSlot[]>(dateKeys.timeSlots(planId)));
-    if (!slotId || mine.includes(slotId) === voted) return data;
-    return voted ? [...mine, slotId] : mine.filter((id) => id !== slotId);
+    const noDates = to !== null ? false : !forward && action.data.clearsNoDates ? true : data.noDates;
+    if (!slotId) return noDates === data.noDates ? data : { ...data, noDates };
+    return withAnswer(data, slotId, to, noDates);
   }
   return data;
 }
 
 /** Date votes in the outbox: shown on their slot until answered, then settled on the answer. */
 const dateVotes = defineOfflineActionKind<DateVoteData>('vote-date', {
-  show: (key, data, action, client) => (action.data.voted === null ? data : dateVoteShown(key, data, action, client, action.data.voted)),
-  unshow: (key, data, action, client) => (action.data.voted === null ? data : dateVoteShown(key, data, action, client, !action.data.voted)),
+  show: (key, data, action, client) => dateVoteShown(key, data, action, client, true),
+  unshow: (key, data, action, client) => dateVoteShown(key, data, action, client, false),
   sent: async (queryClient, action, answer) => {
     const { planId, as } = action;
-    const { voted, timeSlotId } =
+    const result =
       action.data.target.kind === 'date'
         ? voteDateResultSchema.parse(answer)
         : { ...timeSlotVoteResultSchema.parse(answer), timeSlotId: action.data.target.slotId };
+    const { voted, timeSlotId } = result;
     mirrorGuestVote(as, timeSlotId, voted);
-    queryClient.setQueryData<string[]>(dateKeys.myVotes(planId, guestIdOf(as)), (ids) => {
-      const rest = (ids ?? []).filter((id) => id !== timeSlotId);
-      return voted ? [...rest, timeSlotId] : rest;
-    });
+    const now: DateAnswer | null = voted ? (result.answer ?? action.data.answer ?? 'yes') : null;
+    queryClient.setQueryData<MyDateAnswers>(dateKeys.myVotes(planId, guestIdOf(as)), (mine) =>
+      withAnswer(mine ?? { answers: [], noDates: false }, timeSlotId, now, voted ? false : (mine?.noDates ?? false)),
+    );
     await Promise.all([
       queryClient.invalidateQueries({ queryKey: dateKeys.timeSlots(planId) }),
       queryClient.invalidateQueries({ queryKey: dateKeys.voters(planId, timeSlotId) }),
@@ -119,14 +171,13 @@ const dateVotes = defineOfflineActionKind<DateVoteData>('vote-date', {
 });
 
 /**
- * The direction of a tap on a slot that exists: the opposite of the
- * visitor's own votes; a day nobody voted on yet is a vote; null while the
- * visitor's own votes are not loaded.
+ * The visitor's answer on a slot before a tap: none on a day nobody voted on
+ * yet; undefined while the visitor's own votes are not loaded.
  */
-function tapDirection(queryClient: QueryClient, planId: string, who: PlanVisitor, slotId: string | undefined): boolean | null {
-  if (!slotId) return true;
-  const mine = queryClient.getQueryData<string[]>(dateKeys.myVotes(planId, who.guestId));
-  return mine ? !mine.includes(slotId) : null;
+function answerBefore(queryClient: QueryClient, planId: string, who: PlanVisitor, slotId: string | undefined): DateAnswer | null | undefined {
+  if (!slotId) return null;
+  const mine = queryClient.getQueryData<MyDateAnswers>(dateKeys.myVotes(planId, who.guestId));
+  return mine ? (mine.answers.find((entry) => entry.timeSlotId === slotId)?.answer ?? null) : undefined;
 }
 
 export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
@@ -136,16 +187,26 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
   const mutationKey = planKeys.mutation(plan.id, dateVotes.name);
   useOfflineActionKind(dateVotes);
 
-  function submit({ target, who }: VoteVariables) {
+  function submit({ target, who, answer }: VoteVariables) {
     const planId = requirePlanId(plan.id);
     const slotId = target.kind === 'slot' ? target.slotId : wholeDaySlot(queryClient.getQueryData<TimeSlot[]>(dateKeys.timeSlots(planId)), target.date);
+    const before = answerBefore(queryClient, planId, who, slotId);
+    const mine = queryClient.getQueryData<MyDateAnswers>(dateKeys.myVotes(planId, who.guestId));
+    // A yes is sent as ever (no `answer`: spec §7's body); "if need be" says so.
+    const said = answer === 'yes' ? {} : { answer };
     return dateVotes.submit({
       planId,
       target: targetKey(target),
       path: target.kind === 'date' ? apiPaths.planAction(planId, 'vote-date') : apiPaths.timeSlot(target.slotId, 'vote'),
-      body: target.kind === 'date' ? { date: target.date, ...guestBody(who) } : guestBody(who),
+      body: target.kind === 'date' ? { date: target.date, ...guestBody(who), ...said } : { ...guestBody(who), ...said },
       as: actionIdentity(who),
-      data: { target, slotId: slotId ?? null, voted: tapDirection(queryClient, planId, who, slotId) },
+      data: {
+        target,
+        slotId: slotId ?? null,
+        answer,
+        ...(before === undefined ? { voted: null } : { voted: answerAfter(before, answer) !== null, before }),
+        clearsNoDates: mine?.noDates ?? false,
+      },
       noun: 'vote',
       failure: target.kind === 'date' ? 'Failed to vote on date' : 'Failed to vote on time slot',
     });
@@ -167,7 +228,9 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
   const pending = new Map<string, PendingDateVote>();
   for (const key of tapping) pending.set(key, { waiting: false, voted: null });
   for (const action of inOutbox) {
-    if (action.kind === dateVotes.name) pending.set(action.target, { waiting: action.waiting, voted: (action.data as DateVoteData).voted });
+    if (action.kind !== dateVotes.name) continue;
+    const data = action.data as DateVoteData;
+    pending.set(action.target, { waiting: action.waiting, voted: data.voted, answer: change(data)?.after });
   }
 
   /**
@@ -177,7 +240,7 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
    * 'Error' toast), when there is nobody to vote as, or when the same day or
    * slot is still on its way.
    */
-  async function vote(target: VoteTarget): Promise<boolean> {
+  async function vote(target: VoteTarget, answer: DateAnswer = 'yes'): Promise<boolean> {
     if (visitor === undefined) return false; // the session is still loading
     if (visitor === null) {
       // Spec §5: no guest session and no user → the join page.
@@ -188,7 +251,7 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
     }
     if (pending.has(targetKey(target))) return false;
     try {
-      const outcome = await mutateAsync({ target, who: visitor });
+      const outcome = await mutateAsync({ target, who: visitor, answer });
       return outcome === 'sent' || outcome === 'queued';
     } catch (error) {
       showPlanActionError(error, target.kind === 'date' ? 'Failed to vote on date' : 'Failed to vote on time slot');

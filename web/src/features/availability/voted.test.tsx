@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { clearGuest, setGuestSession, setGuestVotes } from '../../lib/guest-storage';
 import { json, meRoute, mockFetch, text } from '../../test/mock-fetch';
 import { renderWithProviders } from '../../test/test-utils';
+import { myAnswersJson } from './test-fixtures';
 import { useHasVotedOnDates } from './voted';
 
 function Probe() {
@@ -14,11 +15,21 @@ const voted = () => screen.getByTestId('voted').textContent;
 beforeEach(() => clearGuest());
 
 describe('useHasVotedOnDates (the dashboard green dot)', () => {
-  it("is true once a member's my-votes lists a slot", async () => {
+  it("is true once a member's my-votes lists a slot (an if-need-be one too)", async () => {
     localStorage.setItem('authToken', 'test-token');
     mockFetch({
       'GET /api/auth/me': meRoute({ id: 'u2', email: 'ben@example.com', firstName: 'Ben', lastName: null }),
-      'GET /api/plans/p1/my-votes': () => json(['s1']),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson([], ['s1'])),
+    });
+    renderWithProviders(<Probe />);
+    await waitFor(() => expect(voted()).toBe('true'));
+  });
+
+  it('is true for a guest who said none of the dates work (an answer too)', async () => {
+    setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
+    mockFetch({
+      'GET /api/auth/me': () => text('Not signed in', 401),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson([], [], true)),
     });
     renderWithProviders(<Probe />);
     await waitFor(() => expect(voted()).toBe('true'));
@@ -28,7 +39,7 @@ describe('useHasVotedOnDates (the dashboard green dot)', () => {
     setGuestSession({ id: 'g1', name: 'Gwen', planId: 'p1', secret: 'device-secret' });
     const { calls } = mockFetch({
       'GET /api/auth/me': () => text('Not signed in', 401),
-      'GET /api/plans/p1/my-votes': () => json([]),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson()),
     });
     renderWithProviders(<Probe />);
     await waitFor(() => expect(calls('GET', '/api/plans/p1/my-votes')).toHaveLength(1));

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Alert, Button, Card, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatLongDate } from '../../../lib/local-date';
@@ -6,11 +6,13 @@ import { showSuccessToast } from '../../../lib/toast';
 import { isPlanCancelled, useLockDate } from '../../plans';
 import type { Plan } from '../../plans';
 import { localToday, nextTwoWeeks } from '../date-window';
-import { useMyVotedSlotIds } from '../my-votes';
-import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
+import { useMyDateAnswers } from '../my-votes';
+import { useNoDates } from '../no-dates';
+import type { DateAnswer, TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { timeSlotsQueryOptions } from '../queries';
 import { useCalendarImport } from '../use-calendar-import';
 import { useDateVoting } from '../vote-mutations';
+import { NoDatesToggle } from './answer-controls';
 import { CalendarImportControl } from './calendar-import';
 import { DateList } from './date-list';
 import { DatePickerPanel } from './date-picker-panel';
@@ -53,7 +55,10 @@ function AvailabilityLoading() {
 export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: AvailabilityContentProps) {
   const slotsQuery = useQuery(timeSlotsQueryOptions(plan.id));
   const { visitor, vote, pendingVote, waiting } = useDateVoting(plan);
-  const votedSlotIds = useMyVotedSlotIds(plan.id, visitor);
+  const mine = useMyDateAnswers(plan.id, visitor);
+  const noDates = useNoDates(plan.id, visitor);
+  // What a tap says: yes (spec §2) unless the visitor switches to "if need be" (docs/decisions/0109-if-need-be-on-the-screens.md).
+  const [answer, setAnswer] = useState<DateAnswer>('yes');
   const lockDate = useLockDate(plan.id);
   const today = localToday();
   const days = useMemo(() => nextTwoWeeks(today), [today]);
@@ -64,17 +69,24 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
     () => new Map((slots ?? []).filter((slot) => !slot.period).map((slot) => [slot.date, slot] as const)),
     [slots],
   );
-  const votedDates = useMemo(
-    () => new Set([...wholeDays.values()].filter((slot) => votedSlotIds.has(slot.id)).map((slot) => slot.date)),
-    [wholeDays, votedSlotIds],
+  const myDates = useMemo(
+    () =>
+      new Map(
+        [...wholeDays.values()].flatMap((slot) => {
+          const given = mine.answers.get(slot.id);
+          return given ? [[slot.date, given] as const] : [];
+        }),
+      ),
+    [wholeDays, mine.answers],
   );
   const listed = useMemo(
     () =>
       (slots ?? []).filter(
         (slot) =>
-          (slot.voteCount > 0 || votedSlotIds.has(slot.id)) && (slot.date >= today || slot.date === plan.lockedTimeSlotDate),
+          (slot.voteCount > 0 || (slot.ifNeedBeCount ?? 0) > 0 || mine.answers.has(slot.id)) &&
+          (slot.date >= today || slot.date === plan.lockedTimeSlotDate),
       ),
-    [slots, votedSlotIds, today, plan.lockedTimeSlotDate],
+    [slots, mine.answers, today, plan.lockedTimeSlotDate],
   );
 
   if (slotsQuery.isPending) return <AvailabilityLoading />;
@@ -89,9 +101,9 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
     );
   }
 
-  const voteDate = (date: string) => vote({ kind: 'date', date });
+  const voteDate = (date: string) => vote({ kind: 'date', date }, answer);
   const toggleSlot = (slot: TimeSlot) =>
-    void vote(slot.period ? { kind: 'slot', slotId: slot.id, date: slot.date } : { kind: 'date', date: slot.date });
+    void vote(slot.period ? { kind: 'slot', slotId: slot.id, date: slot.date } : { kind: 'date', date: slot.date }, answer);
   const pickDate = (date: string) =>
     lockDate.mutate(date, {
       onSuccess: () => showSuccessToast('Date picked!', `${formatLongDate(date)}. Now set the event time.`),
@@ -127,7 +139,9 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
           <NextTwoWeeks
             days={days}
             slotsByDate={wholeDays}
-            votedSlotIds={votedSlotIds}
+            myAnswers={mine.answers}
+            answer={answer}
+            onAnswerChange={setAnswer}
             pendingVote={(date) => pendingVote({ kind: 'date', date })}
             onToggle={(date) => void voteDate(date)}
             waiting={waiting}
@@ -135,14 +149,15 @@ export function AvailabilityContent({ plan, isHost, headingOrder = 2 }: Availabi
             busyOn={busyOn}
             showBusy={Boolean(busyDays)}
           />
+          {visitor && <NoDatesToggle checked={mine.noDates} onToggle={() => void noDates.toggle()} pending={noDates.pending} waiting={noDates.waiting} />}
           <CalendarImportControl state={calendarImport} today={today} />
-          <DatePickerPanel today={today} votedDates={votedDates} voteDate={voteDate} busyOn={busyOn} />
+          <DatePickerPanel today={today} myDates={myDates} answer={answer} voteDate={voteDate} busyOn={busyOn} />
         </>
       )}
       <DateList
         planId={plan.id}
         slots={listed}
-        votedSlotIds={votedSlotIds}
+        myAnswers={mine.answers}
         pendingVote={(slot) =>
           pendingVote(slot.period ? { kind: 'slot', slotId: slot.id, date: slot.date } : { kind: 'date', date: slot.date })
         }

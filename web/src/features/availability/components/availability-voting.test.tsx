@@ -8,7 +8,7 @@ import { renderWithProviders } from '../../../test/test-utils';
 import { ada, ben, planJson, planSummaryJson } from '../../plans/test-fixtures';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { localToday, plusDays } from '../date-window';
-import { slotJson, votersJson } from '../test-fixtures';
+import { myAnswersJson, slotJson, votersJson } from '../test-fixtures';
 import { DashboardAvailabilityTab } from './dashboard-availability-tab';
 
 // A fixed clock (Date only: timers stay real), as in calendar-import.test.tsx:
@@ -39,7 +39,7 @@ function openPlanTab({ plan = planJson(), user = ben, routes = {} }: { plan?: Pl
     'GET /api/plans/p1/participants': () => json([]),
     'GET /api/plans': () => json([planSummaryJson(plan)]),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json(myAnswersJson([])),
     ...routes,
   });
   return { ...network, ...renderWithProviders(<AppRoutes />, { route: '/plan/p1?tab=availability' }) };
@@ -49,7 +49,7 @@ function openDashboardTab({ plan = planJson(), routes = {} }: { plan?: Plan; rou
   const network = mockFetch({
     'GET /api/auth/me': () => text('Not signed in', 401),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json(myAnswersJson([])),
     ...routes,
   });
   return { ...network, ...renderWithProviders(<DashboardAvailabilityTab plan={plan} />, { route: '/l/abcDEF12/dashboard' }) };
@@ -63,7 +63,7 @@ describe('availability voting', () => {
     openPlanTab({
       routes: {
         'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 2), slotJson('s2', d2, 1)]),
-        'GET /api/plans/p1/my-votes': () => json(['s2']),
+        'GET /api/plans/p1/my-votes': () => json(myAnswersJson(['s2'])),
         'GET /api/timeslots/s1/voters': () => json(votersJson('Ada Lovelace', 'Cy (guest)')),
         'GET /api/timeslots/s2/voters': () => json(votersJson('Ben')),
       },
@@ -88,7 +88,7 @@ describe('availability voting', () => {
     const { user, calls } = openPlanTab({
       routes: {
         'GET /api/plans/p1/timeslots': () => json(slots),
-        'GET /api/plans/p1/my-votes': () => json(mine),
+        'GET /api/plans/p1/my-votes': () => json(myAnswersJson(mine)),
         'GET /api/timeslots/s1/voters': () => json(votersJson(...(mine.length ? ['Ada Lovelace', 'Ben'] : ['Ada Lovelace']))),
         'POST /api/plans/p1/vote-date': ({ body }) => {
           const voted = mine.length === 0;
@@ -122,7 +122,7 @@ describe('availability voting', () => {
     const { user } = openPlanTab({
       routes: {
         'GET /api/plans/p1/timeslots': () => json(slots),
-        'GET /api/plans/p1/my-votes': () => json(mine),
+        'GET /api/plans/p1/my-votes': () => json(myAnswersJson(mine)),
         'GET /api/timeslots/s1/voters': () => json(votersJson('Ada Lovelace')),
         'POST /api/plans/p1/vote-date': async () => {
           await gate.promise;
@@ -151,7 +151,7 @@ describe('availability voting', () => {
     const { user } = openPlanTab({
       routes: {
         'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 2)]),
-        'GET /api/plans/p1/my-votes': () => json(['s1']),
+        'GET /api/plans/p1/my-votes': () => json(myAnswersJson(['s1'])),
         'GET /api/timeslots/s1/voters': () => json(votersJson('Ada Lovelace', 'Ben')),
         'POST /api/plans/p1/vote-date': () => answer.promise,
       },
@@ -173,7 +173,7 @@ describe('availability voting', () => {
     const { user, calls } = openDashboardTab({
       routes: {
         'GET /api/plans/p1/timeslots': () => json(voted ? [slotJson('s9', d3, 1)] : []),
-        'GET /api/plans/p1/my-votes': () => json(voted ? ['s9'] : []),
+        'GET /api/plans/p1/my-votes': () => json(myAnswersJson(voted ? ['s9'] : [])),
         'GET /api/timeslots/s9/voters': () => json(votersJson('Gwen (guest)')),
         'POST /api/plans/p1/vote-date': () => {
           voted = !voted;
@@ -182,7 +182,7 @@ describe('availability voting', () => {
       },
     });
     await screen.findByRole('heading', { name: 'When are you free?' });
-    await waitFor(() => expect(fetchedUrls()).toContain('/api/plans/p1/my-votes?guestId=g1'));
+    await waitFor(() => expect(fetchedUrls()).toContain('/api/plans/p1/my-votes?answers=true&guestId=g1'));
 
     await user.click(dayButton(d3));
     await waitFor(() => expect(dayButton(d3)).toHaveAttribute('aria-pressed', 'true'));
@@ -232,7 +232,7 @@ describe('availability voting', () => {
     openPlanTab({
       routes: {
         'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 6), slotJson('s0', d2, 0)]),
-        'GET /api/plans/p1/my-votes': () => json(['s0']),
+        'GET /api/plans/p1/my-votes': () => json(myAnswersJson(['s0'])),
         'GET /api/timeslots/s1/voters': () => json(votersJson('Ada Lovelace', 'Ben', 'Cy Young', 'Dee', 'Eve', 'Fay')),
       },
     });
@@ -347,7 +347,7 @@ describe("the Date Picker and 'OK (n dates)'", () => {
     const { user, calls } = openPlanTab({
       routes: {
         'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 1)]),
-        'GET /api/plans/p1/my-votes': () => json(['s1']),
+        'GET /api/plans/p1/my-votes': () => json(myAnswersJson(['s1'])),
         'GET /api/timeslots/s1/voters': () => json(votersJson('Ben')),
         'POST /api/plans/p1/vote-date': () => json({ voted: true, timeSlotId: 's2', voteCount: 1 }),
       },
@@ -369,7 +369,7 @@ describe('the availability page (step 2 of 3)', () => {
       'GET /api/auth/me': meRoute(ben),
       'GET /api/plans/p1': () => json(planJson()),
       'GET /api/plans/p1/timeslots': () => json([]),
-      'GET /api/plans/p1/my-votes': () => json([]),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson([])),
       'GET /api/plans/p1/participants': () => json([]),
       'GET /api/plans': () => json([]),
     });
@@ -390,7 +390,7 @@ describe('the availability page (step 2 of 3)', () => {
       'GET /api/auth/me': () => text('Not signed in', 401),
       'GET /api/plans/slug/abcDEF12': () => json(planJson()),
       'GET /api/plans/p1/timeslots': () => json([]),
-      'GET /api/plans/p1/my-votes': () => json([]),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson([])),
     });
     const { user, location } = renderWithProviders(<AppRoutes />, { route: '/l/abcDEF12/availability' });
     expect(await screen.findByRole('heading', { level: 1, name: 'When are you free?' })).toBeInTheDocument();
@@ -410,7 +410,7 @@ describe('the availability page (step 2 of 3)', () => {
       'GET /api/auth/me': meRoute(ada),
       'GET /api/plans/slug/abcDEF12': () => json(planJson()),
       'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 1)]),
-      'GET /api/plans/p1/my-votes': () => json([]),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson([])),
       'GET /api/timeslots/s1/voters': () => json(votersJson('Ben')),
     });
     renderWithProviders(<AppRoutes />, { route: '/l/abcDEF12/availability' });

@@ -6,7 +6,7 @@ import { json, meRoute, mockFetch, text, type Routes } from '../../../test/mock-
 import { renderWithProviders } from '../../../test/test-utils';
 import { ben, planJson, planSummaryJson } from '../../plans/test-fixtures';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
-import { slotJson } from '../test-fixtures';
+import { myAnswersJson, slotJson } from '../test-fixtures';
 import google from '../test-calendars/google.ics?raw';
 import { readCalendarRequest, type CalendarReadRequest } from '../busy-calendar-parse';
 import type { CalendarWorker } from '../read-calendar-file';
@@ -69,7 +69,7 @@ function openDashboardTab({ plan = planJson(), routes = {} }: { plan?: Plan; rou
   const network = mockFetch({
     'GET /api/auth/me': () => text('Not signed in', 401),
     'GET /api/plans/p1/timeslots': () => json([slotJson('s1', '2026-11-27', 1)]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json(myAnswersJson([])),
     ...routes,
   });
   return { ...network, ...renderWithProviders(<DashboardAvailabilityTab plan={plan} />, { route: '/l/abcDEF12/dashboard' }) };
@@ -204,7 +204,7 @@ describe('Import my calendar (.ics)', () => {
       'GET /api/plans/p1/participants': () => json([]),
       'GET /api/plans': () => json([planSummaryJson(planJson())]),
       'GET /api/plans/p1/timeslots': () => json([slotJson('s1', '2026-11-27', 1)]),
-      'GET /api/plans/p1/my-votes': () => json(['s1']),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson(['s1'])),
     });
     const { user } = renderWithProviders(<AppRoutes />, { route: '/plan/p1?tab=availability' });
     await screen.findByRole('heading', { name: 'Your calendar' });

@@ -5,19 +5,21 @@ import { PendingMark } from '../../../components/pending-mark';
 import { VoterAvatars } from '../../../components/voter-avatars';
 import { formatShortDate } from '../../../lib/local-date';
 import { formatPeriod } from '../../../lib/shared-periods';
-import { votesLabel } from '../../../lib/voters';
-import type { TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
+import { answersLabel } from '../../../lib/voters';
+import type { DateAnswer, TimeSlot } from '../../../../../supabase/functions/_shared/contract/dates';
 import { slotVotersQueryOptions } from '../queries';
 import type { PendingDateVote } from '../vote-mutations';
+import { IconIfNeedBe } from './answer-controls';
 
 interface DateListProps {
   planId: string;
   slots: TimeSlot[];
-  votedSlotIds: ReadonlySet<string>;
+  /** The visitor's own answer on each slot it voted on. */
+  myAnswers: ReadonlyMap<string, DateAnswer>;
   /** The slot's vote on its way, or kept on the device until the network is back. */
   pendingVote: (slot: TimeSlot) => PendingDateVote | undefined;
   onToggle: (slot: TimeSlot) => void;
-  /** Host controls (spec §2): 'Pick Date' on a day with votes. */
+  /** Host controls (spec §2): 'Pick Date' on a day with votes, and 'Leading' on the API's leading date. */
   canPickDate: boolean;
   onPickDate: (date: string) => void;
   pickingDate: string | null;
@@ -37,7 +39,7 @@ const slotLabel = (slot: Pick<TimeSlot, 'date' | 'period'>) => {
 function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onPickDate, picking, pickDisabled, picked, frozen }: {
   planId: string;
   slot: TimeSlot;
-  mine: boolean;
+  mine: DateAnswer | null;
   busy: boolean;
   waiting: boolean;
   onToggle: () => void;
@@ -62,30 +64,42 @@ function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onP
                 Picked
               </Badge>
             )}
+            {canPickDate && slot.leading && (
+              // The host's hint: the API's ranking (most yes, then most if need be, then earliest), never the screen's own.
+              <Badge size="sm" variant="light" style={{ flexShrink: 0 }}>
+                Leading
+              </Badge>
+            )}
           </Group>
           <Text fz="xs" c="dimmed" style={{ flexShrink: 0 }}>
-            {votesLabel(slot.voteCount)}
+            {answersLabel(slot.voteCount, slot.ifNeedBeCount)}
           </Text>
         </Group>
         <Group justify="space-between" wrap="nowrap" gap="xs" mih={28}>
           {waiting ? (
             <PendingMark label={`Your vote on ${slotLabel(slot)} is waiting for connection`} />
           ) : (
-            <VoterAvatars voters={slotVotersQueryOptions(planId, slot.id)} voteCount={slot.voteCount} max={DATE_LIST_MAX_VOTERS} />
+            <VoterAvatars
+              voters={slotVotersQueryOptions(planId, slot.id)}
+              voteCount={slot.voteCount + (slot.ifNeedBeCount ?? 0)}
+              max={DATE_LIST_MAX_VOTERS}
+            />
           )}
           <Group gap={6} wrap="nowrap" ml="auto">
             <Button
               size="compact-sm"
-              variant={mine ? 'filled' : 'light'}
-              aria-pressed={mine}
+              // The visitor's yes filled with a check; its "if need be" outlined with a question mark and said in words.
+              variant={mine === 'yes' ? 'filled' : mine === 'ifneedbe' ? 'outline' : 'light'}
+              aria-pressed={mine === 'ifneedbe' ? 'mixed' : mine === 'yes'}
               aria-describedby={labelId}
               onClick={onToggle}
               disabled={frozen}
               // The vote shows at once; a second tap waits for the first.
               aria-busy={busy || undefined}
-              leftSection={mine ? <IconCheck size={14} /> : undefined}
+              leftSection={mine === 'yes' ? <IconCheck size={14} /> : mine === 'ifneedbe' ? <IconIfNeedBe size={14} /> : undefined}
+              style={mine === 'ifneedbe' ? { borderStyle: 'dashed' } : undefined}
             >
-              I'm free
+              {mine === 'ifneedbe' ? "I'm free if need be" : "I'm free"}
             </Button>
             {canPickDate && (
               <Button
@@ -112,7 +126,7 @@ function DateRow({ planId, slot, mine, busy, waiting, onToggle, canPickDate, onP
  * visitor can toggle their own vote here too (the only place for dates beyond
  * two weeks or for a set time), and the host picks a date with votes.
  */
-export function DateList({ planId, slots, votedSlotIds, pendingVote, onToggle, canPickDate, onPickDate, pickingDate, lockedDate, frozen = false }: DateListProps) {
+export function DateList({ planId, slots, myAnswers, pendingVote, onToggle, canPickDate, onPickDate, pickingDate, lockedDate, frozen = false }: DateListProps) {
   if (slots.length === 0) {
     return (
       <Text c="dimmed" fz="sm" ta="center" py="sm">
@@ -131,11 +145,11 @@ export function DateList({ planId, slots, votedSlotIds, pendingVote, onToggle, c
             key={slot.id}
             planId={planId}
             slot={slot}
-            mine={votedSlotIds.has(slot.id)}
+            mine={myAnswers.get(slot.id) ?? null}
             busy={pendingVote(slot) !== undefined}
             waiting={pendingVote(slot)?.waiting ?? false}
             onToggle={() => onToggle(slot)}
-            canPickDate={canPickDate && slot.voteCount > 0}
+            canPickDate={canPickDate && slot.voteCount + (slot.ifNeedBeCount ?? 0) > 0}
             onPickDate={() => onPickDate(slot.date)}
             picking={pickingDate === slot.date}
             pickDisabled={pickingDate !== null}

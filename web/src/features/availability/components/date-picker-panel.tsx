@@ -1,17 +1,21 @@
 import '@mantine/dates/styles.css';
-import { useId, useState } from 'react';
+import { useId, useState, type CSSProperties } from 'react';
 import { Button, Card, Collapse, Group, Text, UnstyledButton } from '@mantine/core';
 import { DatePicker } from '@mantine/dates';
 import { IconCalendar } from '../../../components/icons';
 import { formatLongDate } from '../../../lib/local-date';
 import { busyLabel, type BusyRange } from '../busy-calendar';
 import { votingWindow } from '../date-window';
+import type { DateAnswer } from '../../../../../supabase/functions/_shared/contract/dates';
+import { IconIfNeedBe } from './answer-controls';
 
 interface DatePickerPanelProps {
   today: string;
-  /** Dates the visitor already marked free (whole day): shown selected-looking, never toggled off here. */
-  votedDates: ReadonlySet<string>;
-  /** Votes for one date; resolves false when it failed (the toast is shown). */
+  /** The visitor's answer on each date it marked (whole day): shown marked, never toggled off here. */
+  myDates: ReadonlyMap<string, DateAnswer>;
+  /** What OK says for each chosen date (the switch above the grid): yes, or "if need be". */
+  answer: DateAnswer;
+  /** Votes for one date with `answer`; resolves false when it failed (the toast is shown). */
   voteDate: (date: string) => Promise<boolean>;
   /** The visitor's busy hours on a day, from their imported calendar. */
   busyOn?: (date: string) => readonly BusyRange[] | undefined;
@@ -28,27 +32,41 @@ const CALENDAR_LABELS = {
   yearLevelControl: 'Choose a year',
 };
 
-/** A day of the picker: its number, and 'Busy' under it on a day the visitor's calendar fills. */
-function PickerDay({ date, busy }: { date: string; busy: boolean }) {
+/**
+ * A day of the picker: its number, 'Busy' under it on a day the visitor's
+ * calendar fills, and a question mark on a day it said "if need be" to.
+ */
+function PickerDay({ date, busy, ifNeedBe }: { date: string; busy: boolean; ifNeedBe: boolean }) {
   const day = Number(date.slice(8, 10));
-  if (!busy) return day;
+  if (!busy && !ifNeedBe) return day;
   return (
     <span style={{ display: 'flex', flexDirection: 'column', alignItems: 'center', lineHeight: 1 }}>
-      <span>{day}</span>
-      <span style={{ fontSize: 9, fontWeight: 700, marginTop: 2 }}>Busy</span>
+      <span style={{ display: 'inline-flex', alignItems: 'center', gap: 1 }}>
+        {day}
+        {ifNeedBe && <IconIfNeedBe size={10} data-answer="ifneedbe" />}
+      </span>
+      {busy && <span style={{ fontSize: 9, fontWeight: 700, marginTop: 2 }}>Busy</span>}
     </span>
   );
 }
+
+/** The visitor's own mark on a day: underlined for yes, a dashed underline (and the question mark) for "if need be". */
+const MARKS: Record<DateAnswer, { style: CSSProperties; label: string }> = {
+  yes: { style: { fontWeight: 800, textDecoration: 'underline' }, label: ", you're free" },
+  ifneedbe: { style: { fontWeight: 800, textDecoration: 'underline dashed' }, label: ", you're free if need be" },
+};
 
 const datesLabel = (count: number) => `${count} ${count === 1 ? 'date' : 'dates'}`;
 
 /**
  * Spec §2: the expandable 'Date Picker', a multi-select calendar of the
- * allowed window. 'OK (n dates)' votes each chosen date in turn ('Voting...'),
- * stopping at the first failure; 'Cancel' clears the selection. A date the
- * visitor already voted for is skipped, so OK never takes a vote away.
+ * allowed window. 'OK (n dates)' votes each chosen date in turn ('Voting...')
+ * with the answer the switch above the grid says, stopping at the first
+ * failure; 'Cancel' clears the selection. A date the visitor already gave
+ * that answer is skipped, so OK never takes a vote away (another answer is
+ * replaced by it).
  */
-export function DatePickerPanel({ today, votedDates, voteDate, busyOn }: DatePickerPanelProps) {
+export function DatePickerPanel({ today, myDates, answer, voteDate, busyOn }: DatePickerPanelProps) {
   const [opened, setOpened] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [voting, setVoting] = useState(false);
@@ -61,7 +79,7 @@ export function DatePickerPanel({ today, votedDates, voteDate, busyOn }: DatePic
     const done = new Set<string>();
     let failed = false;
     for (const date of chosen) {
-      if (!votedDates.has(date) && !(await voteDate(date))) {
+      if (myDates.get(date) !== answer && !(await voteDate(date))) {
         failed = true;
         break;
       }
@@ -98,6 +116,11 @@ export function DatePickerPanel({ today, votedDates, voteDate, busyOn }: DatePic
         <Text fz="sm" c="dimmed" mt="sm">
           Choose every date that works for you, then tap OK.
         </Text>
+        {answer === 'ifneedbe' && (
+          <Text fz="sm" mt={4}>
+            OK marks them "if need be".
+          </Text>
+        )}
         <Group justify="center" mt="sm">
           <DatePicker
             type="multiple"
@@ -111,10 +134,14 @@ export function DatePickerPanel({ today, votedDates, voteDate, busyOn }: DatePic
             ariaLabels={CALENDAR_LABELS}
             getDayAriaLabel={(date) => {
               const busy = busyOn?.(date);
-              return `${formatLongDate(date)}${busy ? `, ${busyLabel(busy)}` : ''}${votedDates.has(date) ? ", you're free" : ''}`;
+              const mine = myDates.get(date);
+              return `${formatLongDate(date)}${busy ? `, ${busyLabel(busy)}` : ''}${mine ? MARKS[mine].label : ''}`;
             }}
-            renderDay={(date) => <PickerDay date={date} busy={Boolean(busyOn?.(date))} />}
-            getDayProps={(date) => (votedDates.has(date) ? { style: { fontWeight: 800, textDecoration: 'underline' } } : {})}
+            renderDay={(date) => <PickerDay date={date} busy={Boolean(busyOn?.(date))} ifNeedBe={myDates.get(date) === 'ifneedbe'} />}
+            getDayProps={(date) => {
+              const mine = myDates.get(date);
+              return mine ? { style: MARKS[mine].style } : {};
+            }}
           />
         </Group>
         <Group justify="flex-end" gap="sm" mt="sm">

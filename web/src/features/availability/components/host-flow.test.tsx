@@ -7,7 +7,7 @@ import { ada, ben, planJson } from '../../plans/test-fixtures';
 import { openPlanPage } from '../../plans/test-plan-page';
 import type { Plan } from '../../../../../supabase/functions/_shared/contract/plans';
 import { localToday, plusDays } from '../date-window';
-import { slotJson, votersJson } from '../test-fixtures';
+import { myAnswersJson, slotJson, votersJson } from '../test-fixtures';
 
 const d1 = plusDays(localToday(), 1);
 const d2 = plusDays(localToday(), 2);
@@ -30,7 +30,7 @@ function openPlan(initial: Plan, { user = ada, routes = {} }: { user?: object; r
     route: '/plan/p1?tab=availability',
     routes: {
       'GET /api/plans/p1/timeslots': () => json([slotJson('s1', d1, 2), slotJson('s2', d2, 0)]),
-      'GET /api/plans/p1/my-votes': () => json([]),
+      'GET /api/plans/p1/my-votes': () => json(myAnswersJson([])),
       'GET /api/timeslots/s1/voters': () => json(votersJson('Ben', 'Cy')),
       ...routes,
     },
@@ -58,6 +58,22 @@ describe('host: Pick Date', () => {
     expect(screen.queryByRole('button', { name: 'Pick Date' })).not.toBeInTheDocument();
     // The status card shows the date too.
     expect(screen.getByRole('region', { name: 'Plan Status' })).toHaveTextContent(formatLongDate(d1));
+  });
+
+  it("marks the API's leading date 'Leading' for the host: its ranking, never the screen's own", async () => {
+    // The API ranks (most yes, then most if need be, then earliest): here it says d2 leads.
+    const slots = [
+      { ...slotJson('s1', d1, 2), ifNeedBeCount: 0, leading: false },
+      { ...slotJson('s2', d2, 2), ifNeedBeCount: 1, leading: true },
+    ];
+    const routes = {
+      'GET /api/plans/p1/timeslots': () => json(slots),
+      'GET /api/timeslots/s2/voters': () => json(votersJson('Ben', 'Cy', 'Dee')),
+    };
+    openPlan(planJson(pickedIdea), { routes });
+    const leading = await screen.findByText('Leading');
+    expect(leading.closest('li')).toHaveTextContent('2 yes, 1 if need be');
+    expect(screen.getAllByText('Leading')).toHaveLength(1);
   });
 
   it("shows no Pick Date to members", async () => {

@@ -36,7 +36,7 @@ function openDashboard({ route = DASHBOARD, signedIn = false, routes = {} }: Opt
     'GET /api/plans/slug/abcDEF12': () => json(planJson({ participantCount: 3 })),
     'GET /api/plans/p1/ideas': () => json([idea(false)]),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
     'GET /api/plans/p1/participants': () =>
       json([participantJson('Ada Lovelace', 0), participantJson('Sam', 1, true), participantJson('Ben', 2)]),
     ...routes,
@@ -191,7 +191,7 @@ describe('guest dashboard', () => {
     openDashboard({
       routes: {
         'GET /api/plans/p1/ideas': () => json([idea(true)]),
-        'GET /api/plans/p1/my-votes': () => json(['s1']),
+        'GET /api/plans/p1/my-votes': () => json({ answers: [{ timeSlotId: 's1', answer: 'yes' }], noDates: false }),
       },
     });
     expect(await screen.findByRole('tab', { name: 'Ideas, you voted' })).toBeInTheDocument();

@@ -22,7 +22,7 @@ function openPlan({ plan = planJson(), user = ada, routes = {} }: { plan?: Plan;
     'GET /api/plans/p1': () => json(plan),
     'GET /api/plans/p1/participants': () => json([]),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
     'GET /api/plans/p1/ideas': () => json([ideaJson({ voteCount: 2 })]),
     'GET /api/plans': () => json([planSummaryJson({ ...plan })]),
     ...routes,

@@ -24,7 +24,7 @@ function openPlan(people: { current: Participant[] }, { plan = planJson({ partic
     'GET /api/plans/p1': () => json(plan),
     'GET /api/plans/p1/participants': () => json(people.current),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
     'GET /api/plans/p1/removals': () => json([]),
     'GET /api/plans': () => json([planSummaryJson({ ...plan })]),
     ...routes,

@@ -146,7 +146,7 @@ describe('Decide by: what everyone sees', () => {
       'GET /api/plans/slug/abcDEF12': () => json(plan),
       'GET /api/plans/p1/ideas': () => json([]),
       'GET /api/plans/p1/timeslots': () => json([]),
-      'GET /api/plans/p1/my-votes': () => json([]),
+      'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
       'GET /api/plans/p1/participants': () => json([]),
     });
     renderWithProviders(<AppRoutes />, { route: '/l/abcDEF12/dashboard' });

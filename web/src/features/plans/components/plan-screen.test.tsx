@@ -31,7 +31,7 @@ function openPlan({ plan = planJson(), user = ada, routes = {} }: { plan?: Plan;
     'GET /api/plans/p1': () => json(plan),
     'GET /api/plans/p1/participants': () => json(everyone.slice(0, plan.participantCount)),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
     'GET /api/plans': () => json([planSummaryJson({ ...plan })]),
     ...routes,
   });

@@ -40,7 +40,7 @@ function openPlan({ plan = planJson({ participantCount: 5 }), user = ada, partic
     'GET /api/plans/p1': () => json(current),
     'GET /api/plans/p1/participants': () => json(participants),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
     'GET /api/plans/p1/ideas': () => json([]),
     'GET /api/plans': () => json([planSummaryJson({ ...plan })]),
     ...routes,
@@ -61,6 +61,15 @@ describe('Waiting on (the host, while no date is locked)', () => {
     expect(listedNames(card)).toEqual(['Cy Young', 'Hal (Guest)']);
     expect(card.getByText('They have not voted on any idea or date yet.')).toBeInTheDocument();
     expect(card.getByRole('button', { name: 'Remind them' })).toBeEnabled();
+  });
+
+  it("names apart who said none of the dates work: answered, so not waited on", async () => {
+    const noDates = people.map((person) => (person.name === 'Cy Young' || person.name === 'Dee' ? { ...person, hasResponded: true, noDates: true } : person));
+    openPlan({ participants: noDates });
+    const card = await waitingOn();
+    const cannot = await card.findByRole('list', { name: "2 can't make any of these" });
+    expect(within(cannot).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Cy Young', 'Dee (Guest)']);
+    expect(within(card.getByRole('list', { name: 'Waiting on' })).getAllByRole('listitem').map((item) => item.textContent)).toEqual(['Hal (Guest)']);
   });
 
   it('never lists a co-host either: the co-host who opens it is the one reminding', async () => {

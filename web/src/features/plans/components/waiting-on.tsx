@@ -7,6 +7,7 @@ import { useRemindUnanswered } from '../host-mutations';
 import { planParticipantsQueryOptions } from '../queries';
 import { useNow } from '../use-now';
 import type { Participant, ParticipantRole, Plan } from '../../../../../supabase/functions/_shared/contract/plans';
+import { noDatesLine } from '../../../../../supabase/functions/_shared/contract/dates';
 import { withGuestMark } from './whos-coming';
 
 /**
@@ -83,6 +84,8 @@ function useWaiting(plan: Plan, phase: Phase) {
       isError: participants.isError,
       others: list ? list.filter((participant) => participant.userId !== plan.hostId).length : 0,
       waiting: list ? notAnswered(list, plan.hostId).map((p) => ({ id: p.id, name: p.name, isGuest: p.isGuest })) : [],
+      // Who said none of the dates work: answered, never reminded, and named here (docs/api.md "Time slots and the lock flow").
+      cannot: list ? list.filter((p) => p.noDates === true).map((p) => ({ id: p.id, name: p.name, isGuest: p.isGuest })) : [],
     };
   }
   const people = rsvps.data?.people ?? [];
@@ -94,19 +97,40 @@ function useWaiting(plan: Plan, phase: Phase) {
     waiting: others
       .filter((person) => person.answer === null && !remindsOthers(person.role))
       .map((p) => ({ id: p.participantId, name: p.name, isGuest: p.isGuest })),
+    cannot: [],
   };
+}
+
+/** "2 can't make any of these", and their names. */
+function CannotMakeAny({ people }: { people: { id: string; name: string; isGuest: boolean }[] }) {
+  const titleId = useId();
+  return (
+    <Stack gap={4} mt="sm">
+      <Text id={titleId} fz="sm" fw={600}>
+        {noDatesLine(people.length)}
+      </Text>
+      <List listStyleType="none" spacing={4} aria-labelledby={titleId}>
+        {people.map((person) => (
+          <List.Item key={person.id} style={{ overflowWrap: 'anywhere' }}>
+            {withGuestMark(person)}
+          </List.Item>
+        ))}
+      </List>
+    </Stack>
+  );
 }
 
 /**
  * The host's (and co-hosts') "Waiting on" card on the plan page: while
- * voting is open, who has not voted; once a date is locked, who has not
+ * voting is open, who has not voted (and, apart, who said none of the dates
+ * work: "2 can't make any of these"); once a date is locked, who has not
  * answered "Are you coming?" (docs/decisions/0102-event-reminders.md). Remind
  * them asks exactly those people (once per 12 hours).
  */
 export function WaitingOn({ plan }: { plan: Plan }) {
   const phase: Phase = answersOpen(plan) ? 'answers' : 'votes';
   const text = TEXTS[phase];
-  const { isPending, isError, others, waiting } = useWaiting(plan, phase);
+  const { isPending, isError, others, waiting, cannot } = useWaiting(plan, phase);
   const titleId = useId();
 
   return (
@@ -143,6 +167,7 @@ export function WaitingOn({ plan }: { plan: Plan }) {
           <RemindButton plan={plan} phase={phase} />
         </Stack>
       )}
+      {!isPending && !isError && cannot.length > 0 && <CannotMakeAny people={cannot} />}
     </Card>
   );
 }

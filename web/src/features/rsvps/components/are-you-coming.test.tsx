@@ -98,7 +98,7 @@ function openPlanPage({ plan = setPlan(), routes = {} }: { plan?: Plan; routes?:
     'GET /api/plans/p1': () => json(plan),
     'GET /api/plans/p1/participants': () => json(everyone),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
     'GET /api/plans/p1/ideas': () => json([]),
     ...routes,
   });
@@ -114,7 +114,7 @@ function openDashboard({ plan = setPlan(), routes = {} }: { plan?: Plan; routes?
     'GET /api/plans/slug/abcDEF12': () => json(plan),
     'GET /api/plans/p1/ideas': () => json([]),
     'GET /api/plans/p1/timeslots': () => json([]),
-    'GET /api/plans/p1/my-votes': () => json([]),
+    'GET /api/plans/p1/my-votes': () => json({ answers: [], noDates: false }),
     'GET /api/plans/p1/participants': () => json(everyone),
     ...routes,
   });
