@@ -80,14 +80,17 @@ test('the host and a guest see each other live: join, idea, vote, comment, pick,
   const guestStatus = guest.getByRole('region', { name: 'Plan Status' });
   await expect(guestStatus).toContainText('Strike lanes', LIVE);
 
-  // The guest says when they are free (the availability tab of the dashboard).
+  // The guest says when they are free (the availability tab of the dashboard),
+  // while the host looks at the plan's availability: opened first, so that the
+  // budget is the vote's way to the host, not the tab's first load.
   const tomorrow = localDate(1);
+  await host.getByRole('tab', { name: /Availability/ }).click();
+  await expect(host.getByRole('region', { name: 'Next 2 Weeks' })).toBeVisible();
   await guest.getByRole('tab', { name: /^Availability/ }).click();
   await guest
     .getByRole('region', { name: 'Next 2 Weeks' })
     .getByRole('button', { name: new RegExp(`^${longDate(tomorrow)}:`) })
     .click();
-  await host.getByRole('tab', { name: /Availability/ }).click();
   const shortTomorrow = new Date(`${tomorrow}T12:00`).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric' });
   const hostRow = host.getByRole('listitem').filter({ hasText: shortTomorrow });
   await expect(hostRow.getByRole('img', { name: /^1 vote: / })).toBeVisible(LIVE);
