@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { linkPreviewOf, type LinkPreview, type PreviewFacts } from '../../supabase/functions/_shared/contract/previews.ts';
-import { cardTags, escapeHtml, fillHead } from './head.ts';
+import { escapeHtml } from '../../supabase/functions/_shared/contract/text.ts';
+import { cardTags, fillHead } from './head.ts';
 
 // The page as the repository writes it, with a body standing in for the
 // prerendered shells: a <title> and card-like tags there must stay as they are.

@@ -6,6 +6,7 @@
 // nothing but <meta> tags is added (no inline script or style: the strict
 // CSP of docs/headers.md).
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, type LinkPreview } from '../../supabase/functions/_shared/contract/previews.ts';
+import { escapeHtml } from '../../supabase/functions/_shared/contract/text.ts';
 
 /** The app's name, after a plan's title in <title>. */
 export const APP_NAME = 'Hangplan';
@@ -15,11 +16,6 @@ export interface PageAddress {
   /** `https://hangplan.example` (no trailing slash). */
   origin: string;
   slug: string;
-}
-
-/** Text as an HTML attribute value or element text: `& < > " '` escaped. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The card's tags (Open Graph, Twitter) and <title>, indented as in web/index.html. */

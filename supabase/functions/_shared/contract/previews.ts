@@ -6,6 +6,7 @@
 // off (`previewDetails`); the card is then the generic one of every link.
 import { z } from 'zod/mini';
 import { formatPeriod, parseCalendarDate } from './periods.ts';
+import { plainText } from './text.ts';
 import type { PlanStatus } from './common.ts';
 
 /** The picture's size in pixels (Open Graph's large image, 1.91:1). */
@@ -42,10 +43,8 @@ export interface PreviewFacts {
   going: number;
 }
 
-/** Runs of spaces and line breaks become one space; the ends are trimmed. */
-function oneLine(text: string | null | undefined): string {
-  return (text ?? '').replace(/\s+/gu, ' ').trim();
-}
+/** User text on one line (./text.ts plainText: no line break, control or invisible character). */
+const oneLine = (text: string | null | undefined) => plainText(text ?? '');
 
 /** 'Hana' of 'Hana Sato'; null for an empty name. */
 export function firstName(name: string | null | undefined): string | null {

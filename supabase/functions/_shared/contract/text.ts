@@ -89,3 +89,10 @@ export function plainText(value: string, { multiline = false }: { multiline?: bo
     .join('\n')
     .trim();
 }
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text safe inside HTML (element content and quoted attributes): e-mails, the link page's head. */
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]!);
+}

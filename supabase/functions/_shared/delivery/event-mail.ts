@@ -5,7 +5,8 @@
 // Pure (no sending), so it is unit-tested; ./notify.ts chooses which a
 // delivery gets.
 import { buildCalendarEvent, type CalendarEvent, icsFileName, planEventUid, toIcs } from '../contract/calendar.ts';
-import { escapeHtml, type MailAttachment, type MailMessage } from './mail.ts';
+import { escapeHtml } from '../contract/text.ts';
+import type { MailAttachment, MailMessage } from './mail.ts';
 import { formatLongDate, formatPeriod } from '../contract/periods.ts';
 import { plainText } from '../contract/text.ts';
 

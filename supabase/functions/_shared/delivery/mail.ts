@@ -3,6 +3,7 @@
 import nodemailer from 'nodemailer';
 import { smtpSettings } from '../config/env.ts';
 import { HttpError } from '../http/errors.ts';
+import { escapeHtml } from '../contract/text.ts';
 
 export interface MailAttachment {
   filename: string;
@@ -89,13 +90,6 @@ function emailChangeCodeMail(code: string): Pick<MailMessage, 'subject' | 'text'
       '</div>',
     ].join('\n'),
   };
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Text safe inside HTML (element content and quoted attributes). */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (ch) => HTML_ESCAPES[ch]);
 }
 
 /** Days an e-mail change can be undone from the old address. */

@@ -6,7 +6,8 @@
 // The "time is set" e-mail keeps its own full form (what / when / where, with
 // an .ics attached: docs/api.md "Time slots and the lock flow").
 import { type EventTimeDetails, eventTimeSetMail, icsAttachment, planUrl } from './event-mail.ts';
-import { escapeHtml, type MailMessage } from './mail.ts';
+import { escapeHtml } from '../contract/text.ts';
+import type { MailMessage } from './mail.ts';
 import { formatLongDate, formatPeriod } from '../contract/periods.ts';
 import { plainText } from '../contract/text.ts';
 import { readEnv } from '../config/env.ts';
