@@ -171,12 +171,11 @@ const dateVotes = defineOfflineActionKind<DateVoteData>('vote-date', {
 });
 
 /**
- * The visitor's answer on a slot before a tap: none on a day nobody voted on
- * yet; undefined while the visitor's own votes are not loaded.
+ * The visitor's answer on a slot before a tap, from its own answers (`mine`):
+ * none on a day nobody voted on yet; undefined while they are not loaded.
  */
-function answerBefore(queryClient: QueryClient, planId: string, who: PlanVisitor, slotId: string | undefined): DateAnswer | null | undefined {
+function answerBefore(mine: MyDateAnswers | undefined, slotId: string | undefined): DateAnswer | null | undefined {
   if (!slotId) return null;
-  const mine = queryClient.getQueryData<MyDateAnswers>(dateKeys.myVotes(planId, who.guestId));
   return mine ? (mine.answers.find((entry) => entry.timeSlotId === slotId)?.answer ?? null) : undefined;
 }
 
@@ -190,8 +189,8 @@ export function useDateVoting(plan: Pick<Plan, 'id' | 'slug'>) {
   function submit({ target, who, answer }: VoteVariables) {
     const planId = requirePlanId(plan.id);
     const slotId = target.kind === 'slot' ? target.slotId : wholeDaySlot(queryClient.getQueryData<TimeSlot[]>(dateKeys.timeSlots(planId)), target.date);
-    const before = answerBefore(queryClient, planId, who, slotId);
     const mine = queryClient.getQueryData<MyDateAnswers>(dateKeys.myVotes(planId, who.guestId));
+    const before = answerBefore(mine, slotId);
     // A yes is sent as ever (no `answer`: spec §7's body); "if need be" says so.
     const said = answer === 'yes' ? {} : { answer };
     return dateVotes.submit({

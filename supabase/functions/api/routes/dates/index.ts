@@ -179,15 +179,13 @@ export const dateRoutes = new Hono()
     const voter = participantKey(userId, guestId);
     // The rule (app.vote_on_time_slot: the toggle and the counts), and the
     // limit in the claims statement: one round trip.
-    const row = await requestRow(
+    const result = await requestRow(
       { userId, guestId: userId ? null : guestId, timeSlotId },
       (tx) => tx<TimeSlotVoteResult[]>`
         select voted, vote_count as "voteCount", if_need_be_count as "ifNeedBeCount", answer
           from app.vote_on_time_slot(${timeSlotId}::uuid, ${answer})`,
       { limits: [{ limit: 'vote', key: voter }], idempotencyKey },
     );
-    const { voted, voteCount, ifNeedBeCount, answer: now } = row!;
-    const result: TimeSlotVoteResult = { voted, voteCount, ifNeedBeCount, answer: now };
     return c.json(result);
   })
 
